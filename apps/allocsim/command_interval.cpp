@@ -1,0 +1,192 @@
+// `allocsim interval`: the .NET document's confidence interval for bytes
+// allocated from s samples and u tail bytes, or (with --table) its table of
+// negative binomial quantiles, exact and by Camp-Paulson.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "allocsim/estimate/bytes_interval.h"
+#include "allocsim/estimate/quantile_table.h"
+#include "allocsim/util/error.h"
+#include "commands.h"
+
+namespace allocsim::cli {
+namespace {
+
+using interval::IntervalMethod;
+using interval::QuantileRounding;
+
+struct IntervalOptions {
+  std::int64_t samples = 0;
+  std::int64_t tail_bytes = 0;
+  double p = 1.0 / 102400.0;
+  double level = 0.95;
+  std::string method = "exact";
+  std::string rounding = "up";
+  bool boundary_correction = false;
+  bool table = false;
+  bool json = false;
+};
+
+std::vector<IntervalMethod> parse_methods(const std::string& name) {
+  if (name == "exact") return {IntervalMethod::exact};
+  if (name == "camp-paulson") return {IntervalMethod::camp_paulson};
+  if (name == "both") return {IntervalMethod::exact, IntervalMethod::camp_paulson};
+  throw InputError("--method must be exact, camp-paulson or both, got '" + name + "'");
+}
+
+QuantileRounding parse_rounding(const std::string& name) {
+  for (const auto rounding : {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
+    if (name == interval::rounding_name(rounding)) return rounding;
+  }
+  throw InputError("--rounding must be up, down or real, got '" + name + "'");
+}
+
+// Whole numbers print as integers, anything else with ten significant digits.
+std::string format_value(double value) {
+  char text[40];
+  if (value == std::floor(value) && std::fabs(value) < 1e16) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+  } else {
+    std::snprintf(text, sizeof text, "%.10g", value);
+  }
+  return text;
+}
+
+void require_given(const CLI::App& command, const char* flag) {
+  if (command.count(flag) == 0) throw InputError(std::string(flag) + " is required");
+}
+
+void reject_given(const CLI::App& command, const char* flag) {
+  if (command.count(flag) != 0) {
+    throw InputError(std::string(flag) + " does not apply to --table");
+  }
+}
+
+void print_interval(const IntervalOptions& options, QuantileRounding rounding) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const IntervalMethod method : parse_methods(options.method)) {
+    const interval::BytesInterval bytes = interval::bytes_interval({
+        .samples = options.samples,
+        .tail_bytes = options.tail_bytes,
+        .p = options.p,
+        .level = options.level,
+        .method = method,
+        .boundary_correction = options.boundary_correction,
+        .rounding = rounding,
+    });
+    results.push_back({{"method", interval::method_name(method)},
+                       {"level", options.level},
+                       {"estimate", bytes.estimate},
+                       {"lower", bytes.lower},
+                       {"upper", bytes.upper},
+                       {"samples", options.samples},
+                       {"tail_bytes", options.tail_bytes},
+                       {"p", options.p},
+                       {"boundary_correction", options.boundary_correction},
+                       {"rounding", interval::rounding_name(rounding)}});
+  }
+  if (options.json) {
+    std::cout << (results.size() == 1 ? results.front() : results).dump(2) << '\n';
+    return;
+  }
+  std::printf("bytes allocated, %g%% interval from %lld samples and %lld tail bytes\n",
+              100.0 * options.level, static_cast<long long>(options.samples),
+              static_cast<long long>(options.tail_bytes));
+  std::printf("(p = %g, quantile rounding %s, boundary correction %s)\n", options.p,
+              interval::rounding_name(rounding), options.boundary_correction ? "on" : "off");
+  std::printf("%-14s %20s %20s %20s\n", "method", "estimate", "lower", "upper");
+  for (const auto& result : results) {
+    std::printf("%-14s %20s %20s %20s\n", result["method"].get<std::string>().c_str(),
+                format_value(result["estimate"]).c_str(), format_value(result["lower"]).c_str(),
+                format_value(result["upper"]).c_str());
+  }
+}
+
+void print_table(const IntervalOptions& options, QuantileRounding rounding) {
+  const double lower_probability = (1.0 - options.level) / 2.0;
+  const double upper_probability = (1.0 + options.level) / 2.0;
+  const auto rows = interval::quantile_table(options.p, options.level, rounding);
+  if (options.json) {
+    nlohmann::json table = {{"p", options.p},
+                            {"level", options.level},
+                            {"rounding", interval::rounding_name(rounding)},
+                            {"lower_probability", lower_probability},
+                            {"upper_probability", upper_probability},
+                            {"rows", nlohmann::json::array()}};
+    for (const auto& row : rows) {
+      table["rows"].push_back(
+          {{"samples", row.samples},
+           {"exact", {{"lower", row.exact.lower}, {"upper", row.exact.upper}}},
+           {"camp_paulson",
+            {{"lower", row.camp_paulson.lower}, {"upper", row.camp_paulson.upper}}},
+           {"camp_paulson_max_cdf_error", row.camp_paulson_cdf_error.max_abs_error},
+           {"camp_paulson_max_cdf_error_at_failures", row.camp_paulson_cdf_error.at_failures}});
+    }
+    std::cout << table.dump(2) << '\n';
+    return;
+  }
+  std::printf("negative binomial failures at CDF = %g and %g (p = %g, quantile rounding %s)\n",
+              lower_probability, upper_probability, options.p, interval::rounding_name(rounding));
+  std::printf("%8s %14s %14s %14s %14s %14s %14s\n", "samples", "exact lower", "exact upper",
+              "CP lower", "CP upper", "CP max|dCDF|", "at failures");
+  for (const auto& row : rows) {
+    std::printf("%8lld %14s %14s %14s %14s %14.3g %14s\n", static_cast<long long>(row.samples),
+                format_value(row.exact.lower).c_str(), format_value(row.exact.upper).c_str(),
+                format_value(row.camp_paulson.lower).c_str(),
+                format_value(row.camp_paulson.upper).c_str(),
+                row.camp_paulson_cdf_error.max_abs_error,
+                format_value(row.camp_paulson_cdf_error.at_failures).c_str());
+  }
+}
+
+void run_interval(const CLI::App& command, const IntervalOptions& options) {
+  const QuantileRounding rounding = parse_rounding(options.rounding);
+  if (options.table) {
+    for (const char* flag : {"--samples", "--tail-bytes", "--method", "--boundary-correction"}) {
+      reject_given(command, flag);
+    }
+    print_table(options, rounding);
+    return;
+  }
+  for (const char* flag : {"--samples", "--tail-bytes", "--p"}) require_given(command, flag);
+  print_interval(options, rounding);
+}
+
+}  // namespace
+
+void add_interval_command(CLI::App& app, int& exit_code) {
+  CLI::App* command = app.add_subcommand(
+      "interval", "Confidence interval for bytes allocated from s samples and u tail bytes");
+  auto options = std::make_shared<IntervalOptions>();
+  command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)");
+  command->add_option("--tail-bytes", options->tail_bytes,
+                      "Sum over samples of size - offset (u >= s)");
+  command->add_option("--p", options->p,
+                      "Per-byte sampling probability in (0, 1); --table default 1/102400");
+  command->add_option("--level", options->level, "Confidence level in (0, 1)")
+      ->capture_default_str();
+  command->add_option("--method", options->method, "exact, camp-paulson or both")
+      ->capture_default_str();
+  command->add_option("--rounding", options->rounding,
+                      "Discrete quantile rule: up (CDF(k-1) < P <= CDF(k)), down "
+                      "(CDF(k) <= P < CDF(k+1), the .NET document's table) or real")
+      ->capture_default_str();
+  command->add_flag("--boundary-correction", options->boundary_correction,
+                    "Window not aligned on sample events: lower bound from s-1, upper from s+1");
+  command->add_flag("--table", options->table,
+                    "Print the .NET document's quantile table for both methods");
+  command->add_flag("--json", options->json, "Print JSON");
+  command->callback([command, options, &exit_code] {
+    run_interval(*command, *options);
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli

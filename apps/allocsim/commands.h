@@ -1,0 +1,14 @@
+#pragma once
+// Each sub-command of the allocsim CLI registers itself on the root app.
+// A command's callback stores its exit status in `exit_code`
+// (0 ok, 1 expectation failed, 2 bad input); InputError escapes to main().
+#include <CLI/CLI.hpp>
+
+namespace allocsim::cli {
+
+void add_run_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
+void add_schemes_command(CLI::App& app, int& exit_code);
+void add_interval_command(CLI::App& app, int& exit_code);
+
+}  // namespace allocsim::cli

@@ -1,0 +1,36 @@
+// allocsim: Monte Carlo and exact checks of heap-profiler sampling.
+#include <cstdio>
+#include <exception>
+
+#include "allocsim/util/error.h"
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"allocsim: how accurate is heap-allocation sampling?"};
+  app.set_version_flag("--version", ALLOCSIM_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  allocsim::cli::add_run_command(app, exit_code);
+  allocsim::cli::add_check_command(app, exit_code);
+  allocsim::cli::add_schemes_command(app, exit_code);
+  allocsim::cli::add_interval_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const allocsim::InputError& e) {
+    std::fprintf(stderr, "allocsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "allocsim: internal error: %s\n", e.what());
+    return 3;
+  }
+  return exit_code;
+}

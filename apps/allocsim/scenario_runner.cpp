@@ -1,0 +1,50 @@
+#include "scenario_runner.h"
+
+#include <unistd.h>
+
+#include "allocsim/engine/parallel.h"
+#include "allocsim/report/results_writer.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::cli {
+
+void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
+  command.add_option("scenarios", options.files, "scenario JSON files")->required();
+  command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
+  command.add_option("--threads", options.threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
+  command.add_option("--seed", options.seed, "override the scenarios' seed");
+  command.add_option("--replications", options.replications, "override the scenarios' replications")
+      ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
+  command.add_flag("--quiet", options.quiet, "no progress line");
+}
+
+std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
+  std::vector<Scenario> scenarios;
+  for (const auto& file : options.files) {
+    Scenario scenario = load_scenario(file);
+    if (options.seed) scenario.seed = *options.seed;
+    if (options.replications) scenario.replications = *options.replications;
+    for (const auto& other : scenarios) {
+      if (other.outputs.directory == scenario.outputs.directory) {
+        throw InputError(file + ": writes to the same results directory \"" + scenario.outputs.directory +
+                         "\" as " + other.source);
+      }
+    }
+    scenarios.push_back(std::move(scenario));
+  }
+  return scenarios;
+}
+
+CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options) {
+  RunOptions run;
+  run.threads = options.threads == 0 ? default_thread_count() : options.threads;
+  run.progress = !options.quiet && ::isatty(STDERR_FILENO) != 0;
+  CompletedScenario done;
+  done.result = run_scenario(scenario, run);
+  done.outcomes = check_expectations(scenario, done.result);
+  done.directory = write_results(options.out, scenario, done.result, done.outcomes);
+  return done;
+}
+
+}  // namespace allocsim::cli

@@ -1,0 +1,38 @@
+#pragma once
+// What `run` and `check` share: the scenario options, loading every scenario (all
+// are validated before any runs), running one, writing its results.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/check/expectation_check.h"
+#include "allocsim/engine/experiment.h"
+#include "allocsim/scenario/scenario.h"
+
+namespace allocsim::cli {
+
+struct ScenarioOptions {
+  std::vector<std::string> files;
+  std::string out = "results";
+  unsigned threads = 0;  // 0 = all cores
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> replications;
+  bool quiet = false;
+};
+
+void add_scenario_options(CLI::App& command, ScenarioOptions& options);
+
+std::vector<Scenario> load_scenarios(const ScenarioOptions& options);
+
+struct CompletedScenario {
+  ScenarioResult result;
+  std::vector<ExpectationOutcome> outcomes;
+  std::string directory;
+};
+
+CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options);
+
+}  // namespace allocsim::cli

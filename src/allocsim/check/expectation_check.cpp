@@ -1,0 +1,138 @@
+#include "allocsim/check/expectation_check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+#include "allocsim/report/csv.h"
+
+namespace allocsim {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct MetricView {
+  double value;
+  double standard_error;         // NaN where none is known
+  std::optional<double> theory;  // the theory_<metric> value
+};
+
+MetricView view(const Metrics& m, const std::string& metric) {
+  const TheoryValues& t = m.theory;
+  if (metric == "mean") {
+    return {m.mean, m.se_bias, t.bias ? std::optional(m.truth + *t.bias) : std::nullopt};
+  }
+  if (metric == "bias") return {m.bias, m.se_bias, t.bias};
+  if (metric == "rel_bias") {
+    return {m.rel_bias, m.se_bias / m.truth, t.bias ? std::optional(*t.bias / m.truth) : std::nullopt};
+  }
+  if (metric == "var") return {m.var, m.se_var, t.var};
+  // Delta method: se(sd) = se(var) / (2 sd).
+  if (metric == "sd") {
+    return {m.sd, m.sd > 0 ? m.se_var / (2 * m.sd) : kNaN,
+            t.var ? std::optional(std::sqrt(*t.var)) : std::nullopt};
+  }
+  if (metric == "rmse") return {m.rmse, kNaN, std::nullopt};
+  if (metric == "mape") return {m.mape, m.se_mape, t.mape};
+  if (metric == "cmape") return {m.cmape, m.se_cmape, t.cmape};
+  return {m.p_any_sample, m.se_p_any_sample, t.p_any_sample};  // p_any_sample
+}
+
+bool matches(const Scenario& scenario, const MetricRow& row, const Expectation& e) {
+  for (const auto& [column, wanted] : e.where) {
+    if (column == "scheme") {
+      if (wanted != row.scheme) return false;
+    } else if (column == "estimator") {
+      if (wanted != row.estimator) return false;
+    } else if (column == "group_kind") {
+      if (wanted != to_string(row.group_kind)) return false;
+    } else if (column == "group") {
+      if (wanted != row.group) return false;
+    } else {
+      for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
+        if (scenario.sweep[v].name == column && scenario.points[row.point].values[v] != wanted) return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::string describe_row(const Scenario& scenario, const MetricRow& row) {
+  std::string out;
+  for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
+    out += scenario.sweep[v].name + "=" + format_sweep_value(scenario.points[row.point].values[v]) + " ";
+  }
+  return out + row.scheme + "/" + row.estimator + "/" + to_string(row.group_kind) + ":" + row.group;
+}
+
+std::string number(double x) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
+}
+
+ExpectationOutcome evaluate(const Expectation& e, const Metrics& m) {
+  ExpectationOutcome out;
+  const MetricView v = view(m, e.metric);
+  const double x = e.absolute ? std::fabs(v.value) : v.value;
+  const std::string shown = e.absolute ? "|" + e.metric + "|" : e.metric;
+  out.value = x;
+  if (e.equals || e.equals_theory) {
+    if (e.equals_theory && !v.theory) {
+      out.bound = "no theory_" + e.metric + " value for this row";
+      return out;
+    }
+    const double target = e.equals_theory ? *v.theory : *e.equals;
+    double allowed = e.tolerance;
+    std::string how = e.tolerance > 0 ? number(e.tolerance) : "";
+    if (e.sigmas > 0) {
+      if (std::isnan(v.standard_error)) {
+        out.bound = "no standard error for " + e.metric;
+        return out;
+      }
+      allowed += e.sigmas * v.standard_error;
+      how = number(e.sigmas) + " se" + (e.tolerance > 0 ? " + " + how : "");
+    }
+    out.bound = "|" + shown + " - " + number(target) + "| <= " + how + " = " + number(allowed);
+    out.passed = std::fabs(x - target) <= allowed;
+  } else {
+    out.bound = (e.min ? number(*e.min) + " <= " : "") + shown + (e.max ? " <= " + number(*e.max) : "");
+    out.passed = !std::isnan(x) && (!e.min || x >= *e.min) && (!e.max || x <= *e.max);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
+                                                   const ScenarioResult& result) {
+  std::vector<ExpectationOutcome> outcomes;
+  for (std::size_t i = 0; i < scenario.expectations.size(); ++i) {
+    const Expectation& e = scenario.expectations[i];
+    const std::string name = e.name.empty() ? e.path : e.name;
+    bool any = false;
+    for (const MetricRow& row : result.rows) {
+      if (!matches(scenario, row, e)) continue;
+      any = true;
+      ExpectationOutcome outcome = evaluate(e, row.metrics);
+      outcome.expectation = i;
+      outcome.name = name;
+      outcome.row = describe_row(scenario, row);
+      outcomes.push_back(std::move(outcome));
+    }
+    if (!any) outcomes.push_back({i, name, "(no metric row matched \"where\")", kNaN, "", false});
+  }
+  return outcomes;
+}
+
+std::string format_outcomes(const std::vector<ExpectationOutcome>& outcomes) {
+  std::string out;
+  for (const auto& o : outcomes) {
+    out += std::string(o.passed ? "PASS  " : "FAIL  ") + o.name + "  " + o.row + "  value=" +
+           number(o.value) + "  " + o.bound + "\n";
+  }
+  return out;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,170 @@
+#include "allocsim/engine/experiment.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "allocsim/engine/parallel.h"
+#include "allocsim/engine/scheme_evaluator.h"
+#include "allocsim/stats/truth.h"
+
+namespace allocsim {
+namespace {
+
+// Merges block results strictly in block order, whatever order they arrive in;
+// early arrivals wait in `pending`.
+class OrderedMerge {
+ public:
+  void submit(std::size_t block, BlockResult&& result) {
+    std::lock_guard lock(mutex_);
+    pending_.emplace(block, std::move(result));
+    while (!pending_.empty() && pending_.begin()->first == next_) {
+      merged_.merge(pending_.begin()->second);
+      pending_.erase(pending_.begin());
+      ++next_;
+    }
+  }
+  const BlockResult& result() const { return merged_; }
+
+ private:
+  std::mutex mutex_;
+  std::size_t next_ = 0;
+  std::map<std::size_t, BlockResult> pending_;
+  BlockResult merged_;
+};
+
+TraceSummary summarize(const Trace& trace) {
+  TraceSummary s;
+  s.allocations = trace.size();
+  s.threads = trace.thread_count;
+  s.stacks = trace.stack_count;
+  s.types = trace.type_count;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const double bytes = static_cast<double>(trace.requested[i]);
+    s.requested_bytes += bytes;
+    if (trace.live_at_end(i)) {
+      ++s.live_allocations;
+      s.live_requested_bytes += bytes;
+    }
+  }
+  return s;
+}
+
+std::string estimator_row_name(const EstimatorSpec& spec, Window window) {
+  return window == Window::live_at_end ? "live_" + spec.name : spec.name;
+}
+
+bool reported(const Scenario& scenario, const std::string& name) {
+  return scenario.estimators.empty() ||
+         std::find(scenario.estimators.begin(), scenario.estimators.end(), name) !=
+             scenario.estimators.end();
+}
+
+// The seed synthetic generators get when their spec does not fix one: derived
+// from the scenario seed, independent of the sampling streams.
+std::uint64_t trace_seed(std::uint64_t scenario_seed) {
+  return stream_id(scenario_seed, 0x74726163ULL /* "trac" */);
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const unsigned threads = std::max(1u, options.threads);
+  ScenarioResult result;
+  result.threads = threads;
+
+  // Points with the same resolved trace share one trace; it is dropped after its
+  // last point.
+  std::map<std::string, std::size_t> uses_left;
+  for (const auto& point : scenario.points) ++uses_left[point.trace_key];
+  std::map<std::string, std::shared_ptr<const Trace>> traces;
+
+  const std::uint64_t R = scenario.replications;
+  const std::uint64_t blocks = (R + kReplicationsPerBlock - 1) / kReplicationsPerBlock;
+  std::uint64_t total_work = 0;
+  for (const auto& point : scenario.points) total_work += point.schemes.size() * R;
+  std::atomic<std::uint64_t> work_done{0};
+
+  for (std::size_t p = 0; p < scenario.points.size(); ++p) {
+    const SweepPoint& point = scenario.points[p];
+    auto& cached = traces[point.trace_key];
+    if (!cached) cached = std::make_shared<const Trace>(load_trace(point.trace, trace_seed(scenario.seed)));
+    const std::shared_ptr<const Trace> trace = cached;
+    if (--uses_left[point.trace_key] == 0) traces.erase(point.trace_key);
+    result.traces.push_back(summarize(*trace));
+
+    const GroupIndex groups(*trace, scenario.groups);
+    const Truth truth(*trace, groups);
+    const std::size_t scheme_count = point.schemes.size();
+    std::vector<std::vector<std::unique_ptr<SchemeEvaluator>>> evaluators(threads);
+    for (auto& per_worker : evaluators) per_worker.resize(scheme_count);
+    std::vector<OrderedMerge> merged(scheme_count);
+
+    auto work = [&](std::size_t item, unsigned worker) {
+      const std::size_t s = item / blocks;
+      const std::uint64_t block = item % blocks;
+      auto& evaluator = evaluators[worker][s];
+      if (!evaluator) {
+        evaluator = std::make_unique<SchemeEvaluator>(*trace, groups, truth, *point.schemes[s].scheme,
+                                                      scenario.windows, scenario.outputs.estimates);
+      }
+      const StreamKey first{scenario.seed, stream_id(p, s), block * kReplicationsPerBlock};
+      const std::uint64_t count = std::min(kReplicationsPerBlock, R - first.replication);
+      merged[s].submit(block, evaluator->run_block(first, count));
+      work_done += count;
+    };
+    auto tick = [&] {
+      if (!options.progress) return;
+      std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,
+                   scenario.points.size(), 100.0 * static_cast<double>(work_done) / static_cast<double>(total_work));
+      std::fflush(stderr);
+    };
+    parallel_for(scheme_count * blocks, threads, work, tick);
+
+    for (std::size_t s = 0; s < scheme_count; ++s) {
+      const Scheme& scheme = *point.schemes[s].scheme;
+      const BlockResult& total = merged[s].result();
+      const auto& specs = scheme.estimators();
+      for (Window w : scenario.windows) {
+        for (std::size_t e = 0; e < specs.size(); ++e) {
+          const std::string name = estimator_row_name(specs[e], w);
+          if (!reported(scenario, name)) continue;
+          for (std::size_t k = 0; k < groups.kind_count(); ++k) {
+            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
+              const std::uint32_t slot = groups.first_slot(k) + g;
+              const GroupTotals& totals = truth.at(slot, w);
+              const double value = Truth::value(totals, specs[e].quantity);
+              if (!(value > 0)) continue;  // nothing to estimate in this group
+              const auto& acc = total.accumulators[accumulator_index(specs.size(), slot, w, e)];
+              result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k),
+                                     groups.label(k, g),
+                                     compute_metrics(acc, value, scheme.theory(e, totals))});
+            }
+          }
+        }
+      }
+      if (total.total_estimates.empty()) continue;
+      const auto total_kind = std::find(scenario.groups.begin(), scenario.groups.end(), GroupKind::total);
+      const std::uint32_t total_slot = groups.first_slot(total_kind - scenario.groups.begin());
+      for (std::size_t e = 0; e < specs.size(); ++e) {
+        ReplicationEstimates series{p, point.schemes[s].label, specs[e].name,
+                                    Truth::value(truth.at(total_slot, Window::allocated), specs[e].quantity),
+                                    {}};
+        series.estimates.reserve(R);
+        for (std::uint64_t r = 0; r < R; ++r) series.estimates.push_back(total.total_estimates[r * specs.size() + e]);
+        result.estimates.push_back(std::move(series));
+      }
+    }
+  }
+  if (options.progress) std::fprintf(stderr, "\r%*s\r", 60, "");
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,59 @@
+#pragma once
+// Runs a scenario: for each sweep point, builds the trace and its truth, then
+// replicates every scheme in blocks spread over worker threads. Replication r of
+// scheme k at point j draws from the stream (seed, stream_id(j, k), r) and blocks
+// are merged in block order, so results are bit-identical for any thread count.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "allocsim/scenario/scenario.h"
+#include "allocsim/stats/metrics.h"
+
+namespace allocsim {
+
+struct MetricRow {
+  std::size_t point = 0;  // index into Scenario::points
+  std::string scheme;     // label
+  std::string estimator;  // "bytes", "live_bytes", ...
+  GroupKind group_kind = GroupKind::total;
+  std::string group;
+  Metrics metrics;
+};
+
+struct ReplicationEstimates {
+  std::size_t point = 0;
+  std::string scheme;
+  std::string estimator;
+  double truth = 0;
+  std::vector<double> estimates;  // one per replication, in replication order
+};
+
+struct TraceSummary {
+  std::uint64_t allocations = 0;
+  std::uint64_t live_allocations = 0;
+  double requested_bytes = 0;
+  double live_requested_bytes = 0;
+  std::uint32_t threads = 0, stacks = 0, types = 0;
+};
+
+struct ScenarioResult {
+  std::vector<MetricRow> rows;
+  std::vector<TraceSummary> traces;  // one per sweep point
+  std::vector<ReplicationEstimates> estimates;
+  unsigned threads = 1;
+  double wall_seconds = 0;
+};
+
+struct RunOptions {
+  unsigned threads = 1;
+  bool progress = false;  // a progress line on stderr
+};
+
+// Replications per work unit. Fixed (not derived from the thread count) because
+// the merge order, and so the floating-point result, depends on it.
+inline constexpr std::uint64_t kReplicationsPerBlock = 32;
+
+ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options);
+
+}  // namespace allocsim

@@ -1,0 +1,18 @@
+#pragma once
+// A minimal work queue: items 0..n-1 are handed out in increasing order to
+// `threads` workers. Which worker runs which item varies from run to run; callers
+// make results independent of that (counter-based streams, ordered merges).
+#include <functional>
+
+namespace allocsim {
+
+// Runs work(item, worker) for every item. While the workers run, the calling
+// thread calls tick() about four times a second (progress display). The first
+// exception thrown by a work item is rethrown after all workers stop.
+void parallel_for(std::size_t items, unsigned threads,
+                  const std::function<void(std::size_t item, unsigned worker)>& work,
+                  const std::function<void()>& tick);
+
+unsigned default_thread_count();
+
+}  // namespace allocsim

@@ -1,0 +1,28 @@
+#pragma once
+// Transforms from uniform draws u in (0, 1] to the distributions the samplers and
+// generators need. They take u as an argument, so tests can script exact values.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace allocsim {
+
+// Exponential with the given mean: -mean * ln(u). u in (0,1] gives [0, inf).
+inline double exponential_from_uniform(double u, double mean) { return -mean * std::log(u); }
+
+// Number of Bernoulli(p) trials up to and including the first success, on {1, 2, ...}:
+// floor(ln u / ln(1-p)) + 1. Saturates at uint64 max instead of overflowing.
+inline std::uint64_t geometric_trials_from_uniform(double u, double p) {
+  if (p >= 1.0) return 1;
+  const double failures = std::floor(std::log(u) / std::log1p(-p));
+  if (!(failures < 0x1.0p63)) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(failures) + 1;
+}
+
+// Standard normal from two uniforms (Box-Muller, first output).
+inline double normal_from_uniforms(double u1, double u2) {
+  constexpr double two_pi = 6.283185307179586476925286766559;
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(two_pi * u2);
+}
+
+}  // namespace allocsim

@@ -1,0 +1,61 @@
+#pragma once
+// Runs replications of one scheme on one trace and accumulates, per group, window
+// and estimator, the error of the estimate against the truth. One evaluator per
+// worker thread; a block of replications yields a BlockResult that the caller
+// merges in block order.
+#include <memory>
+#include <vector>
+
+#include "allocsim/engine/random_stream.h"
+#include "allocsim/sampler/scheme.h"
+#include "allocsim/stats/error_accumulator.h"
+#include "allocsim/stats/groups.h"
+#include "allocsim/stats/truth.h"
+
+namespace allocsim {
+
+// Position of (group slot, window, estimator) in the flat per-scheme arrays.
+inline std::size_t accumulator_index(std::size_t estimator_count, std::uint32_t slot, Window window,
+                                     std::size_t estimator) {
+  return (slot * kWindowCount + static_cast<std::size_t>(window)) * estimator_count + estimator;
+}
+
+struct BlockResult {
+  // Indexed by accumulator_index(estimators, slot, window, estimator).
+  std::vector<ErrorAccumulator> accumulators;
+  // [replication in block][estimator]: estimates for the whole trace (allocated
+  // window), kept only when requested and the "total" group is evaluated.
+  std::vector<double> total_estimates;
+
+  void merge(const BlockResult& later);
+};
+
+class SchemeEvaluator {
+ public:
+  SchemeEvaluator(const Trace& trace, const GroupIndex& groups, const Truth& truth,
+                  const Scheme& scheme, const std::vector<Window>& windows,
+                  bool keep_total_estimates);
+
+  BlockResult run_block(const StreamKey& first, std::uint64_t count);
+
+ private:
+  void replicate(const StreamKey& key, BlockResult& result);
+
+  const Trace& trace_;
+  const GroupIndex& groups_;
+  const Truth& truth_;
+  const Scheme& scheme_;
+  std::vector<Window> windows_;
+  bool keep_total_estimates_;  // only when the "total" group kind is present
+  std::uint32_t total_slot_ = 0;
+  std::size_t estimator_count_;
+  std::unique_ptr<SchemeRun> run_;
+  // Buffers reused across replications: no allocation once they have grown.
+  std::vector<Observation> observations_;
+  std::vector<double> contributions_;
+  std::vector<double> estimates_;        // same layout as the accumulators
+  std::vector<std::uint8_t> sampled_;    // [slot][window]: any observation in the group
+  std::vector<double> truth_values_;     // same layout as the accumulators
+};
+
+}  // namespace allocsim

@@ -1,0 +1,25 @@
+#pragma once
+// Writes a scenario's results into one directory: metrics.csv (one tidy row per
+// sweep point, scheme, estimator and group), summary.json (the resolved scenario,
+// seed, version, wall time, trace sizes, expectation outcomes) and, when asked,
+// estimates.csv (every replication's whole-trace estimate). Each file is written
+// atomically.
+#include <string>
+#include <vector>
+
+#include "allocsim/check/expectation_check.h"
+#include "allocsim/engine/experiment.h"
+
+namespace allocsim {
+
+std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result);
+std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result);
+std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
+                         const std::vector<ExpectationOutcome>& outcomes);
+
+// Returns the directory written: <out_root>/<scenario.outputs.directory>.
+std::string write_results(const std::string& out_root, const Scenario& scenario,
+                          const ScenarioResult& result,
+                          const std::vector<ExpectationOutcome>& outcomes);
+
+}  // namespace allocsim

@@ -1,0 +1,74 @@
+#include "allocsim/sampler/per_byte.h"
+
+#include <cmath>
+
+#include "allocsim/stats/count_theory.h"
+
+namespace allocsim {
+namespace {
+
+class PerByteScheme final : public Scheme {
+ public:
+  explicit PerByteScheme(double rate) : rate_(rate) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::requested_bytes, "T * sampled bytes"},
+        {"count", Quantity::count, "1 / (1 - (1 - 1/T)^s) per sampled allocation"},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<PerByteSampler>>(trace, PerByteSampler(rate_));
+  }
+
+  void weigh(const Trace& trace, std::span<const Observation> observations,
+             std::span<double> out) const override {
+    const double log_miss = std::log1p(-1.0 / rate_);
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const Observation& obs = observations[o];
+      const double s = static_cast<double>(trace.requested[obs.event]);
+      out[2 * o] = rate_ * obs.samples;
+      out[2 * o + 1] = rate_ == 1.0 ? 1.0 : -1.0 / std::expm1(s * log_miss);
+    }
+  }
+
+  TheoryValues theory(std::size_t estimator, const GroupTotals& truth) const override {
+    if (estimator == 0) {
+      return binomial_scaled_count_theory(static_cast<std::uint64_t>(truth.requested_bytes),
+                                          1.0 / rate_, rate_);
+    }
+    TheoryValues unbiased;
+    unbiased.bias = 0.0;
+    return unbiased;
+  }
+
+ private:
+  double rate_;
+};
+
+}  // namespace
+
+SchemeDescriptor per_byte_scheme() {
+  return {
+      .name = "per-byte",
+      .summary = "Exact reference: an independent Bernoulli(1/T) trial for every requested byte; "
+                 "estimate T * sampled bytes. Slow (one random number per byte).",
+      .source = "heapprofd design document (seeds/000) 'Conceptual motivation'; Memray "
+                "documentation (seeds/004) 'Bernoulli process'",
+      .parameters = {{"rate", "number", 4096, "inverse per-byte probability T (T >= 1)"}},
+      .variants = {"The definition both documents start from; no real profiler runs it."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        double rate = 4096;
+        if (auto v = params.maybe("rate")) {
+          rate = v->positive_number();
+          if (rate < 1) v->fail("must be >= 1 (a probability 1/T <= 1)");
+        }
+        return std::make_unique<PerByteScheme>(rate);
+      },
+  };
+}
+
+}  // namespace allocsim

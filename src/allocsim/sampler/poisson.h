@@ -1,0 +1,64 @@
+#pragma once
+// `poisson`: the idealised exponential-countdown sampler of the heapprofd design
+// document (seeds/000, "Implementation", step 3): each traced thread keeps the
+// distance to its next sample point; an allocation of s requested bytes subtracts s,
+// and every time the distance falls to or below zero a fresh Exp(mean T) gap is
+// added and one more sample is counted. The gaps are continuous, so sample points
+// form a Poisson process of rate 1/T over each thread's byte stream and the number
+// of points in a group of S bytes is exactly Poisson(S/T), whatever the split of the
+// bytes into allocations (memorylessness).
+// Estimators: bytes = T * n per sampled allocation (the document's "multiply the
+// number of samples by the sampling rate"); count = 1 / (1 - e^(-s/T)) per sampled
+// allocation (Horvitz-Thompson, since P(sampled) = 1 - e^(-s/T)).
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class PoissonSampler {
+ public:
+  explicit PoissonSampler(double mean_gap) : mean_gap_(mean_gap) {}
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    distance_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) distance_[t] = draw_gap(lanes[t]);
+    const std::uint64_t* size = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      double& distance = distance_[thread[i]];
+      const double s = static_cast<double>(size[i]);
+      if (distance >= s) {  // the next point lies beyond this allocation
+        distance -= s;
+        continue;
+      }
+      // Points at positions distance, distance + gap, ... inside [0, s).
+      Observation obs{i, 0, static_cast<std::uint64_t>(distance), 0.0};
+      do {
+        ++obs.samples;
+        distance += draw_gap(lanes[thread[i]]);
+      } while (distance < s);
+      distance -= s;
+      out.push_back(obs);
+    }
+  }
+
+ private:
+  template <class Stream>
+  double draw_gap(Stream& stream) const {
+    return exponential_from_uniform(stream.next_uniform(), mean_gap_);
+  }
+
+  double mean_gap_;
+  std::vector<double> distance_;
+};
+
+SchemeDescriptor poisson_scheme();
+
+}  // namespace allocsim

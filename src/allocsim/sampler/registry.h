@@ -1,0 +1,39 @@
+#pragma once
+// The catalogue of schemes: names as used in scenarios and on the command line,
+// their parameters with defaults, and the document or code each one models.
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocsim/sampler/scheme.h"
+#include "allocsim/scenario/json_reader.h"
+
+namespace allocsim {
+
+struct ParameterInfo {
+  std::string name;
+  std::string type;  // "number", "integer", "string", "boolean"
+  nlohmann::json default_value;
+  std::string description;
+};
+
+struct SchemeDescriptor {
+  std::string name;
+  std::string summary;
+  std::string source;  // the design document / code it models
+  std::vector<ParameterInfo> parameters;
+  std::vector<std::string> variants;  // where the real code and the document differ
+  // Reads the scheme's parameters from `params` (the caller finishes the object).
+  std::function<std::unique_ptr<Scheme>(JsonObject& params)> create;
+};
+
+const std::vector<SchemeDescriptor>& scheme_registry();
+// nullptr if unknown.
+const SchemeDescriptor* find_scheme(std::string_view name);
+nlohmann::json describe_schemes_json();
+
+}  // namespace allocsim

@@ -1,0 +1,82 @@
+#pragma once
+// A scheme is what one real system does end to end: a sampler (the mechanism that
+// decides which allocations to record) plus the estimators that scale the records
+// back up to bytes and counts.
+//
+// The engine dispatches on the scheme once per replication (SchemeRun::replay and
+// Scheme::weigh are the only virtual calls); the per-event loop inside a concrete
+// sampler is plain, inlined code.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "allocsim/engine/random_stream.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/stats/metrics.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+// What an estimator estimates, i.e. which truth it is compared with.
+enum class Quantity { requested_bytes, allocated_bytes, count };
+const char* to_string(Quantity q);
+
+struct EstimatorSpec {
+  std::string name;  // "bytes", "count", ... (the engine prefixes "live_" for the live-heap window)
+  Quantity quantity;
+  std::string description;
+};
+
+// Truth of one group, as the theory functions need it.
+struct GroupTotals {
+  double requested_bytes = 0;
+  double allocated_bytes = 0;
+  double count = 0;
+};
+
+// Mutable per-worker state of one scheme bound to one trace.
+class SchemeRun {
+ public:
+  virtual ~SchemeRun() = default;
+  // Replays the whole trace with the random streams of `key` (one lane per traced
+  // thread) and appends one observation per sampled allocation, in trace order.
+  virtual void replay(const StreamKey& key, std::vector<Observation>& observations) = 0;
+};
+
+class Scheme {
+ public:
+  virtual ~Scheme() = default;
+  virtual const std::vector<EstimatorSpec>& estimators() const = 0;
+  virtual std::unique_ptr<SchemeRun> start(const Trace& trace) const = 0;
+  // Fills contributions[o * E + e]: what observation o adds to estimator e's
+  // estimate of the group it belongs to (E = estimators().size()).
+  virtual void weigh(const Trace& trace, std::span<const Observation> observations,
+                     std::span<double> contributions) const = 0;
+  // Closed-form metrics of estimator e for a group with the given truth, where known.
+  virtual TheoryValues theory(std::size_t /*estimator*/, const GroupTotals& /*truth*/) const {
+    return {};
+  }
+};
+
+// Binds a concrete sampler (a value type with a templated replay over lane streams)
+// to a trace, so that each replication is a single virtual call.
+template <class Sampler>
+class SamplerRun final : public SchemeRun {
+ public:
+  SamplerRun(const Trace& trace, Sampler sampler)
+      : trace_(trace), sampler_(std::move(sampler)), lanes_(trace.thread_count) {}
+
+  void replay(const StreamKey& key, std::vector<Observation>& observations) override {
+    for (std::size_t t = 0; t < lanes_.size(); ++t) lanes_[t].reset(key, t);
+    sampler_.replay(trace_, std::span<RandomStream>(lanes_), observations);
+  }
+
+ private:
+  const Trace& trace_;
+  Sampler sampler_;
+  std::vector<RandomStream> lanes_;
+};
+
+}  // namespace allocsim

@@ -1,0 +1,44 @@
+#pragma once
+// Expectations: bounds on metric rows that `allocsim check` enforces.
+//
+//   {"where": {"scheme": "poisson", "estimator": "bytes", "group_kind": "total"},
+//    "metric": "bias", "equals": 0, "sigmas": 5}
+//       |bias - 0| <= 5 * se_bias for every selected row
+//   {"where": {...}, "metric": "mape", "equals": "theory", "sigmas": 5}
+//       |mape - theory_mape| <= 5 * se_mape
+//   {"where": {...}, "metric": "rel_bias", "abs": true, "max": 0.01}
+//       |rel_bias| <= 0.01
+// An expectation that selects no row fails: a check that cannot see its data
+// must not pass.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/scenario/json_reader.h"
+
+namespace allocsim {
+
+struct Expectation {
+  std::string path;  // "$.expectations[3]"
+  std::string name;
+  std::vector<std::pair<std::string, nlohmann::json>> where;
+  std::string metric;
+  std::optional<double> equals;  // a number, or
+  bool equals_theory = false;    // the theory_<metric> column
+  double sigmas = 0;             // allowed distance in standard errors of the metric
+  double tolerance = 0;          // plus an absolute allowance (numerical slack)
+  std::optional<double> min, max;
+  bool absolute = false;  // compare |metric|
+};
+
+// `columns` are the names a "where" may use (scheme, estimator, group_kind, group and
+// the sweep variables).
+Expectation parse_expectation(JsonObject& object, const std::vector<std::string>& columns);
+
+// Metric names an expectation may test.
+const std::vector<std::string>& expectation_metrics();
+
+}  // namespace allocsim

@@ -1,0 +1,275 @@
+#include "allocsim/scenario/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "allocsim/sampler/registry.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+namespace {
+
+constexpr std::uint64_t kMaxReplications = 1'000'000'000;
+
+bool is_safe_name(const std::string& name) {
+  if (name.empty() || name == "." || name == "..") return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+// Replaces every "$variable" string inside `value`; `path` locates errors.
+nlohmann::json substitute(const nlohmann::json& value, const std::string& path,
+                          const std::vector<SweepVariable>& sweep,
+                          const std::vector<nlohmann::json>& point, std::set<std::string>& used) {
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (text.empty() || text[0] != '$') return value;
+    for (std::size_t v = 0; v < sweep.size(); ++v) {
+      if (text.substr(1) == sweep[v].name) {
+        used.insert(sweep[v].name);
+        return point[v];
+      }
+    }
+    std::string known;
+    for (const auto& v : sweep) known += (known.empty() ? "" : ", ") + v.name;
+    throw InputError(path + ": \"" + text + "\" is not a sweep variable" +
+                     (known.empty() ? " (the scenario has no sweep)" : " (sweep: " + known + ")"));
+  }
+  if (value.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, item] : value.items()) {
+      out[key] = substitute(item, path + "." + key, sweep, point, used);
+    }
+    return out;
+  }
+  if (value.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      out.push_back(substitute(value[i], path + "[" + std::to_string(i) + "]", sweep, point, used));
+    }
+    return out;
+  }
+  return value;
+}
+
+std::vector<SweepVariable> parse_sweep(const nlohmann::ordered_json& document, JsonObject& root) {
+  std::vector<SweepVariable> sweep;
+  auto v = root.maybe("sweep");
+  if (!v) return sweep;
+  JsonObject object = v->object();
+  // Key order comes from the ordered document: the author's order is the loop order.
+  for (const auto& [name, unused] : document.at("sweep").items()) {
+    JsonValue values = object.at(name);
+    SweepVariable variable{name, {}};
+    if (!is_safe_name(name)) values.fail("sweep variable names use letters, digits, '-', '_' and '.'");
+    for (const JsonValue& item : values.non_empty_array()) {
+      if (!item.is_number() && !item.is_string()) item.fail("sweep values must be numbers or strings");
+      variable.values.push_back(item.raw());
+    }
+    sweep.push_back(std::move(variable));
+  }
+  object.finish();
+  return sweep;
+}
+
+std::vector<std::vector<nlohmann::json>> cartesian_points(const std::vector<SweepVariable>& sweep) {
+  std::vector<std::vector<nlohmann::json>> points = {{}};
+  for (const auto& variable : sweep) {
+    std::vector<std::vector<nlohmann::json>> next;
+    for (const auto& prefix : points) {
+      for (const auto& value : variable.values) {
+        next.push_back(prefix);
+        next.back().push_back(value);
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+Window parse_window(const JsonValue& item) {
+  const std::string name = item.string();
+  if (name == "allocated") return Window::allocated;
+  if (name == "live_at_end") return Window::live_at_end;
+  item.fail("unknown window \"" + name + "\" (known: allocated, live_at_end)");
+}
+
+std::string describe_point(const std::vector<SweepVariable>& sweep,
+                           const std::vector<nlohmann::json>& values) {
+  std::string out;
+  for (std::size_t v = 0; v < sweep.size(); ++v) {
+    out += (out.empty() ? "" : ", ") + sweep[v].name + "=" + values[v].dump();
+  }
+  return out;
+}
+
+SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& schemes,
+                         const std::vector<SweepVariable>& sweep,
+                         const std::vector<nlohmann::json>& values, std::set<std::string>& used) {
+  SweepPoint point;
+  point.values = values;
+  const nlohmann::json trace_json = substitute(trace, "$.trace", sweep, values, used);
+  point.trace_key = trace_json.dump();
+  JsonObject trace_object(trace_json, "$.trace");
+  point.trace = parse_trace_source(trace_object);
+
+  const nlohmann::json schemes_json = substitute(schemes, "$.schemes", sweep, values, used);
+  std::set<std::string> labels;
+  for (std::size_t i = 0; i < schemes_json.size(); ++i) {
+    JsonObject entry(schemes_json[i], "$.schemes[" + std::to_string(i) + "]");
+    JsonValue name_value = entry.at("scheme");
+    const std::string name = name_value.string();
+    const SchemeDescriptor* descriptor = find_scheme(name);
+    if (descriptor == nullptr) {
+      std::string known;
+      for (const auto& d : scheme_registry()) known += (known.empty() ? "" : ", ") + d.name;
+      name_value.fail("unknown scheme \"" + name + "\" (known: " + known + ")");
+    }
+    std::string label = name;
+    if (auto v = entry.maybe("label")) label = v->string();
+    if (!labels.insert(label).second) {
+      entry.fail("scheme label \"" + label + "\" is used twice; give each entry a distinct \"label\"");
+    }
+    std::shared_ptr<const Scheme> scheme = descriptor->create(entry);
+    entry.finish();
+    point.schemes.push_back({label, name, std::move(scheme)});
+  }
+  return point;
+}
+
+}  // namespace
+
+std::vector<std::string> Scenario::selectable_columns() const {
+  std::vector<std::string> columns = {"scheme", "estimator", "group_kind", "group"};
+  for (const auto& v : sweep) columns.push_back(v.name);
+  return columns;
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& where) {
+  Scenario scenario;
+  scenario.source = where;
+  try {
+    scenario.document = nlohmann::ordered_json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    parse_json_text(text, where);  // rethrows with line and column
+    throw;
+  }
+  const nlohmann::json document = parse_json_text(text, where);
+  try {
+    JsonObject root(document, "$");
+    root.ignore("$schema");
+    scenario.name = root.at("name").string();
+    if (!is_safe_name(scenario.name)) {
+      root.at("name").fail("a scenario name uses letters, digits, '-', '_' and '.' only");
+    }
+    if (auto v = root.maybe("description")) scenario.description = v->string();
+    if (auto v = root.maybe("seed")) scenario.seed = v->uint();
+    if (auto v = root.maybe("replications")) {
+      scenario.replications = v->uint();
+      if (scenario.replications < 2 || scenario.replications > kMaxReplications) {
+        v->fail("must be between 2 and " + std::to_string(kMaxReplications));
+      }
+    }
+    scenario.sweep = parse_sweep(scenario.document, root);
+
+    scenario.groups = {GroupKind::total};
+    if (auto v = root.maybe("groups")) {
+      scenario.groups.clear();
+      for (const JsonValue& item : v->non_empty_array()) {
+        const auto kind = parse_group_kind(item.string());
+        if (!kind) item.fail("unknown group kind (known: total, stack, type, size_bucket)");
+        if (std::find(scenario.groups.begin(), scenario.groups.end(), *kind) != scenario.groups.end()) {
+          item.fail("group kind listed twice");
+        }
+        scenario.groups.push_back(*kind);
+      }
+    }
+    scenario.windows = {Window::allocated};
+    if (auto v = root.maybe("windows")) {
+      scenario.windows.clear();
+      for (const JsonValue& item : v->non_empty_array()) {
+        const Window w = parse_window(item);
+        if (std::find(scenario.windows.begin(), scenario.windows.end(), w) != scenario.windows.end()) {
+          item.fail("window listed twice");
+        }
+        scenario.windows.push_back(w);
+      }
+    }
+    if (auto v = root.maybe("estimators")) {
+      for (const JsonValue& item : v->non_empty_array()) scenario.estimators.push_back(item.string());
+    }
+    scenario.outputs.directory = scenario.name;
+    if (auto v = root.maybe("outputs")) {
+      JsonObject outputs = v->object();
+      if (auto d = outputs.maybe("directory")) {
+        scenario.outputs.directory = d->string();
+        if (!is_safe_name(scenario.outputs.directory)) {
+          d->fail("a directory name uses letters, digits, '-', '_' and '.' only");
+        }
+      }
+      if (auto e = outputs.maybe("estimates")) scenario.outputs.estimates = e->boolean();
+      outputs.finish();
+    }
+
+    // Resolve every sweep point now, so that any bad value is reported up front.
+    JsonValue trace = root.at("trace");
+    trace.object();  // type check before substitution
+    JsonValue schemes = root.at("schemes");
+    schemes.non_empty_array();
+    std::set<std::string> used;
+    for (const auto& values : cartesian_points(scenario.sweep)) {
+      try {
+        scenario.points.push_back(resolve_point(trace.raw(), schemes.raw(), scenario.sweep, values, used));
+      } catch (const InputError& e) {
+        if (scenario.sweep.empty()) throw;
+        throw InputError(std::string(e.what()) + " (at sweep point " +
+                         describe_point(scenario.sweep, values) + ")");
+      }
+    }
+    for (const auto& variable : scenario.sweep) {
+      if (used.count(variable.name) == 0) {
+        throw InputError("$.sweep." + variable.name +
+                         ": not used; reference it as \"$" + variable.name + "\" in trace or schemes");
+      }
+    }
+    if (!scenario.estimators.empty()) {
+      std::set<std::string> known;
+      for (const auto& scheme : scenario.points.front().schemes) {
+        for (const auto& spec : scheme.scheme->estimators()) {
+          known.insert(spec.name);
+          known.insert("live_" + spec.name);
+        }
+      }
+      for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {
+        if (known.count(scenario.estimators[i]) == 0) {
+          throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator \"" +
+                           scenario.estimators[i] + "\"");
+        }
+      }
+    }
+    if (auto v = root.maybe("expectations")) {
+      const auto columns = scenario.selectable_columns();
+      for (const JsonValue& item : v->array()) {
+        JsonObject object = item.object();
+        scenario.expectations.push_back(parse_expectation(object, columns));
+      }
+    }
+    root.finish();
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+  return scenario;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open scenario file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), path);
+}
+
+}  // namespace allocsim

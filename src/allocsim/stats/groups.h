@@ -1,0 +1,66 @@
+#pragma once
+// Groups a profile is read by: the whole trace, each stack, each type, each log2
+// size bucket. Every kind's groups occupy a contiguous range of "slots", so the
+// engine keeps all per-group state in flat arrays.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+enum class GroupKind { total, stack, type, size_bucket };
+const char* to_string(GroupKind kind);
+std::optional<GroupKind> parse_group_kind(std::string_view name);
+
+// Which allocations a truth or an estimate covers: all allocated over the trace,
+// or those still live at its end.
+enum class Window { allocated = 0, live_at_end = 1 };
+inline constexpr std::size_t kWindowCount = 2;
+
+// log2 size bucket: 0 for size 0, else k such that 2^(k-1) <= size < 2^k.
+inline std::uint32_t size_bucket_of(std::uint64_t size) {
+  std::uint32_t k = 0;
+  while (size != 0) {
+    ++k;
+    size >>= 1;
+  }
+  return k;
+}
+std::string size_bucket_label(std::uint32_t bucket);
+
+class GroupIndex {
+ public:
+  GroupIndex(const Trace& trace, std::span<const GroupKind> kinds);
+
+  std::size_t kind_count() const { return kinds_.size(); }
+  GroupKind kind(std::size_t k) const { return kinds_[k].kind; }
+  std::uint32_t group_count(std::size_t k) const { return kinds_[k].count; }
+  std::uint32_t first_slot(std::size_t k) const { return kinds_[k].first_slot; }
+  std::uint32_t slot_count() const { return slot_count_; }
+  const std::string& label(std::size_t k, std::uint32_t g) const { return kinds_[k].labels[g]; }
+
+  // The slot of event i's group of kind k.
+  std::uint32_t slot_of(std::size_t k, std::size_t i) const {
+    const KindIndex& kind = kinds_[k];
+    return kind.first_slot + (kind.ids == nullptr ? 0 : kind.ids[i]);
+  }
+
+ private:
+  struct KindIndex {
+    GroupKind kind;
+    const std::uint32_t* ids = nullptr;  // per-event group id; nullptr = everything is group 0
+    std::vector<std::uint32_t> owned_ids;
+    std::uint32_t count = 1;
+    std::uint32_t first_slot = 0;
+    std::vector<std::string> labels;
+  };
+  std::vector<KindIndex> kinds_;
+  std::uint32_t slot_count_ = 0;
+};
+
+}  // namespace allocsim

@@ -1,0 +1,32 @@
+#include "allocsim/stats/truth.h"
+
+namespace allocsim {
+
+Truth::Truth(const Trace& trace, const GroupIndex& groups)
+    : totals_(static_cast<std::size_t>(groups.slot_count()) * kWindowCount) {
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const double requested = static_cast<double>(trace.requested[i]);
+    const double allocated = static_cast<double>(trace.allocated_size(i));
+    const bool live = trace.live_at_end(i);
+    for (std::size_t k = 0; k < groups.kind_count(); ++k) {
+      const std::size_t base = groups.slot_of(k, i) * kWindowCount;
+      for (std::size_t w = 0; w < (live ? 2u : 1u); ++w) {
+        GroupTotals& t = totals_[base + w];
+        t.requested_bytes += requested;
+        t.allocated_bytes += allocated;
+        t.count += 1;
+      }
+    }
+  }
+}
+
+double Truth::value(const GroupTotals& totals, Quantity quantity) {
+  switch (quantity) {
+    case Quantity::requested_bytes: return totals.requested_bytes;
+    case Quantity::allocated_bytes: return totals.allocated_bytes;
+    case Quantity::count: return totals.count;
+  }
+  return 0;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,153 @@
+#include "allocsim/trace/group_rule.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "allocsim/trace/size_distribution.h"
+
+namespace allocsim {
+namespace {
+
+struct RuleName {
+  std::string_view name;
+  GroupRuleKind kind;
+};
+
+constexpr RuleName kRules[] = {
+    {"constant", GroupRuleKind::constant},       {"round_robin", GroupRuleKind::round_robin},
+    {"random", GroupRuleKind::random},           {"size_bucket", GroupRuleKind::size_bucket},
+    {"component", GroupRuleKind::component},     {"by_size", GroupRuleKind::by_size},
+};
+
+GroupRuleKind rule_kind(const JsonValue& value) {
+  const std::string name = value.string();
+  std::string known;
+  for (const RuleName& rule : kRules) {
+    if (rule.name == name) return rule.kind;
+    known += (known.empty() ? "" : ", ") + std::string(rule.name);
+  }
+  value.fail("unknown rule \"" + name + "\" (known: " + known + ")");
+}
+
+std::uint32_t group_count(const JsonValue& value) {
+  const std::uint64_t count = value.positive_uint();
+  if (count > kMaxGroupCount) {
+    value.fail("must be <= " + std::to_string(kMaxGroupCount) + ", got " + value.raw().dump());
+  }
+  return static_cast<std::uint32_t>(count);
+}
+
+std::vector<std::uint32_t> round_robin_ids(std::size_t n, std::uint32_t count) {
+  std::vector<std::uint32_t> ids(n);
+  std::uint32_t next = 0;
+  for (std::uint32_t& id : ids) {
+    id = next;
+    next = (next + 1 == count) ? 0 : next + 1;
+  }
+  return ids;
+}
+
+std::vector<std::uint32_t> random_ids(std::size_t n, const GroupRule& rule, RandomStream& random) {
+  std::vector<std::uint32_t> ids(n);
+  if (rule.zipf == 0) {
+    for (std::uint32_t& id : ids) id = static_cast<std::uint32_t>(uniform_below(random, rule.count));
+    return ids;
+  }
+  std::vector<double> weights(rule.count);
+  for (std::uint32_t k = 0; k < rule.count; ++k) weights[k] = std::pow(k + 1.0, -rule.zipf);
+  const AliasTable choice(weights);
+  for (std::uint32_t& id : ids) id = choice.draw(random);
+  return ids;
+}
+
+// Bucket b >= 1 holds sizes in [2^(b-1), 2^b); bucket 0 holds size 0.
+std::vector<std::uint32_t> size_bucket_ids(std::span<const std::uint64_t> requested) {
+  std::vector<std::uint32_t> ids(requested.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ids[i] = static_cast<std::uint32_t>(std::bit_width(requested[i]));
+  }
+  return ids;
+}
+
+std::string bucket_name(std::uint32_t bucket) {
+  if (bucket == 0) return "[0,1)";
+  const std::uint64_t lo = std::uint64_t{1} << (bucket - 1);
+  return "[" + std::to_string(lo) + "," + std::to_string(2 * lo) + ")";
+}
+
+// Drops unused raw ids, renumbers the rest 0..k-1 in increasing raw order, and
+// names each kept id by its raw id.
+template <class NameOf>
+GroupColumn compact(std::vector<std::uint32_t> raw, NameOf name_of) {
+  const std::uint32_t largest = raw.empty() ? 0 : *std::max_element(raw.begin(), raw.end());
+  std::vector<char> used(std::size_t{largest} + 1, 0);
+  for (const std::uint32_t id : raw) used[id] = 1;
+  std::vector<std::uint32_t> dense(used.size());
+  GroupColumn column;
+  for (std::uint32_t id = 0; id <= largest; ++id) {
+    if (!used[id]) continue;
+    dense[id] = static_cast<std::uint32_t>(column.names.size());
+    column.names.push_back(name_of(id));
+  }
+  for (std::uint32_t& id : raw) id = dense[id];
+  column.ids = std::move(raw);
+  return column;
+}
+
+GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
+  std::vector<std::uint64_t> sizes(requested.begin(), requested.end());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  GroupColumn column;
+  column.ids.resize(requested.size());
+  for (std::size_t i = 0; i < requested.size(); ++i) {
+    column.ids[i] = static_cast<std::uint32_t>(
+        std::lower_bound(sizes.begin(), sizes.end(), requested[i]) - sizes.begin());
+  }
+  column.names.reserve(sizes.size());
+  for (const std::uint64_t size : sizes) column.names.push_back("size=" + std::to_string(size));
+  return column;
+}
+
+}  // namespace
+
+GroupRule parse_group_rule(JsonObject& object) {
+  GroupRule rule;
+  rule.kind = rule_kind(object.at("rule"));
+  if (rule.kind == GroupRuleKind::round_robin || rule.kind == GroupRuleKind::random) {
+    rule.count = group_count(object.at("count"));
+  }
+  if (rule.kind == GroupRuleKind::random) {
+    if (auto zipf = object.maybe("zipf")) rule.zipf = zipf->non_negative_number();
+  }
+  object.finish();
+  return rule;
+}
+
+GroupColumn assign_groups(const GroupRule& rule, std::span<const std::uint64_t> requested,
+                          std::span<const std::uint32_t> components, std::string_view prefix,
+                          RandomStream& random) {
+  const auto numbered = [prefix](std::uint32_t id) {
+    return std::string(prefix) + "-" + std::to_string(id);
+  };
+  const std::size_t n = requested.size();
+  switch (rule.kind) {
+    case GroupRuleKind::constant:
+      return compact(std::vector<std::uint32_t>(n, 0), numbered);
+    case GroupRuleKind::round_robin:
+      return compact(round_robin_ids(n, rule.count), numbered);
+    case GroupRuleKind::random:
+      return compact(random_ids(n, rule, random), numbered);
+    case GroupRuleKind::size_bucket:
+      return compact(size_bucket_ids(requested), bucket_name);
+    case GroupRuleKind::component:
+      return compact(std::vector<std::uint32_t>(components.begin(), components.end()),
+                     [](std::uint32_t id) { return "component-" + std::to_string(id); });
+    case GroupRuleKind::by_size:
+      return by_size_groups(requested);
+  }
+  return {};
+}
+
+}  // namespace allocsim

@@ -1,0 +1,41 @@
+#pragma once
+// How long a synthetic allocation lives, as read from JSON
+// ({"distribution": "exponential", "mean": 1000}). Lifetimes count allocation
+// events (trace ticks): an allocation at time t with lifetime L is freed at
+// t + L, and one whose free would come after the last event stays live at the end.
+#include <cstdint>
+#include <span>
+#include <variant>
+
+#include "allocsim/engine/random_stream.h"
+#include "allocsim/scenario/json_reader.h"
+
+namespace allocsim {
+
+// Never freed: everything is live at the end of the trace.
+struct ForeverLifetime {};
+// round(X), halves up, X exponential with this mean: P(L >= k) = exp(-(k - 1/2) / mean), k >= 1.
+struct ExponentialLifetime {
+  double mean = 1;
+};
+// Exactly this many ticks.
+struct ConstantLifetime {
+  std::uint64_t allocations = 0;
+};
+// Every integer in [min, max] equally likely.
+struct UniformLifetime {
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+using Lifetime = std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
+
+// Reads "distribution" and that family's keys from `object`, then finishes it.
+Lifetime parse_lifetime(JsonObject& object);
+
+// free_time[i] = time[i] + L_i, or kNeverFreed where that lies after time.back().
+// Both spans have the same length; time is non-decreasing.
+void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time,
+                     std::span<std::uint64_t> free_time, RandomStream& random);
+
+}  // namespace allocsim

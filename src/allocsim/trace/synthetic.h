@@ -1,0 +1,57 @@
+#pragma once
+// Synthetic traces described in JSON: a number of allocations, their size
+// distribution, how they spread over threads, stacks and types, how long they
+// live and how the allocator rounds them. Schema: schema/synthetic-trace.schema.json.
+//
+// Event i happens at time i. Each aspect draws from its own random stream
+// (seed, purpose), so changing, say, the stack rule leaves the sizes unchanged.
+#include <cstdint>
+#include <optional>
+
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/group_rule.h"
+#include "allocsim/trace/lifetime.h"
+#include "allocsim/trace/size_distribution.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+inline constexpr std::uint64_t kMaxSyntheticAllocations = 2'000'000'000;
+inline constexpr std::uint32_t kMaxSyntheticThreads = std::uint32_t{1} << 20;
+
+enum class ThreadAssignment {
+  round_robin,  // event i on thread i mod threads
+  random,       // each event on an independent uniformly drawn thread
+  blocks,       // contiguous equal chunks: event i on thread floor(i * threads / allocations)
+};
+
+// What the allocator hands out for a request of s bytes.
+struct AllocatedRounding {
+  enum class Kind {
+    none,          // unknown: Trace::allocated stays empty
+    align,         // s rounded up to a multiple of alignment (0 stays 0)
+    power_of_two,  // the smallest power of two >= s (1 for s = 0)
+  };
+  Kind kind = Kind::none;
+  std::uint64_t alignment = 1;
+};
+
+struct SyntheticSpec {
+  std::uint64_t allocations = 1;
+  std::uint32_t threads = 1;
+  ThreadAssignment thread_assignment = ThreadAssignment::round_robin;
+  SizeDistribution sizes;
+  GroupRule stacks;
+  GroupRule types;
+  Lifetime lifetime;
+  AllocatedRounding allocated;
+  std::optional<std::uint64_t> seed;  // overrides the seed given to generate_synthetic
+};
+
+// Reads every key of `spec` except "kind" (which the caller reads first), then finishes it.
+SyntheticSpec parse_synthetic_spec(JsonObject& spec);
+
+// Deterministic in (spec, seed); the result passes Trace::validate.
+Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed);
+
+}  // namespace allocsim

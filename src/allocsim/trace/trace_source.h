@@ -1,0 +1,23 @@
+#pragma once
+// Where a scenario's trace comes from. "kind" selects the source; each source reads
+// and validates its own keys, so a scenario is fully checked before anything runs.
+#include <cstdint>
+#include <variant>
+
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/synthetic.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+struct TraceSource {
+  std::variant<SyntheticSpec> spec;
+};
+
+// Reads a "trace" object (and finishes it: unknown keys are rejected).
+TraceSource parse_trace_source(JsonObject& trace);
+
+// Builds the trace; `seed` feeds synthetic generators that do not fix their own.
+Trace load_trace(const TraceSource& source, std::uint64_t seed);
+
+}  // namespace allocsim

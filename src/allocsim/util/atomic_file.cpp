@@ -1,0 +1,37 @@
+#include "allocsim/util/atomic_file.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec) throw InputError(target.parent_path().string() + ": cannot create directory: " + ec.message());
+  }
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  if (file == nullptr) throw InputError(path + ": cannot write file");
+  const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size() &&
+                       std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+  const bool closed = std::fclose(file) == 0;
+  if (!written || !closed) {
+    std::remove(temporary.c_str());
+    throw InputError(path + ": write failed");
+  }
+  std::filesystem::rename(temporary, target, ec);
+  if (ec) {
+    std::remove(temporary.c_str());
+    throw InputError(path + ": cannot rename temporary file: " + ec.message());
+  }
+}
+
+}  // namespace allocsim

@@ -1,0 +1,11 @@
+#pragma once
+// Writes a whole file or nothing: the content goes to a temporary file beside the
+// target, is flushed, and is renamed over the target, so an interrupted run never
+// leaves a half-written result.
+#include <string>
+
+namespace allocsim {
+
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace allocsim
