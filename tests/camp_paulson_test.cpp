@@ -63,10 +63,14 @@ TEST(CampPaulsonTest, QuantileConventionsHoldForTheApproximateCdf) {
       SCOPED_TRACE("s=" + std::to_string(s) + " P=" + std::to_string(probability));
       const double up = camp_paulson_quantile(distribution, probability, QuantileRounding::up);
       EXPECT_GE(camp_paulson_cdf(distribution, up), probability);
-      if (up > 0) EXPECT_LT(camp_paulson_cdf(distribution, up - 1), probability);
+      if (up > 0) {
+        EXPECT_LT(camp_paulson_cdf(distribution, up - 1), probability);
+      }
       const double down = camp_paulson_quantile(distribution, probability, QuantileRounding::down);
       EXPECT_GT(camp_paulson_cdf(distribution, down + 1), probability);
-      if (down > 0) EXPECT_LE(camp_paulson_cdf(distribution, down), probability);
+      if (down > 0) {
+        EXPECT_LE(camp_paulson_cdf(distribution, down), probability);
+      }
       const double real = camp_paulson_quantile(distribution, probability, QuantileRounding::real);
       EXPECT_LE(down, std::fmax(0.0, real));
       EXPECT_LE(real, up);
@@ -74,7 +78,9 @@ TEST(CampPaulsonTest, QuantileConventionsHoldForTheApproximateCdf) {
       const double upper =
           camp_paulson_quantile_complement(distribution, probability, QuantileRounding::up);
       EXPECT_LE(camp_paulson_cdf_complement(distribution, upper), probability);
-      if (upper > 0) EXPECT_GT(camp_paulson_cdf_complement(distribution, upper - 1), probability);
+      if (upper > 0) {
+        EXPECT_GT(camp_paulson_cdf_complement(distribution, upper - 1), probability);
+      }
     }
   }
 }

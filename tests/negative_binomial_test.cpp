@@ -150,7 +150,9 @@ TEST(NegativeBinomialTest, RoundUpIsSmallestFailureCountReachingP) {
     const double k = quantile(distribution, c.probability, QuantileRounding::up);
     EXPECT_EQ(k, std::floor(k));
     EXPECT_GE(cdf(distribution, k), c.probability);  // P <= CDF(k)
-    if (k > 0) EXPECT_LT(cdf(distribution, k - 1), c.probability);  // CDF(k-1) < P
+    if (k > 0) {
+      EXPECT_LT(cdf(distribution, k - 1), c.probability);  // CDF(k-1) < P
+    }
   }
 }
 
@@ -161,8 +163,11 @@ TEST(NegativeBinomialTest, RoundDownIsLargestFailureCountNotExceedingP) {
     const double k = quantile(distribution, c.probability, QuantileRounding::down);
     EXPECT_GT(cdf(distribution, k + 1), c.probability);  // P < CDF(k+1)
     // CDF(k) <= P, unless P < CDF(0) where the result is clamped to 0.
-    if (cdf(distribution, 0) <= c.probability) EXPECT_LE(cdf(distribution, k), c.probability);
-    else EXPECT_EQ(k, 0.0);
+    if (cdf(distribution, 0) <= c.probability) {
+      EXPECT_LE(cdf(distribution, k), c.probability);
+    } else {
+      EXPECT_EQ(k, 0.0);
+    }
   }
 }
 
@@ -190,10 +195,14 @@ TEST(NegativeBinomialTest, ComplementQuantileConventions) {
     const double q = c.probability;
     const double up = quantile_complement(distribution, q, QuantileRounding::up);
     EXPECT_LE(cdf_complement(distribution, up), q);  // CDF(up) >= 1 - Q
-    if (up > 0) EXPECT_GT(cdf_complement(distribution, up - 1), q);
+    if (up > 0) {
+      EXPECT_GT(cdf_complement(distribution, up - 1), q);
+    }
     const double down = quantile_complement(distribution, q, QuantileRounding::down);
     EXPECT_LT(cdf_complement(distribution, down + 1), q);  // CDF(down+1) > 1 - Q
-    if (down > 0) EXPECT_GE(cdf_complement(distribution, down), q);
+    if (down > 0) {
+      EXPECT_GE(cdf_complement(distribution, down), q);
+    }
     // Same quantile as the lower-tail call at P = 1 - Q.
     EXPECT_EQ(up, quantile(distribution, 1.0 - q, QuantileRounding::up));
   }

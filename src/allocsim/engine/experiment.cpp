@@ -99,8 +99,13 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     result.traces.push_back(summarize(*trace));
 
     const GroupIndex groups(*trace, scenario.groups);
-    const Truth truth(*trace, groups);
     const std::size_t scheme_count = point.schemes.size();
+    std::vector<Truth> truths;  // per scheme: allocated bytes follow its allocator model
+    truths.reserve(scheme_count);
+    for (const auto& instance : point.schemes) {
+      truths.emplace_back(*trace, groups,
+                          [&](std::size_t i) { return instance.scheme->allocated_size(*trace, i); });
+    }
     std::vector<std::vector<std::unique_ptr<SchemeEvaluator>>> evaluators(threads);
     for (auto& per_worker : evaluators) per_worker.resize(scheme_count);
     std::vector<OrderedMerge> merged(scheme_count);
@@ -110,7 +115,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       const std::uint64_t block = item % blocks;
       auto& evaluator = evaluators[worker][s];
       if (!evaluator) {
-        evaluator = std::make_unique<SchemeEvaluator>(*trace, groups, truth, *point.schemes[s].scheme,
+        evaluator = std::make_unique<SchemeEvaluator>(*trace, groups, truths[s], *point.schemes[s].scheme,
                                                       scenario.windows, scenario.outputs.estimates);
       }
       const StreamKey first{scenario.seed, stream_id(p, s), block * kReplicationsPerBlock};
@@ -128,6 +133,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
 
     for (std::size_t s = 0; s < scheme_count; ++s) {
       const Scheme& scheme = *point.schemes[s].scheme;
+      const Truth& truth = truths[s];
       const BlockResult& total = merged[s].result();
       const auto& specs = scheme.estimators();
       for (Window w : scenario.windows) {

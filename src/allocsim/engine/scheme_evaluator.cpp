@@ -19,12 +19,16 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, c
                                  bool keep_total_estimates)
     : trace_(trace),
       groups_(groups),
-      truth_(truth),
       scheme_(scheme),
       windows_(windows),
       keep_total_estimates_(false),
       estimator_count_(scheme.estimators().size()),
+      register_count_(0),
       run_(scheme.start(trace)) {
+  for (const EstimatorSpec& spec : scheme.estimators()) {
+    first_register_.push_back(register_count_);
+    register_count_ += spec.registers;
+  }
   const std::size_t slots = groups.slot_count();
   for (std::size_t k = 0; k < groups.kind_count(); ++k) {
     if (groups.kind(k) == GroupKind::total && keep_total_estimates) {
@@ -33,6 +37,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, c
     }
   }
   estimates_.assign(slots * kWindowCount * estimator_count_, 0.0);
+  registers_.assign(slots * kWindowCount * register_count_, 0.0);
   sampled_.assign(slots * kWindowCount, 0);
   truth_values_.assign(estimates_.size(), 0.0);
   for (std::uint32_t slot = 0; slot < slots; ++slot) {
@@ -58,23 +63,35 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
   observations_.clear();
   run_->replay(key, observations_);
   const std::size_t E = estimator_count_;
-  contributions_.resize(observations_.size() * E);
+  const std::size_t W = register_count_;
+  contributions_.resize(observations_.size() * W);
   scheme_.weigh(trace_, observations_, contributions_);
 
-  std::fill(estimates_.begin(), estimates_.end(), 0.0);
+  std::fill(registers_.begin(), registers_.end(), 0.0);
   std::fill(sampled_.begin(), sampled_.end(), 0);
   const bool track_live =
       std::find(windows_.begin(), windows_.end(), Window::live_at_end) != windows_.end();
   for (std::size_t o = 0; o < observations_.size(); ++o) {
     const std::size_t event = observations_[o].event;
-    const double* contribution = &contributions_[o * E];
+    const double* contribution = &contributions_[o * W];
     const bool live = track_live && trace_.live_at_end(event);
     for (std::size_t k = 0; k < groups_.kind_count(); ++k) {
       const std::uint32_t slot = groups_.slot_of(k, event);
       for (std::size_t w = 0; w < (live ? 2u : 1u); ++w) {
-        double* estimate = &estimates_[accumulator_index(E, slot, static_cast<Window>(w), 0)];
-        for (std::size_t e = 0; e < E; ++e) estimate[e] += contribution[e];
+        double* group_registers = &registers_[(slot * kWindowCount + w) * W];
+        for (std::size_t j = 0; j < W; ++j) group_registers[j] += contribution[j];
         sampled_[slot * kWindowCount + w] = 1;
+      }
+    }
+  }
+  for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
+    for (Window w : windows_) {
+      const double* group_registers = &registers_[(slot * kWindowCount + static_cast<std::size_t>(w)) * W];
+      double* estimate = &estimates_[accumulator_index(E, slot, w, 0)];
+      for (std::size_t e = 0; e < E; ++e) {
+        const std::size_t n = scheme_.estimators()[e].registers;
+        estimate[e] = n == 1 ? group_registers[first_register_[e]]
+                             : scheme_.finalize(e, {group_registers + first_register_[e], n});
       }
     }
   }

@@ -43,18 +43,20 @@ class SchemeEvaluator {
 
   const Trace& trace_;
   const GroupIndex& groups_;
-  const Truth& truth_;
   const Scheme& scheme_;
   std::vector<Window> windows_;
   bool keep_total_estimates_;  // only when the "total" group kind is present
   std::uint32_t total_slot_ = 0;
   std::size_t estimator_count_;
+  std::size_t register_count_;                  // W: registers over all estimators
+  std::vector<std::size_t> first_register_;     // per estimator
   std::unique_ptr<SchemeRun> run_;
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<Observation> observations_;
   std::vector<double> contributions_;
-  std::vector<double> estimates_;        // same layout as the accumulators
+  std::vector<double> registers_;        // [slot][window][register]
   std::vector<std::uint8_t> sampled_;    // [slot][window]: any observation in the group
+  std::vector<double> estimates_;        // same layout as the accumulators
   std::vector<double> truth_values_;     // same layout as the accumulators
 };
 

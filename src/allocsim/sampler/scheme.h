@@ -27,6 +27,11 @@ struct EstimatorSpec {
   std::string name;  // "bytes", "count", ... (the engine prefixes "live_" for the live-heap window)
   Quantity quantity;
   std::string description;
+  // Sums an estimator keeps per group. A linear estimator (a sum of per-observation
+  // weights) has one and its estimate is that sum; a non-linear one (e.g. unbiasing
+  // a group's total by its average size) keeps several and combines them in
+  // Scheme::finalize.
+  std::size_t registers = 1;
 };
 
 // Truth of one group, as the theory functions need it.
@@ -50,10 +55,23 @@ class Scheme {
   virtual ~Scheme() = default;
   virtual const std::vector<EstimatorSpec>& estimators() const = 0;
   virtual std::unique_ptr<SchemeRun> start(const Trace& trace) const = 0;
-  // Fills contributions[o * E + e]: what observation o adds to estimator e's
-  // estimate of the group it belongs to (E = estimators().size()).
+  // Fills contributions[o * W + j]: what observation o adds to register j of the
+  // groups it belongs to, where W is the total number of registers over all
+  // estimators, estimator 0's registers first (for linear estimators W = E and
+  // register e is estimator e's estimate).
   virtual void weigh(const Trace& trace, std::span<const Observation> observations,
                      std::span<double> contributions) const = 0;
+  // The estimate of a group from estimator e's registers (only called for
+  // estimators with more than one register).
+  virtual double finalize(std::size_t /*estimator*/, std::span<const double> registers) const {
+    return registers[0];
+  }
+  // The size the modelled allocator hands out for allocation i: what
+  // Quantity::allocated_bytes estimators are compared with. Schemes that model an
+  // allocator's size classes override it; by default it is the trace's own.
+  virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const {
+    return trace.allocated_size(i);
+  }
   // Closed-form metrics of estimator e for a group with the given truth, where known.
   virtual TheoryValues theory(std::size_t /*estimator*/, const GroupTotals& /*truth*/) const {
     return {};
