@@ -19,8 +19,8 @@ constexpr double kDotNetP = 1.0 / 102400.0;
 TEST(BytesIntervalTest, ReproducesTheDocumentExample) {
   // "observed 8 samples and u=10,908 ... [353666 + 10908, 1476870 + 10908]",
   // the document's rounding being `down`.
-  const BytesInterval interval = bytes_interval(
-      {.samples = 8, .tail_bytes = 10908, .rounding = QuantileRounding::down});
+  const BytesInterval interval =
+      bytes_interval({.samples = 8, .tail_bytes = 10908, .rounding = QuantileRounding::down});
   EXPECT_EQ(interval.lower, 353666.0 + 10908.0);
   EXPECT_EQ(interval.upper, 1476870.0 + 10908.0);
   // Estimator 2: s q/p + u = 8 * 102399 + 10908.
@@ -51,7 +51,8 @@ TEST(BytesIntervalTest, BoundsAreQuantilesPlusTailBytes) {
       EXPECT_EQ(interval.upper - double(u),
                 exact ? quantile_complement(failures, 0.05, QuantileRounding::up)
                       : camp_paulson_quantile_complement(failures, 0.05, QuantileRounding::up));
-      EXPECT_NEAR(interval.estimate, double(s) * 0.999 / 0.001 + double(u), 1e-9 * interval.estimate);
+      EXPECT_NEAR(interval.estimate, double(s) * 0.999 / 0.001 + double(u),
+                  1e-9 * interval.estimate);
       EXPECT_LT(interval.lower, interval.estimate);
       EXPECT_GT(interval.upper, interval.estimate);
     }
@@ -149,6 +150,19 @@ TEST(BytesIntervalTest, ExtremeParametersStayFinite) {
         }
       }
     }
+  }
+}
+
+TEST(BytesIntervalTest, OverflowingBytesThrowInsteadOfReturningInfinity) {
+  for (const auto method : {IntervalMethod::exact, IntervalMethod::camp_paulson}) {
+    const BytesInterval tiny = bytes_interval(
+        {.samples = 3, .tail_bytes = 5, .p = 1e-300, .method = method});  // ~3e300 bytes
+    EXPECT_TRUE(std::isfinite(tiny.upper));
+    EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 5, .p = 1e-320, .method = method}),
+                 InputError);
+    EXPECT_THROW(
+        bytes_interval({.samples = 10000000, .tail_bytes = 10000000, .p = 1e-302, .method = method}),
+        InputError);
   }
 }
 

@@ -24,8 +24,8 @@ double binomial_camp_paulson_cdf(double n, double x, double p) {
   const double a = 1.0 / (9.0 * (n - x));
   const double b = 1.0 / (9.0 * (x + 1.0));
   const double r = (x + 1.0) * (1.0 - p) / ((n - x) * p);
-  const double z = ((1.0 - b) * std::cbrt(r) - (1.0 - a)) /
-                   std::sqrt(b * std::cbrt(r) * std::cbrt(r) + a);
+  const double z =
+      ((1.0 - b) * std::cbrt(r) - (1.0 - a)) / std::sqrt(b * std::cbrt(r) * std::cbrt(r) + a);
   return normal_cdf(z);
 }
 
@@ -34,7 +34,8 @@ TEST(CampPaulsonTest, MatchesTheBinomialForm) {
     for (const double p : {kDotNetP, 0.01, 0.3}) {
       const NegativeBinomial distribution(s, p);
       const double mean = double(s) * (1.0 - p) / p;
-      for (const double k : {0.0, 1.0, std::round(mean / 3), std::round(mean), std::round(3 * mean)}) {
+      for (const double k :
+           {0.0, 1.0, std::round(mean / 3), std::round(mean), std::round(3 * mean)}) {
         const double binomial_form =
             1.0 - binomial_camp_paulson_cdf(k + double(s), double(s) - 1.0, p);
         EXPECT_NEAR(camp_paulson_cdf(distribution, k), binomial_form, 1e-12)
@@ -116,8 +117,9 @@ TEST(CampPaulsonTest, MaxCdfErrorMatchesTheDocumentClaims) {
     const NegativeBinomial distribution(e.samples, kDotNetP);
     const CdfError error = camp_paulson_max_cdf_error(distribution);
     EXPECT_NEAR(error.max_abs_error, e.error, 1e-4 * e.error) << "s=" << e.samples;
-    EXPECT_DOUBLE_EQ(error.max_abs_error, std::fabs(camp_paulson_cdf(distribution, error.at_failures) -
-                                                    cdf(distribution, error.at_failures)));
+    EXPECT_DOUBLE_EQ(error.max_abs_error,
+                     std::fabs(camp_paulson_cdf(distribution, error.at_failures) -
+                               cdf(distribution, error.at_failures)));
   }
   const NegativeBinomial one(1, kDotNetP);
   const NegativeBinomial five(5, kDotNetP);
@@ -132,7 +134,8 @@ TEST(CampPaulsonTest, MaxCdfErrorIsTheMaximumOfABruteForceScan) {
   const CdfError error = camp_paulson_max_cdf_error(distribution);
   double scanned = 0.0;
   for (double k = 0; k < 3e6; k += (k < 40000 ? 1 : 97)) {
-    scanned = std::fmax(scanned, std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k)));
+    scanned =
+        std::fmax(scanned, std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k)));
   }
   EXPECT_EQ(error.max_abs_error, scanned);
 }

@@ -3,9 +3,8 @@
 #include <sys/wait.h>
 
 #include <cstdio>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace {
 
@@ -15,13 +14,14 @@ struct CliResult {
 };
 
 CliResult run_cli(const std::string& arguments, bool with_stderr = false) {
-  const std::string command =
-      std::string(ALLOCSIM_CLI) + " interval " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string command = std::string(ALLOCSIM_CLI) + " interval " + arguments +
+                              (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, ""};
   std::string output;
   char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    output.append(buffer, n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
@@ -34,8 +34,8 @@ nlohmann::json run_json(const std::string& arguments) {
 
 TEST(IntervalCliTest, OneMethodPrintsAnObjectWithTheInterval) {
   const auto interval = run_json("--samples 8 --tail-bytes 10908 --p 9.765625e-06");
-  for (const char* key : {"lower", "upper", "estimate", "method", "level", "samples",
-                          "tail_bytes", "p", "boundary_correction", "rounding"}) {
+  for (const char* key : {"lower", "upper", "estimate", "method", "level", "samples", "tail_bytes",
+                          "p", "boundary_correction", "rounding"}) {
     EXPECT_TRUE(interval.contains(key)) << key;
   }
   EXPECT_EQ(interval["method"], "exact");
@@ -99,25 +99,26 @@ TEST(IntervalCliTest, HumanReadableOutput) {
 
 TEST(IntervalCliTest, ImpossibleInputExitsTwoWithAnError) {
   for (const char* arguments : {
-           "--samples 10 --tail-bytes 9 --p 0.001",             // u < s
-           "--samples 10 --tail-bytes 90 --p 0",                // p outside (0, 1)
+           "--samples 10 --tail-bytes 9 --p 0.001",  // u < s
+           "--samples 10 --tail-bytes 90 --p 0",     // p outside (0, 1)
            "--samples 10 --tail-bytes 90 --p 1.5",
            "--samples 10 --tail-bytes 90 --p 0.001 --level 1",  // level outside (0, 1)
            "--samples 10 --tail-bytes 90 --p 0.001 --level 0",
-           "--samples 10 --tail-bytes 90",                      // missing --p
-           "--tail-bytes 90 --p 0.001",                         // missing --samples
-           "--samples 10 --p 0.001",                            // missing --tail-bytes
-           "--samples 0 --tail-bytes 0 --p 0.001",              // 0 samples, no correction
+           "--samples 10 --tail-bytes 90",          // missing --p
+           "--tail-bytes 90 --p 0.001",             // missing --samples
+           "--samples 10 --p 0.001",                // missing --tail-bytes
+           "--samples 0 --tail-bytes 0 --p 0.001",  // 0 samples, no correction
            "--samples 10 --tail-bytes 90 --p 0.001 --method bogus",
            "--samples 10 --tail-bytes 90 --p 0.001 --rounding sideways",
+           "--samples 3 --tail-bytes 5 --p 1e-320 --method both",  // bytes overflow a double
            "--table --samples 10",
            "--table --level 1.5",
            "--table --p 0",
        }) {
     const CliResult result = run_cli(arguments, true);
     EXPECT_EQ(result.exit_code, 2) << arguments;
-    EXPECT_NE(result.output.find("allocsim: error: "), std::string::npos)
-        << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find("allocsim: error: "), std::string::npos) << arguments << "\n"
+                                                                          << result.output;
   }
 }
 

@@ -197,7 +197,9 @@ TEST(SyntheticTrace, ExponentialLifetimeGivesTheDerivedLiveCount) {
   // so about mean of the events are live at the end.
   expect_live_count_near(trace, [&](std::size_t k) { return std::exp(-(k - 0.5) / mean); });
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (!trace.live_at_end(i)) ASSERT_LE(trace.free_time[i], trace.time.back());
+    if (!trace.live_at_end(i)) {
+      ASSERT_LE(trace.free_time[i], trace.time.back());
+    }
   }
 }
 

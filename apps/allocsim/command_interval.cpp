@@ -6,10 +6,9 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "allocsim/estimate/bytes_interval.h"
 #include "allocsim/estimate/quantile_table.h"
@@ -42,7 +41,8 @@ std::vector<IntervalMethod> parse_methods(const std::string& name) {
 }
 
 QuantileRounding parse_rounding(const std::string& name) {
-  for (const auto rounding : {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
+  for (const auto rounding :
+       {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
     if (name == interval::rounding_name(rounding)) return rounding;
   }
   throw InputError("--rounding must be up, down or real, got '" + name + "'");
@@ -124,8 +124,7 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
       table["rows"].push_back(
           {{"samples", row.samples},
            {"exact", {{"lower", row.exact.lower}, {"upper", row.exact.upper}}},
-           {"camp_paulson",
-            {{"lower", row.camp_paulson.lower}, {"upper", row.camp_paulson.upper}}},
+           {"camp_paulson", {{"lower", row.camp_paulson.lower}, {"upper", row.camp_paulson.upper}}},
            {"camp_paulson_max_cdf_error", row.camp_paulson_cdf_error.max_abs_error},
            {"camp_paulson_max_cdf_error_at_failures", row.camp_paulson_cdf_error.at_failures}});
     }
@@ -174,9 +173,10 @@ void add_interval_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--method", options->method, "exact, camp-paulson or both")
       ->capture_default_str();
-  command->add_option("--rounding", options->rounding,
-                      "Discrete quantile rule: up (CDF(k-1) < P <= CDF(k)), down "
-                      "(CDF(k) <= P < CDF(k+1), the .NET document's table) or real")
+  command
+      ->add_option("--rounding", options->rounding,
+                   "Discrete quantile rule: up (CDF(k-1) < P <= CDF(k)), down "
+                   "(CDF(k) <= P < CDF(k+1), the .NET document's table) or real")
       ->capture_default_str();
   command->add_flag("--boundary-correction", options->boundary_correction,
                     "Window not aligned on sample events: lower bound from s-1, upper from s+1");

@@ -10,6 +10,7 @@
 
 #include "allocsim/engine/parallel.h"
 #include "allocsim/engine/scheme_evaluator.h"
+#include "allocsim/engine/theory_sums.h"
 #include "allocsim/stats/truth.h"
 
 namespace allocsim {
@@ -136,6 +137,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       const Truth& truth = truths[s];
       const BlockResult& total = merged[s].result();
       const auto& specs = scheme.estimators();
+      const std::vector<AllocationTheory> theory_sums = sum_allocation_theory(*trace, groups, scheme);
       for (Window w : scenario.windows) {
         for (std::size_t e = 0; e < specs.size(); ++e) {
           const std::string name = estimator_row_name(specs[e], w);
@@ -146,10 +148,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
               const GroupTotals& totals = truth.at(slot, w);
               const double value = Truth::value(totals, specs[e].quantity);
               if (!(value > 0)) continue;  // nothing to estimate in this group
-              const auto& acc = total.accumulators[accumulator_index(specs.size(), slot, w, e)];
-              result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k),
-                                     groups.label(k, g),
-                                     compute_metrics(acc, value, scheme.theory(e, totals))});
+              const std::size_t index = accumulator_index(specs.size(), slot, w, e);
+              result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k), groups.label(k, g),
+                                     compute_metrics(total.accumulators[index], value,
+                                                     scheme.theory(e, totals, theory_sums[index]))});
             }
           }
         }

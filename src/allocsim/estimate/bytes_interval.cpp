@@ -43,9 +43,8 @@ double failure_quantile(const BytesIntervalRequest& request, std::int64_t sample
     return upper_tail ? quantile_complement(failures, tail_probability, request.rounding)
                       : quantile(failures, tail_probability, request.rounding);
   }
-  return upper_tail
-             ? camp_paulson_quantile_complement(failures, tail_probability, request.rounding)
-             : camp_paulson_quantile(failures, tail_probability, request.rounding);
+  return upper_tail ? camp_paulson_quantile_complement(failures, tail_probability, request.rounding)
+                    : camp_paulson_quantile(failures, tail_probability, request.rounding);
 }
 
 }  // namespace
@@ -67,7 +66,12 @@ BytesInterval bytes_interval(const BytesIntervalRequest& request) {
       std::max(0.0, failure_quantile(request, lower_samples, tail_probability, false));
   const double high_failures =
       failure_quantile(request, request.samples + shift, tail_probability, true);
-  return {s * (1.0 - request.p) / request.p + u, low_failures + u, high_failures + u};
+  const BytesInterval interval{s * (1.0 - request.p) / request.p + u, low_failures + u,
+                               high_failures + u};
+  if (!std::isfinite(interval.estimate) || !std::isfinite(interval.upper)) {
+    throw InputError("bytes interval overflows a double: p is too small");
+  }
+  return interval;
 }
 
 }  // namespace allocsim::interval

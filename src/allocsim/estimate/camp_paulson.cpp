@@ -40,7 +40,13 @@ double real_quantile_for_deviate(const NegativeBinomial& distribution, double z)
   double low = 1.0;
   double high = 1.0;
   while (camp_paulson_deviate(distribution, low) >= z) low /= 2.0;
-  while (camp_paulson_deviate(distribution, high) < z) high *= 2.0;
+  while (camp_paulson_deviate(distribution, high) < z) {
+    high *= 2.0;
+    if (std::isinf(high)) {
+      throw InputError(to_string(distribution) +
+                       " Camp-Paulson quantile: beyond the range of a double");
+    }
+  }
   for (double middle = low + (high - low) / 2.0; middle > low && middle < high;
        middle = low + (high - low) / 2.0) {
     (camp_paulson_deviate(distribution, middle) < z ? low : high) = middle;
@@ -72,8 +78,7 @@ double camp_paulson_quantile(const NegativeBinomial& distribution, double probab
 
 // Phi(-w) = Q  <=>  w = -Phi^-1(Q), accurate for tiny Q.
 double camp_paulson_quantile_complement(const NegativeBinomial& distribution,
-                                        double upper_tail_probability,
-                                        QuantileRounding rounding) {
+                                        double upper_tail_probability, QuantileRounding rounding) {
   require_open_probability(upper_tail_probability, "upper-tail probability");
   const double z = -normal_quantile(upper_tail_probability);
   return round_quantile(

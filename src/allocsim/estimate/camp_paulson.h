@@ -22,8 +22,7 @@ double camp_paulson_cdf_complement(const NegativeBinomial& distribution, double 
 double camp_paulson_quantile(const NegativeBinomial& distribution, double probability,
                              QuantileRounding rounding);
 double camp_paulson_quantile_complement(const NegativeBinomial& distribution,
-                                        double upper_tail_probability,
-                                        QuantileRounding rounding);
+                                        double upper_tail_probability, QuantileRounding rounding);
 
 struct CdfError {
   double max_abs_error;  // max over k of |camp_paulson_cdf(k) - cdf(k)|

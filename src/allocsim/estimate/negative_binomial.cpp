@@ -17,11 +17,6 @@ std::string general(double value) {
   return text;
 }
 
-std::string describe(const NegativeBinomial& distribution) {
-  return "negative binomial (s=" + std::to_string(distribution.successes()) +
-         ", p=" + general(distribution.p()) + ")";
-}
-
 // Runs one Boost.Math call; its exceptions (domain, overflow, evaluation
 // errors) and non-finite results become InputError.
 template <class Call>
@@ -30,10 +25,10 @@ double guarded(const NegativeBinomial& distribution, const char* what, Call call
   try {
     result = call();
   } catch (const std::exception& error) {
-    throw InputError(describe(distribution) + " " + what + ": " + error.what());
+    throw InputError(to_string(distribution) + " " + what + ": " + error.what());
   }
   if (!std::isfinite(result)) {
-    throw InputError(describe(distribution) + " " + what + ": no finite result");
+    throw InputError(to_string(distribution) + " " + what + ": no finite result");
   }
   return result;
 }
@@ -59,6 +54,11 @@ const char* rounding_name(QuantileRounding rounding) {
     case QuantileRounding::real: return "real";
   }
   return "unknown";
+}
+
+std::string to_string(const NegativeBinomial& distribution) {
+  return "negative binomial (s=" + std::to_string(distribution.successes()) +
+         ", p=" + general(distribution.p()) + ")";
 }
 
 NegativeBinomial::NegativeBinomial(std::int64_t successes, double p)
@@ -91,23 +91,22 @@ double cdf_complement(const NegativeBinomial& distribution, double failures) {
 double quantile(const NegativeBinomial& distribution, double probability,
                 QuantileRounding rounding) {
   require_open_probability(probability, "quantile probability");
+  const double s = static_cast<double>(distribution.successes());
   const double real_quantile = guarded(distribution, "quantile", [&] {
-    return boost::math::ibeta_invb(static_cast<double>(distribution.successes()),
-                                   distribution.p(), probability) - 1.0;
+    return boost::math::ibeta_invb(s, distribution.p(), probability) - 1.0;
   });
   return round_quantile(
-      real_quantile, rounding,
-      [&](double k) { return cdf(distribution, k) >= probability; },
+      real_quantile, rounding, [&](double k) { return cdf(distribution, k) >= probability; },
       [&](double k) { return cdf(distribution, k) > probability; });
 }
 
 // CDF(k) >= 1 - Q  <=>  P(X > k) <= Q, and likewise for the strict form.
-double quantile_complement(const NegativeBinomial& distribution,
-                           double upper_tail_probability, QuantileRounding rounding) {
+double quantile_complement(const NegativeBinomial& distribution, double upper_tail_probability,
+                           QuantileRounding rounding) {
   require_open_probability(upper_tail_probability, "upper-tail probability");
+  const double s = static_cast<double>(distribution.successes());
   const double real_quantile = guarded(distribution, "quantile complement", [&] {
-    return boost::math::ibetac_invb(static_cast<double>(distribution.successes()),
-                                    distribution.p(), upper_tail_probability) - 1.0;
+    return boost::math::ibetac_invb(s, distribution.p(), upper_tail_probability) - 1.0;
   });
   return round_quantile(
       real_quantile, rounding,

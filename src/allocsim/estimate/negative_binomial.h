@@ -18,7 +18,8 @@
 //                           CDF(k) <= P < CDF(k+1); equals floor(x*), clamped to 0
 //                           when P < CDF(0). Boost integer_round_down. This is
 //                           the convention of the .NET document's quantile table.
-//   QuantileRounding::real  x* itself, in (-1, inf).
+//   QuantileRounding::real  x* itself, in (-1, inf) (it rounds to -1 in double
+//                           when P is far below CDF(0)).
 //
 // Boost's default, integer_round_outwards, mixes the two (down below the median,
 // up above it) and is not offered: the rule here never depends on P's side.
@@ -36,6 +37,7 @@
 // Bad parameters and any Boost error surface as allocsim::InputError.
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace allocsim::interval {
 
@@ -55,6 +57,9 @@ class NegativeBinomial {
   double p_;
 };
 
+// "negative binomial (s=8, p=9.76562e-06)", for messages.
+std::string to_string(const NegativeBinomial& distribution);
+
 // P(X <= failures); `failures` must be a whole number >= 0.
 double cdf(const NegativeBinomial& distribution, double failures);
 // P(X > failures), accurate in the upper tail.
@@ -65,8 +70,7 @@ double quantile(const NegativeBinomial& distribution, double probability,
                 QuantileRounding rounding);
 // The quantile for upper-tail probability Q = 1 - P in (0, 1); the integer
 // conventions read CDF(k) >= 1 - Q as P(X > k) <= Q, so Q = 1e-300 works.
-double quantile_complement(const NegativeBinomial& distribution,
-                           double upper_tail_probability,
+double quantile_complement(const NegativeBinomial& distribution, double upper_tail_probability,
                            QuantileRounding rounding);
 
 // Argument checks shared with the approximate evaluations; both throw InputError.
@@ -108,8 +112,8 @@ double smallest_integer_where(Predicate at_least, double guess) {
 // integers >= 0 whose CDF is seen through two monotone predicates:
 // reaches(k) = "CDF(k) >= P" and passes(k) = "CDF(k) > P".
 template <class Reaches, class Passes>
-double round_quantile(double real_quantile, QuantileRounding rounding,
-                      Reaches reaches, Passes passes) {
+double round_quantile(double real_quantile, QuantileRounding rounding, Reaches reaches,
+                      Passes passes) {
   if (rounding == QuantileRounding::real || real_quantile >= kLargestRoundedQuantile) {
     return real_quantile;
   }

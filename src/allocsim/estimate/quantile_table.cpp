@@ -18,12 +18,12 @@ std::vector<QuantileTableRow> quantile_table(double p, double level, QuantileRou
   std::vector<QuantileTableRow> rows;
   for (const std::int64_t samples : document_sample_counts()) {
     const NegativeBinomial failures(samples, p);
-    rows.push_back({samples,
-                    {quantile(failures, tail, rounding),
-                     quantile_complement(failures, tail, rounding)},
-                    {camp_paulson_quantile(failures, tail, rounding),
-                     camp_paulson_quantile_complement(failures, tail, rounding)},
-                    camp_paulson_max_cdf_error(failures)});
+    rows.push_back(
+        {samples,
+         {quantile(failures, tail, rounding), quantile_complement(failures, tail, rounding)},
+         {camp_paulson_quantile(failures, tail, rounding),
+          camp_paulson_quantile_complement(failures, tail, rounding)},
+         camp_paulson_max_cdf_error(failures)});
   }
   return rows;
 }

@@ -34,14 +34,24 @@ class PerByteScheme final : public Scheme {
     }
   }
 
-  TheoryValues theory(std::size_t estimator, const GroupTotals& truth) const override {
+  // The count estimator is Horvitz-Thompson with pi = 1 - (1 - 1/T)^s: variance
+  // (1 - pi)/pi per allocation; a zero-size allocation is never sampled (bias -1).
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator == 1; }
+  AllocationTheory allocation_theory(std::size_t, const Trace& trace, std::size_t i) const override {
+    const double s = static_cast<double>(trace.requested[i]);
+    if (s == 0) return {-1.0, 0.0, 0.0};
+    if (rate_ == 1.0) return {0.0, 0.0, -INFINITY};
+    const double log_miss = s * std::log1p(-1.0 / rate_);
+    return {0.0, std::exp(log_miss) / -std::expm1(log_miss), log_miss};
+  }
+
+  TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
+                      const AllocationTheory& sums) const override {
     if (estimator == 0) {
       return binomial_scaled_count_theory(static_cast<std::uint64_t>(truth.requested_bytes),
                                           1.0 / rate_, rate_);
     }
-    TheoryValues unbiased;
-    unbiased.bias = 0.0;
-    return unbiased;
+    return Scheme::theory(estimator, truth, sums);
   }
 
  private:

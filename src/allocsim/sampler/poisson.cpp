@@ -33,11 +33,20 @@ class PoissonScheme final : public Scheme {
     }
   }
 
-  TheoryValues theory(std::size_t estimator, const GroupTotals& truth) const override {
+  // The count estimator is Horvitz-Thompson with P(sampled) = 1 - e^(-s/T): its
+  // contribution 1/pi with probability pi has variance (1 - pi)/pi = 1/(e^(s/T) - 1).
+  // A zero-size allocation is never sampled and is missed (bias -1).
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator == 1; }
+  AllocationTheory allocation_theory(std::size_t, const Trace& trace, std::size_t i) const override {
+    const double s = static_cast<double>(trace.requested[i]);
+    if (s == 0) return {-1.0, 0.0, 0.0};
+    return {0.0, 1.0 / std::expm1(s / rate_), -s / rate_};
+  }
+
+  TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
+                      const AllocationTheory& sums) const override {
     if (estimator == 0) return poisson_scaled_count_theory(truth.requested_bytes / rate_, rate_);
-    TheoryValues unbiased;
-    unbiased.bias = 0.0;
-    return unbiased;
+    return Scheme::theory(estimator, truth, sums);
   }
 
  private:

@@ -1,5 +1,7 @@
 #include "allocsim/sampler/scheme.h"
 
+#include <cmath>
+
 namespace allocsim {
 
 const char* to_string(Quantity q) {
@@ -9,6 +11,16 @@ const char* to_string(Quantity q) {
     case Quantity::count: return "count";
   }
   return "?";
+}
+
+TheoryValues Scheme::theory(std::size_t estimator, const GroupTotals& /*truth*/,
+                            const AllocationTheory& sums) const {
+  TheoryValues t;
+  if (!has_allocation_theory(estimator)) return t;
+  t.bias = sums.bias;
+  t.var = sums.variance;
+  t.p_any_sample = -std::expm1(sums.log_p_none);
+  return t;
 }
 
 }  // namespace allocsim

@@ -41,6 +41,19 @@ struct GroupTotals {
   double count = 0;
 };
 
+// Closed-form pieces of one allocation's contribution, for samplers under which
+// allocations are sampled independently of each other (a Bernoulli process on
+// bytes, or an independent trial per allocation). Summed over a group they give
+// the group's exact variance and P(>= 1 sample):
+//   Bias(group) = sum_i bias_i,   Var(group) = sum_i variance_i,
+//   P(no sample) = exp(sum_i log_p_none_i).
+struct AllocationTheory {
+  double bias = 0;        // expected error of this allocation's contribution (e.g. -truth
+                          // when it can never be sampled)
+  double variance = 0;    // variance of the estimator's contribution of this allocation
+  double log_p_none = 0;  // ln P(this allocation is not sampled)
+};
+
 // Mutable per-worker state of one scheme bound to one trace.
 class SchemeRun {
  public:
@@ -72,10 +85,17 @@ class Scheme {
   virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const {
     return trace.allocated_size(i);
   }
-  // Closed-form metrics of estimator e for a group with the given truth, where known.
-  virtual TheoryValues theory(std::size_t /*estimator*/, const GroupTotals& /*truth*/) const {
+  // Whether estimator e has per-allocation theory (allocation_theory).
+  virtual bool has_allocation_theory(std::size_t /*estimator*/) const { return false; }
+  virtual AllocationTheory allocation_theory(std::size_t /*estimator*/, const Trace& /*trace*/,
+                                             std::size_t /*i*/) const {
     return {};
   }
+  // Closed-form metrics of estimator e for a group with the given truth and, where
+  // has_allocation_theory(e), the group's sums of allocation_theory. The default
+  // turns those sums into the bias, the variance and P(>= 1 sample).
+  virtual TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
+                              const AllocationTheory& sums) const;
 };
 
 // Binds a concrete sampler (a value type with a templated replay over lane streams)

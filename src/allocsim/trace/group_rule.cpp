@@ -73,7 +73,12 @@ std::vector<std::uint32_t> size_bucket_ids(std::span<const std::uint64_t> reques
 std::string bucket_name(std::uint32_t bucket) {
   if (bucket == 0) return "[0,1)";
   const std::uint64_t lo = std::uint64_t{1} << (bucket - 1);
-  return "[" + std::to_string(lo) + "," + std::to_string(2 * lo) + ")";
+  std::string name = "[";  // appended piecewise: GCC 12 warns wrongly on "[" + std::string
+  name += std::to_string(lo);
+  name += ",";
+  name += std::to_string(2 * lo);
+  name += ")";
+  return name;
 }
 
 // Drops unused raw ids, renumbers the rest 0..k-1 in increasing raw order, and
