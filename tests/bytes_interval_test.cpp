@@ -160,9 +160,9 @@ TEST(BytesIntervalTest, OverflowingBytesThrowInsteadOfReturningInfinity) {
     EXPECT_TRUE(std::isfinite(tiny.upper));
     EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 5, .p = 1e-320, .method = method}),
                  InputError);
-    EXPECT_THROW(
-        bytes_interval({.samples = 10000000, .tail_bytes = 10000000, .p = 1e-302, .method = method}),
-        InputError);
+    EXPECT_THROW(bytes_interval(
+                     {.samples = 10000000, .tail_bytes = 10000000, .p = 1e-302, .method = method}),
+                 InputError);
   }
 }
 

@@ -96,10 +96,10 @@ void print_interval(const IntervalOptions& options, QuantileRounding rounding) {
     std::cout << (results.size() == 1 ? results.front() : results).dump(2) << '\n';
     return;
   }
-  std::printf("bytes allocated, %g%% interval from %lld samples and %lld tail bytes\n",
+  std::printf("bytes allocated, %.10g%% interval from %lld samples and %lld tail bytes\n",
               100.0 * options.level, static_cast<long long>(options.samples),
               static_cast<long long>(options.tail_bytes));
-  std::printf("(p = %g, quantile rounding %s, boundary correction %s)\n", options.p,
+  std::printf("(p = %.10g, quantile rounding %s, boundary correction %s)\n", options.p,
               interval::rounding_name(rounding), options.boundary_correction ? "on" : "off");
   std::printf("%-14s %20s %20s %20s\n", "method", "estimate", "lower", "upper");
   for (const auto& result : results) {
@@ -131,7 +131,7 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
     std::cout << table.dump(2) << '\n';
     return;
   }
-  std::printf("negative binomial failures at CDF = %g and %g (p = %g, quantile rounding %s)\n",
+  std::printf("negative binomial failures at CDF = %.10g and %.10g (p = %.10g, rounding %s)\n",
               lower_probability, upper_probability, options.p, interval::rounding_name(rounding));
   std::printf("%8s %14s %14s %14s %14s %14s %14s\n", "samples", "exact lower", "exact upper",
               "CP lower", "CP upper", "CP max|dCDF|", "at failures");

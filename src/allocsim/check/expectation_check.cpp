@@ -1,5 +1,6 @@
 #include "allocsim/check/expectation_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -18,14 +19,24 @@ struct MetricView {
   std::optional<double> theory;  // the theory_<metric> value
 };
 
+// Standard error of the mean estimate. Where theory gives the variance, the larger
+// of sqrt(theory_var / R) and the sample value is used: an error that occurs with
+// probability 1e-7 is absent from a few thousand replications, and the sample
+// variance would then claim the estimate is exact.
+double bias_standard_error(const Metrics& m) {
+  if (!m.theory.var || m.replications == 0) return m.se_bias;
+  return std::max(m.se_bias, std::sqrt(*m.theory.var / static_cast<double>(m.replications)));
+}
+
 MetricView view(const Metrics& m, const std::string& metric) {
   const TheoryValues& t = m.theory;
+  const double se_bias = bias_standard_error(m);
   if (metric == "mean") {
-    return {m.mean, m.se_bias, t.bias ? std::optional(m.truth + *t.bias) : std::nullopt};
+    return {m.mean, se_bias, t.bias ? std::optional(m.truth + *t.bias) : std::nullopt};
   }
-  if (metric == "bias") return {m.bias, m.se_bias, t.bias};
+  if (metric == "bias") return {m.bias, se_bias, t.bias};
   if (metric == "rel_bias") {
-    return {m.rel_bias, m.se_bias / m.truth, t.bias ? std::optional(*t.bias / m.truth) : std::nullopt};
+    return {m.rel_bias, se_bias / m.truth, t.bias ? std::optional(*t.bias / m.truth) : std::nullopt};
   }
   if (metric == "var") return {m.var, m.se_var, t.var};
   // Delta method: se(sd) = se(var) / (2 sd).

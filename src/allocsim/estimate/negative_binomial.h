@@ -77,7 +77,7 @@ double quantile_complement(const NegativeBinomial& distribution, double upper_ta
 void require_whole_failures(double failures);                         // k in {0, 1, ...}
 void require_open_probability(double probability, const char* name);  // 0 < P < 1
 
-// Above this every rounding returns the real-valued quantile (see header).
+// Above this every rounding returns the real-valued quantile (see the top).
 inline constexpr double kLargestRoundedQuantile = 4503599627370496.0;  // 2^52
 
 // Smallest integer k >= 0 with at_least(k) true, for a predicate that is false

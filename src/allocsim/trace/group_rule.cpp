@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
+#include <unordered_map>
 
 #include "allocsim/trace/size_distribution.h"
 
@@ -100,18 +102,30 @@ GroupColumn compact(std::vector<std::uint32_t> raw, NameOf name_of) {
   return column;
 }
 
+// Numbers sizes by first appearance (one hash lookup per event, cheap while
+// sizes repeat), then renumbers them in increasing size.
 GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
-  std::vector<std::uint64_t> sizes(requested.begin(), requested.end());
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  std::unordered_map<std::uint64_t, std::uint32_t> first_seen;
+  std::vector<std::uint64_t> distinct;  // indexed by order of first appearance
   GroupColumn column;
   column.ids.resize(requested.size());
   for (std::size_t i = 0; i < requested.size(); ++i) {
-    column.ids[i] = static_cast<std::uint32_t>(
-        std::lower_bound(sizes.begin(), sizes.end(), requested[i]) - sizes.begin());
+    const auto [entry, inserted] =
+        first_seen.try_emplace(requested[i], static_cast<std::uint32_t>(distinct.size()));
+    if (inserted) distinct.push_back(requested[i]);
+    column.ids[i] = entry->second;
   }
-  column.names.reserve(sizes.size());
-  for (const std::uint64_t size : sizes) column.names.push_back("size=" + std::to_string(size));
+  std::vector<std::uint32_t> by_size(distinct.size());
+  std::iota(by_size.begin(), by_size.end(), 0u);
+  std::sort(by_size.begin(), by_size.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return distinct[a] < distinct[b]; });
+  std::vector<std::uint32_t> rank(distinct.size());
+  column.names.reserve(distinct.size());
+  for (std::uint32_t r = 0; r < by_size.size(); ++r) {
+    rank[by_size[r]] = r;
+    column.names.push_back("size=" + std::to_string(distinct[by_size[r]]));
+  }
+  for (std::uint32_t& id : column.ids) id = rank[id];
   return column;
 }
 
