@@ -6,24 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "test_support.h"
+
 namespace {
 
-struct CliResult {
-  int exit_code;
-  std::string output;  // stdout, then stderr when `with_stderr`
-};
+using allocsim::testing::CliResult;
 
 CliResult run_cli(const std::string& arguments, bool with_stderr = false) {
-  const std::string command = std::string(ALLOCSIM_CLI) + " interval " + arguments +
-                              (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, ""};
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-    output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return allocsim::testing::run_cli("interval " + arguments, with_stderr);
 }
 
 nlohmann::json run_json(const std::string& arguments) {

@@ -110,8 +110,8 @@ TEST(SizeDistribution, ConstantAllowsZeroAndTheLargestSize) {
 }
 
 TEST(SizeDistribution, SequenceRepeatsAndReportsPositions) {
-  const auto draws = draw_many(parse(R"({"distribution": "sequence", "sizes": [20, 80, 80, 5]})"),
-                               1001, 3);
+  const auto draws =
+      draw_many(parse(R"({"distribution": "sequence", "sizes": [20, 80, 80, 5]})"), 1001, 3);
   const std::uint64_t expected[] = {20, 80, 80, 5};
   for (std::size_t i = 0; i < draws.size(); ++i) {
     ASSERT_EQ(draws[i].size, expected[i % 4]) << "event " << i;
@@ -151,8 +151,8 @@ TEST(SizeDistribution, LogUniformMatchesItsTail) {
 
 TEST(SizeDistribution, LognormalMatchesItsMeanAndMedian) {
   const double median = 100, sigma = 1;
-  const auto sizes = sample(
-      R"({"distribution": "lognormal", "median": 100, "sigma": 1, "max": 100000})");
+  const auto sizes =
+      sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "max": 100000})");
   expect_all_within(sizes, 1, 100000);
   // Round to nearest: P(Y >= k) = P(X >= k - 1/2) for 1 < k <= max.
   const auto theory = moments_from_tail(
@@ -178,8 +178,7 @@ TEST(SizeDistribution, LognormalRespectsMinClamp) {
       sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "min": 64})");
   expect_all_within(sizes, 64, kMaxSyntheticSize);
   // Everything below 63.5 lands on 64.
-  expect_count_near(count_equal(sizes, 64), sizes.size(),
-                    1 - lognormal_survival(64.5, 100, 1));
+  expect_count_near(count_equal(sizes, 64), sizes.size(), 1 - lognormal_survival(64.5, 100, 1));
 }
 
 TEST(SizeDistribution, TruncatedParetoMatchesItsTail) {

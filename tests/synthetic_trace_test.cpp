@@ -2,14 +2,13 @@
 // determinism and error messages. Statistical checks use fixed seeds and 5-sigma
 // bounds from the exact binomial or Poisson-binomial variance (false alarm 5.7e-7
 // per check by the CLT).
-#include "allocsim/trace/synthetic.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "allocsim/trace/synthetic.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -98,9 +97,8 @@ TEST(SyntheticTrace, SizeBucketsAreDenseAndNamedByRange) {
       "sizes": {"distribution": "sequence", "sizes": [0, 1, 100, 64, 127, 128, 281474976710656]},
       "stacks": {"rule": "size_bucket"}})");
   EXPECT_EQ(trace.stack, (std::vector<std::uint32_t>{0, 1, 2, 2, 2, 3, 4}));
-  EXPECT_EQ(trace.stack_names,
-            (std::vector<std::string>{"[0,1)", "[1,2)", "[64,128)", "[128,256)",
-                                      "[281474976710656,562949953421312)"}));
+  EXPECT_EQ(trace.stack_names, (std::vector<std::string>{"[0,1)", "[1,2)", "[64,128)", "[128,256)",
+                                                         "[281474976710656,562949953421312)"}));
   EXPECT_EQ(trace.stack_count, 5u);
 }
 
@@ -110,6 +108,21 @@ TEST(SyntheticTrace, BySizeNumbersDistinctSizesInIncreasingOrder) {
       "stacks": {"rule": "by_size"}})");
   EXPECT_EQ(trace.stack, (std::vector<std::uint32_t>{1, 0, 1, 2, 0}));
   EXPECT_EQ(trace.stack_names, (std::vector<std::string>{"size=20", "size=80", "size=4096"}));
+}
+
+TEST(SyntheticTrace, BySizeStaysOrderedWithManyDistinctSizes) {
+  // More distinct sizes than the hash map takes (2^18), so ids come from sorting.
+  const Trace trace = generate(R"({"allocations": 300000,
+      "sizes": {"distribution": "uniform", "min": 1, "max": 281474976710656},
+      "stacks": {"rule": "by_size"}})");
+  EXPECT_GT(trace.stack_count, 262144u);
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    ASSERT_EQ(trace.stack_names[trace.stack[i]], "size=" + std::to_string(trace.requested[i]));
+  }
+  for (std::uint32_t id = 1; id < trace.stack_count; ++id) {
+    ASSERT_LT(std::stoull(trace.stack_names[id - 1].substr(5)),
+              std::stoull(trace.stack_names[id].substr(5)));
+  }
 }
 
 TEST(SyntheticTrace, RoundRobinCyclesAndDropsUnusedIds) {
@@ -154,7 +167,8 @@ TEST(SyntheticTrace, ZipfFavoursLowIds) {
 TEST(SyntheticTrace, UniformRandomStacksAreEquallyLikely) {
   const Trace trace = generate(R"({"allocations": 40000, "sizes": {"distribution": "constant",
       "size": 8}, "stacks": {"rule": "random", "count": 4, "zipf": 0}})");
-  for (std::uint32_t id = 0; id < 4; ++id) expect_count_near(count_equal(trace.stack, id), 40000, 0.25);
+  for (std::uint32_t id = 0; id < 4; ++id)
+    expect_count_near(count_equal(trace.stack, id), 40000, 0.25);
 }
 
 TEST(SyntheticTrace, ThreadAssignments) {
@@ -163,13 +177,14 @@ TEST(SyntheticTrace, ThreadAssignments) {
   EXPECT_EQ(round_robin.thread, (std::vector<std::uint32_t>{0, 1, 2, 0, 1, 2, 0}));
   EXPECT_EQ(round_robin.thread_count, 3u);
 
-  const Trace blocks =
-      generate(R"({"allocations": 10, "threads": 3, "thread_assignment": "blocks", )" + sizes + "}");
+  const Trace blocks = generate(
+      R"({"allocations": 10, "threads": 3, "thread_assignment": "blocks", )" + sizes + "}");
   EXPECT_EQ(blocks.thread, (std::vector<std::uint32_t>{0, 0, 0, 0, 1, 1, 1, 2, 2, 2}));
 
   const Trace random = generate(
       R"({"allocations": 40000, "threads": 4, "thread_assignment": "random", )" + sizes + "}");
-  for (std::uint32_t t = 0; t < 4; ++t) expect_count_near(count_equal(random.thread, t), 40000, 0.25);
+  for (std::uint32_t t = 0; t < 4; ++t)
+    expect_count_near(count_equal(random.thread, t), 40000, 0.25);
 
   const Trace idle = generate(R"({"allocations": 2, "threads": 5, )" + sizes + "}");
   EXPECT_EQ(idle.thread_count, 5u) << "thread_count is the requested number of threads";
@@ -213,7 +228,8 @@ TEST(SyntheticTrace, UniformLifetimeGivesTheDerivedLiveCount) {
 }
 
 TEST(SyntheticTrace, AllocatedSizeRounding) {
-  const std::string sizes = R"("sizes": {"distribution": "sequence", "sizes": [0, 1, 16, 17, 100]})";
+  const std::string sizes =
+      R"("sizes": {"distribution": "sequence", "sizes": [0, 1, 16, 17, 100]})";
   const Trace aligned = generate(
       R"({"allocations": 5, "allocated": {"rounding": "align", "alignment": 16}, )" + sizes + "}");
   EXPECT_EQ(aligned.allocated, (std::vector<std::uint64_t>{0, 16, 16, 32, 112}));
@@ -358,8 +374,8 @@ TEST(SyntheticTrace, RejectsUnknownNamesListingTheKnownOnes) {
                "(known: round_robin, random, blocks)");
   expect_error(spec_with(R"("lifetime": {"distribution": "weibull"})"),
                "$.trace.lifetime.distribution", "(known: forever, exponential, constant, uniform)");
-  expect_error(spec_with(R"("allocated": {"rounding": "jemalloc"})"),
-               "$.trace.allocated.rounding", "(known: none, align, power_of_two)");
+  expect_error(spec_with(R"("allocated": {"rounding": "jemalloc"})"), "$.trace.allocated.rounding",
+               "(known: none, align, power_of_two)");
 }
 
 }  // namespace

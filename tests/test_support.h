@@ -1,6 +1,9 @@
 #pragma once
 // Shared helpers for the tests: scripted random sources and small traces.
+#include <sys/wait.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,6 +77,24 @@ inline const Metrics& find_row(const ScenarioResult& result, const std::string& 
     }
   }
   throw std::logic_error("no metric row " + scheme + "/" + estimator + "/" + group);
+}
+
+struct CliResult {
+  int exit_code;
+  std::string output;  // stdout, then stderr when asked for
+};
+
+// Runs the allocsim binary with `arguments` (shell words) and captures its output.
+inline CliResult run_cli(const std::string& arguments, bool with_stderr = false) {
+  const std::string command =
+      std::string(ALLOCSIM_CLI) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, ""};
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 }  // namespace allocsim::testing

@@ -7,6 +7,10 @@ namespace allocsim {
 
 std::string format_number(double value) {
   if (std::isnan(value)) return "";
+  // Whole numbers (byte counts, truths) print as integers, not 1e+05.
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
   char buffer[32];
   const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
   return std::string(buffer, end);

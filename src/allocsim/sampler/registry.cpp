@@ -1,14 +1,29 @@
 #include "allocsim/sampler/registry.h"
 
+#include "allocsim/sampler/allocation_tick.h"
+#include "allocsim/sampler/dotnet.h"
+#include "allocsim/sampler/heapprofd.h"
+#include "allocsim/sampler/jemalloc.h"
+#include "allocsim/sampler/memray.h"
+#include "allocsim/sampler/per_allocation.h"
 #include "allocsim/sampler/per_byte.h"
 #include "allocsim/sampler/poisson.h"
+#include "allocsim/sampler/tcmalloc.h"
 
 namespace allocsim {
 
 const std::vector<SchemeDescriptor>& scheme_registry() {
   static const std::vector<SchemeDescriptor> registry = {
+      heapprofd_scheme(),
+      heapprofd_pre12_scheme(),
+      memray_scheme(),
+      dotnet_tick_scheme(),
+      per_allocation_scheme(),
       per_byte_scheme(),
       poisson_scheme(),
+      jemalloc_scheme(),
+      tcmalloc_scheme(),
+      dotnet_scheme(),
   };
   return registry;
 }

@@ -130,9 +130,12 @@ void JsonObject::finish() const {
   }
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
+namespace {
+
+template <class Json>
+Json parse_text(const std::string& text, const std::string& where) {
   try {
-    return nlohmann::json::parse(text);
+    return Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann reports a byte offset; turn it into line and column.
     std::size_t line = 1, column = 1;
@@ -149,7 +152,22 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& where
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
     throw InputError(where + ": line " + std::to_string(line) + ", column " +
                      std::to_string(column) + ": invalid JSON: " + reason);
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
+    std::string reason = e.what();
+    const auto bracket = reason.find("] ");
+    if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
+    throw InputError(where + ": invalid JSON: " + reason);
   }
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
+  return parse_text<nlohmann::json>(text, where);
+}
+
+nlohmann::ordered_json parse_ordered_json_text(const std::string& text, const std::string& where) {
+  return parse_text<nlohmann::ordered_json>(text, where);
 }
 
 nlohmann::json parse_json_file(const std::string& path) {

@@ -72,5 +72,7 @@ class JsonObject {
 // Parses JSON text; a syntax error becomes "<where>: line L, column C: <reason>".
 nlohmann::json parse_json_text(const std::string& text, const std::string& where);
 nlohmann::json parse_json_file(const std::string& path);
+// The same, keeping the author's key order.
+nlohmann::ordered_json parse_ordered_json_text(const std::string& text, const std::string& where);
 
 }  // namespace allocsim

@@ -151,12 +151,7 @@ std::vector<std::string> Scenario::selectable_columns() const {
 Scenario parse_scenario(const std::string& text, const std::string& where) {
   Scenario scenario;
   scenario.source = where;
-  try {
-    scenario.document = nlohmann::ordered_json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    parse_json_text(text, where);  // rethrows with line and column
-    throw;
-  }
+  scenario.document = parse_ordered_json_text(text, where);
   const nlohmann::json document = parse_json_text(text, where);
   try {
     JsonObject root(document, "$");

@@ -17,9 +17,9 @@ struct RuleName {
 };
 
 constexpr RuleName kRules[] = {
-    {"constant", GroupRuleKind::constant},       {"round_robin", GroupRuleKind::round_robin},
-    {"random", GroupRuleKind::random},           {"size_bucket", GroupRuleKind::size_bucket},
-    {"component", GroupRuleKind::component},     {"by_size", GroupRuleKind::by_size},
+    {"constant", GroupRuleKind::constant},   {"round_robin", GroupRuleKind::round_robin},
+    {"random", GroupRuleKind::random},       {"size_bucket", GroupRuleKind::size_bucket},
+    {"component", GroupRuleKind::component}, {"by_size", GroupRuleKind::by_size},
 };
 
 GroupRuleKind rule_kind(const JsonValue& value) {
@@ -53,7 +53,8 @@ std::vector<std::uint32_t> round_robin_ids(std::size_t n, std::uint32_t count) {
 std::vector<std::uint32_t> random_ids(std::size_t n, const GroupRule& rule, RandomStream& random) {
   std::vector<std::uint32_t> ids(n);
   if (rule.zipf == 0) {
-    for (std::uint32_t& id : ids) id = static_cast<std::uint32_t>(uniform_below(random, rule.count));
+    for (std::uint32_t& id : ids)
+      id = static_cast<std::uint32_t>(uniform_below(random, rule.count));
     return ids;
   }
   std::vector<double> weights(rule.count);
@@ -102,9 +103,15 @@ GroupColumn compact(std::vector<std::uint32_t> raw, NameOf name_of) {
   return column;
 }
 
-// Numbers sizes by first appearance (one hash lookup per event, cheap while
-// sizes repeat), then renumbers them in increasing size.
-GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
+// by_size: dense ids in increasing size. While sizes repeat, numbering them by
+// first appearance in a hash map is fastest (0.1 s for 10^7 events); with many
+// distinct sizes, sorting (size, event) pairs is (2 s instead of 13 s for 10^7).
+constexpr std::size_t kMaxHashedSizes = std::size_t{1} << 18;
+
+std::string size_name(std::uint64_t size) { return "size=" + std::to_string(size); }
+
+// Empty names when there are more than kMaxHashedSizes distinct sizes.
+GroupColumn by_size_hashed(std::span<const std::uint64_t> requested) {
   std::unordered_map<std::uint64_t, std::uint32_t> first_seen;
   std::vector<std::uint64_t> distinct;  // indexed by order of first appearance
   GroupColumn column;
@@ -112,7 +119,10 @@ GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
   for (std::size_t i = 0; i < requested.size(); ++i) {
     const auto [entry, inserted] =
         first_seen.try_emplace(requested[i], static_cast<std::uint32_t>(distinct.size()));
-    if (inserted) distinct.push_back(requested[i]);
+    if (inserted) {
+      if (distinct.size() == kMaxHashedSizes) return {};
+      distinct.push_back(requested[i]);
+    }
     column.ids[i] = entry->second;
   }
   std::vector<std::uint32_t> by_size(distinct.size());
@@ -120,13 +130,39 @@ GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
   std::sort(by_size.begin(), by_size.end(),
             [&](std::uint32_t a, std::uint32_t b) { return distinct[a] < distinct[b]; });
   std::vector<std::uint32_t> rank(distinct.size());
-  column.names.reserve(distinct.size());
   for (std::uint32_t r = 0; r < by_size.size(); ++r) {
     rank[by_size[r]] = r;
-    column.names.push_back("size=" + std::to_string(distinct[by_size[r]]));
+    column.names.push_back(size_name(distinct[by_size[r]]));
   }
   for (std::uint32_t& id : column.ids) id = rank[id];
   return column;
+}
+
+GroupColumn by_size_sorted(std::span<const std::uint64_t> requested) {
+  struct SizedEvent {
+    std::uint64_t size;
+    std::uint32_t event;  // < 2^31 allocations
+  };
+  std::vector<SizedEvent> events(requested.size());
+  for (std::size_t i = 0; i < requested.size(); ++i) {
+    events[i] = {requested[i], static_cast<std::uint32_t>(i)};
+  }
+  std::sort(events.begin(), events.end(),
+            [](const SizedEvent& a, const SizedEvent& b) { return a.size < b.size; });
+  GroupColumn column;
+  column.ids.resize(requested.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i == 0 || events[i].size != events[i - 1].size) {
+      column.names.push_back(size_name(events[i].size));
+    }
+    column.ids[events[i].event] = static_cast<std::uint32_t>(column.names.size() - 1);
+  }
+  return column;
+}
+
+GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
+  GroupColumn column = by_size_hashed(requested);
+  return column.names.empty() ? by_size_sorted(requested) : column;
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace {
 std::uint64_t draw(const ForeverLifetime&, RandomStream&) { return kNeverFreed; }
 
 std::uint64_t draw(const ExponentialLifetime& lifetime, RandomStream& random) {
-  const double ticks = std::floor(exponential_from_uniform(random.next_uniform(), lifetime.mean) + 0.5);
+  const double ticks =
+      std::floor(exponential_from_uniform(random.next_uniform(), lifetime.mean) + 0.5);
   return ticks < 0x1.0p64 ? static_cast<std::uint64_t>(ticks) : kNeverFreed;
 }
 

@@ -28,7 +28,8 @@ struct UniformLifetime {
   std::uint64_t max = 0;
 };
 
-using Lifetime = std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
+using Lifetime =
+    std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
 
 // Reads "distribution" and that family's keys from `object`, then finishes it.
 Lifetime parse_lifetime(JsonObject& object);

@@ -33,15 +33,15 @@ double size_parameter(const JsonValue& value, double x) {
   return x;
 }
 
-void require_at_least(const JsonValue& upper, std::uint64_t upper_value, std::string_view lower_name,
-                      std::uint64_t lower_value) {
+void require_at_least(const JsonValue& upper, std::uint64_t upper_value,
+                      std::string_view lower_name, std::uint64_t lower_value) {
   if (upper_value < lower_value) {
     upper.fail("must be >= " + std::string(lower_name) + " (" + std::to_string(lower_value) +
                "), got " + std::to_string(upper_value));
   }
 }
 
-// Weights must be finite, >= 0 and add up to a finite positive total.
+// Each weight is already finite and >= 0; together they need a finite positive total.
 void check_weight_sum(const std::vector<double>& weights, const JsonValue& where) {
   double total = 0;
   for (const double w : weights) total += w;
@@ -263,7 +263,9 @@ LogUniformNode prepare(const LogUniformSize& l) {
   const double min = static_cast<double>(l.min);
   return {std::log(min), std::log((static_cast<double>(l.max) + 1.0) / min), l.min, l.max};
 }
-LognormalNode prepare(const LognormalSize& l) { return {std::log(l.median), l.sigma, l.min, l.max}; }
+LognormalNode prepare(const LognormalSize& l) {
+  return {std::log(l.median), l.sigma, l.min, l.max};
+}
 ParetoNode prepare(const ParetoSize& p) {
   const double kept = -std::expm1(p.shape * std::log(p.scale / static_cast<double>(p.max)));
   return {p.scale, p.shape, kept, p.max};
@@ -290,8 +292,8 @@ SizeDistribution parse_size_distribution(JsonObject& object) {
 }
 
 struct SizeSampler::Node {
-  std::variant<ConstantNode, SequenceNode, UniformNode, LogUniformNode, LognormalNode,
-               ParetoNode, HistogramNode, BucketNode, MixtureNode>
+  std::variant<ConstantNode, SequenceNode, UniformNode, LogUniformNode, LognormalNode, ParetoNode,
+               HistogramNode, BucketNode, MixtureNode>
       family;
 };
 

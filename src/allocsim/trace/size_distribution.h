@@ -74,8 +74,8 @@ struct MixtureSizes {
 };
 
 struct SizeDistribution {
-  std::variant<ConstantSize, SequenceSizes, UniformSize, LogUniformSize, LognormalSize,
-               ParetoSize, HistogramSizes, BucketSizes, MixtureSizes>
+  std::variant<ConstantSize, SequenceSizes, UniformSize, LogUniformSize, LognormalSize, ParetoSize,
+               HistogramSizes, BucketSizes, MixtureSizes>
       family;
 };
 
@@ -101,7 +101,7 @@ class SizeSampler {
   SizeDraw draw(RandomStream& random) { return draw_node(0, random); }
 
  private:
-  struct Node;  // one family with its precomputed constants
+  struct Node;               // one family with its precomputed constants
   std::vector<Node> nodes_;  // nodes_[0] is the root; mixture components come after it
   std::size_t add_node(const SizeDistribution& distribution);
   SizeDraw draw_node(std::size_t node, RandomStream& random);

@@ -73,7 +73,8 @@ std::vector<std::uint32_t> assign_threads(ThreadAssignment assignment, std::uint
       for (std::size_t i = 0; i < n; ++i) thread[i] = static_cast<std::uint32_t>(i % threads);
       break;
     case ThreadAssignment::random:
-      for (std::uint32_t& t : thread) t = static_cast<std::uint32_t>(uniform_below(random, threads));
+      for (std::uint32_t& t : thread)
+        t = static_cast<std::uint32_t>(uniform_below(random, threads));
       break;
     case ThreadAssignment::blocks:
       // i < 2^31 and threads <= 2^20, so the product fits easily.
@@ -137,8 +138,8 @@ Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   const std::size_t n = spec.allocations;
   Trace trace;
 
-  const bool needs_components = spec.stacks.kind == GroupRuleKind::component ||
-                                spec.types.kind == GroupRuleKind::component;
+  const bool needs_components =
+      spec.stacks.kind == GroupRuleKind::component || spec.types.kind == GroupRuleKind::component;
   std::vector<std::uint32_t> components(needs_components ? n : 0);
   trace.requested.resize(n);
   RandomStream size_random = stream_for(seed, Purpose::sizes);
@@ -149,7 +150,8 @@ Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   trace.thread_count = spec.threads;
 
   RandomStream stack_random = stream_for(seed, Purpose::stacks);
-  GroupColumn stacks = assign_groups(spec.stacks, trace.requested, components, "stack", stack_random);
+  GroupColumn stacks =
+      assign_groups(spec.stacks, trace.requested, components, "stack", stack_random);
   trace.stack = std::move(stacks.ids);
   trace.stack_names = std::move(stacks.names);
   trace.stack_count = static_cast<std::uint32_t>(trace.stack_names.size());

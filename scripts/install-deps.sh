@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages allocsim needs, if any are missing. As root it runs
+# apt-get; otherwise it prints the exact command to run and fails.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev librandom123-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "allocsim needs these Debian packages: ${missing[*]}" >&2
+  echo "run as root:  apt-get update && $command" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$command

@@ -1,0 +1,78 @@
+#include "allocsim/sampler/allocation_tick.h"
+
+#include <string>
+
+namespace allocsim {
+namespace {
+
+class AllocationTickScheme final : public Scheme {
+ public:
+  AllocationTickScheme(std::uint64_t stride, bool reset) : stride_(stride), reset_(reset) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::requested_bytes,
+         "the bytes each event reports (stride per boundary, or the running amount), "
+         "attributed to the allocation that fired it"},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride_, reset_));
+  }
+
+  void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
+    for (std::size_t o = 0; o < observations.size(); ++o) out[o] = observations[o].weight;
+  }
+
+ private:
+  std::uint64_t stride_;
+  bool reset_;
+};
+
+}  // namespace
+
+SchemeDescriptor dotnet_tick_scheme() {
+  return {
+      .name = "dotnet-tick",
+      .summary = "The .NET AllocationTick event: deterministic, one event every 100 KB of "
+                 "allocated bytes (fixed start and stride), each standing for 100 KB. Biased "
+                 "on periodic allocation patterns.",
+      .source = ".NET randomized allocation sampling design document (seeds/002), on "
+                "AllocationTick; coreclr gc.cpp try_allocate_more_space (research/samplers.md §4)",
+      .parameters =
+          {{"stride", "integer", 102400, "bytes between events (etw_allocation_tick = 100 * 1024)"},
+           {"mode", "string", "stride",
+            "\"stride\": events at every multiple of the stride of cumulative bytes, each worth "
+            "the stride (the document); \"reset\": running amount > stride fires and resets to "
+            "0, each event worth the running amount (the GC code)"}},
+      .variants =
+          {"Document: fixed starting point and stride (\"stride\", the default: first event when "
+           "cumulative bytes reach one stride). Code: `running > etw_allocation_tick` fires, "
+           "reports the running amount and resets it to 0, dropping the overshoot (\"reset\").",
+           "Code: the running amount grows by whole allocation contexts (~8 KB) at each "
+           "allocation-context refill, per GC heap and separately for small and large objects, "
+           "so the event lands on the object that triggered the refill. Not modelled: bytes "
+           "are counted per object in one process-wide counter."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        std::uint64_t stride = 102400;
+        if (auto v = params.maybe("stride")) {
+          stride = v->positive_uint();
+          if (stride > (std::uint64_t{1} << 62)) v->fail("must be <= 2^62");
+        }
+        bool reset = false;
+        if (auto v = params.maybe("mode")) {
+          const std::string mode = v->string();
+          if (mode != "stride" && mode != "reset") {
+            v->fail("must be \"stride\" or \"reset\", got \"" + mode + "\"");
+          }
+          reset = mode == "reset";
+        }
+        return std::make_unique<AllocationTickScheme>(stride, reset);
+      },
+  };
+}
+
+}  // namespace allocsim

@@ -1,0 +1,75 @@
+#pragma once
+// `dotnet-tick`: .NET's AllocationTick event, the deterministic baseline that the
+// randomized allocation sampling document (seeds/002) replaces: "this event
+// triggers approximately every time 100KB has been allocated ... It has a fixed
+// starting point and stride which can lead to significant sampling error for
+// allocation patterns that are periodic."
+//   mode "stride" (the document): events at every multiple of the stride
+//   (102400 = 100 * 1024 bytes, etw_allocation_tick) of the process's cumulative
+//   allocated bytes; the first when they reach one stride. Each event is attributed
+//   to the allocation holding byte k * stride and stands for `stride` bytes; one
+//   allocation can hold several.
+//   mode "reset" (the GC code, gc.cpp try_allocate_more_space): a running amount
+//   grows with each allocation; when it exceeds the stride (`>`) the event fires on
+//   that allocation, reports the running amount (its weight) and the amount is reset
+//   to 0, so the overshoot is dropped and an allocation fires at most once.
+// No randomness: every replication is the same, so the error is pure bias,
+// derivable from the trace (for a repeating size pattern: which position of the
+// pattern holds the boundary bytes).
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class AllocationTickSampler {
+ public:
+  AllocationTickSampler(std::uint64_t stride, bool reset) : stride_(stride), reset_(reset) {}
+
+  // One process-wide counter (a workstation GC heap); the lanes are not used.
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> /*lanes*/, std::vector<Observation>& out) {
+    // Bytes up to and including the one that fires the next event.
+    std::uint64_t remaining = first_remaining();
+    const std::uint64_t* size = trace.requested.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t s = size[i];
+      if (s < remaining) {
+        remaining -= s;
+        continue;
+      }
+      out.push_back(fire(i, s, remaining));
+    }
+  }
+
+ private:
+  std::uint64_t first_remaining() const { return reset_ ? stride_ + 1 : stride_; }
+
+  Observation fire(std::size_t i, std::uint64_t s, std::uint64_t& remaining) const {
+    const std::uint64_t offset = remaining - 1;
+    const std::uint64_t after = s - remaining;  // bytes after the firing byte
+    if (reset_) {
+      // Running amount = stride + 1 - remaining before it, plus this allocation.
+      const double amount = static_cast<double>(stride_ + 1 - remaining) + static_cast<double>(s);
+      remaining = stride_ + 1;
+      return {i, 1, offset, amount};
+    }
+    const std::uint64_t events = 1 + after / stride_;
+    remaining = stride_ - after % stride_;
+    return {i, static_cast<std::uint32_t>(std::min<std::uint64_t>(events, UINT32_MAX)), offset,
+            static_cast<double>(stride_) * static_cast<double>(events)};
+  }
+
+  std::uint64_t stride_;
+  bool reset_;
+};
+
+SchemeDescriptor dotnet_tick_scheme();
+
+}  // namespace allocsim

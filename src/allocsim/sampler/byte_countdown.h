@@ -1,0 +1,125 @@
+#pragma once
+// The byte countdown shared by `heapprofd` and `memray` (Perfetto sampler.cc and
+// Memray PR #94 hooks.cpp, research/samplers.md §1 and §5).
+//
+// Gap: G = floor(E) + 1 with E ~ Exp(mean T), i.e. static_cast of a
+// std::exponential_distribution draw plus one. P(G > k) = P(E >= k) = e^(-k/T), so
+// G is exactly geometric on {1, 2, ...} with per-byte probability p' = 1 - e^(-1/T)
+// (not 1/T).
+// Countdown: the counter holds the bytes up to and including the next sample
+// point; an allocation of s bytes subtracts s and, while the counter is <= 0, adds
+// a fresh G and counts one sample. The overshoot is carried, so the sample points
+// are an exact Bernoulli(p') process over the byte stream the counter sees and an
+// allocation of s bytes holds n ~ Binomial(s, p') of them, independently of every
+// other allocation: P(n = 0) = (1 - p')^s = e^(-s/T).
+// Pass-through: an allocation of s >= passthrough_from bytes is recorded whole at
+// its true size, without touching the counter or drawing.
+// Weight: T * n below the cutoff, s at or above it. E[T n] = s T p', so the byte
+// estimate has relative bias T (1 - e^(-1/T)) - 1 = -1/(2T) + 1/(6T^2) - ...
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/scheme.h"
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+inline constexpr std::uint64_t kNoPassthrough = std::numeric_limits<std::uint64_t>::max();
+// Largest mean gap accepted: keeps every gap (at most ~36.7 T for u >= 2^-53) an
+// exact uint64.
+inline constexpr double kMaxCountdownRate = 0x1.0p53;
+
+// G = floor(E) + 1, E = -T ln u.
+inline std::uint64_t floor_exponential_plus_one(double u, double mean) {
+  return static_cast<std::uint64_t>(exponential_from_uniform(u, mean)) + 1;
+}
+
+class ByteCountdownSampler {
+ public:
+  // per_thread: one counter per traced thread (lanes[thread]); else one process-wide
+  // counter drawing from lanes[0].
+  ByteCountdownSampler(double mean_gap, std::uint64_t passthrough_from, bool per_thread)
+      : mean_gap_(mean_gap), passthrough_from_(passthrough_from), per_thread_(per_thread) {}
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    remaining_.resize(per_thread_ ? lanes.size() : 1);
+    for (std::size_t c = 0; c < remaining_.size(); ++c) remaining_[c] = draw_gap(lanes[c]);
+    const std::uint64_t* size = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t s = size[i];
+      if (s >= passthrough_from_) {
+        out.push_back({i, 1, 0, static_cast<double>(s)});
+        continue;
+      }
+      const std::size_t counter = per_thread_ ? thread[i] : 0;
+      std::uint64_t& remaining = remaining_[counter];
+      if (s < remaining) {  // the common case: no sample point inside
+        remaining -= s;
+        continue;
+      }
+      out.push_back(count_points(i, s, remaining, lanes[counter]));
+    }
+  }
+
+ private:
+  // The first point is at 0-based offset remaining - 1; every further gap that
+  // fits in the bytes after the last point adds one. Never overflows: `left` only
+  // shrinks.
+  template <class Stream>
+  Observation count_points(std::size_t i, std::uint64_t s, std::uint64_t& remaining,
+                           Stream& stream) const {
+    const std::uint64_t offset = remaining - 1;
+    std::uint64_t left = s - remaining;  // bytes after the last point
+    std::uint64_t points = 1;
+    for (;;) {
+      const std::uint64_t gap = draw_gap(stream);
+      if (gap > left) {
+        remaining = gap - left;
+        break;
+      }
+      left -= gap;
+      ++points;
+    }
+    const auto samples = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(points, std::numeric_limits<std::uint32_t>::max()));
+    return {i, samples, offset, mean_gap_ * static_cast<double>(points)};
+  }
+
+  template <class Stream>
+  std::uint64_t draw_gap(Stream& stream) const {
+    return floor_exponential_plus_one(stream.next_uniform(), mean_gap_);
+  }
+
+  double mean_gap_;
+  std::uint64_t passthrough_from_;
+  bool per_thread_;
+  std::vector<std::uint64_t> remaining_;
+};
+
+struct ByteCountdownConfig {
+  double rate = 4096;                            // T
+  std::uint64_t passthrough_from = kNoPassthrough;
+  bool per_thread = true;
+};
+
+// The scheme over ByteCountdownSampler. Estimators, all with per-allocation theory:
+//   bytes     = T n below the cutoff, s at or above (requested bytes; biased by
+//               T p' - 1 per byte below the cutoff)
+//   count     = 1 / (1 - e^(-s/T)) below the cutoff, 1 at or above (Horvitz-Thompson)
+//   count_raw = 1 per sampled allocation (what the profile shows; biased)
+std::unique_ptr<Scheme> make_byte_countdown_scheme(const ByteCountdownConfig& config);
+
+// Reads the optional integer "rate" (T, 1 <= T <= 2^53) of a countdown scheme.
+double read_countdown_rate(JsonObject& params, double default_rate);
+
+}  // namespace allocsim

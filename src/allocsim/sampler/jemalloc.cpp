@@ -1,0 +1,149 @@
+#include "allocsim/sampler/jemalloc.h"
+
+#include <cmath>
+#include <string>
+
+namespace allocsim {
+namespace {
+
+// How a sampled allocation of size class Z is weighted.
+enum class JemallocWeight {
+  code,         // round(Z / (1 - e^(-Z/R))) bytes, round(8 / (1 - e^(-Z/R))) / 8 allocations
+  exponential,  // Z / (1 - e^(-Z/R)) and 1 / (1 - e^(-Z/R)) unrounded (the document's jeprof)
+  geometric,    // Horvitz-Thompson with the true pi = 1 - (1 - 1/R)^Z (the document's framework)
+};
+
+class JemallocScheme final : public Scheme {
+ public:
+  JemallocScheme(double rate, JemallocWeight weight)
+      : rate_(rate), log_miss_(std::log1p(-1.0 / rate)), weight_(weight) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::allocated_bytes,
+         "Z / (1 - exp(-Z/R)) per sampled allocation (size class Z; unbias-then-sum)"},
+        {"count", Quantity::count, "1 / (1 - exp(-Z/R)) per sampled allocation, in eighths"},
+        {"bytes_sum_then_unbias", Quantity::allocated_bytes,
+         "jeprof on raw counts: S / (1 - exp(-(S/C)/R)) from a group's sampled bytes S and "
+         "samples C (biased for mixed sizes)",
+         2},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<JemallocSampler>>(trace, JemallocSampler(trace, rate_));
+  }
+
+  // Registers: bytes, count, then the sum-then-unbias pair (sampled bytes, samples).
+  void weigh(const Trace& trace, std::span<const Observation> observations,
+             std::span<double> out) const override {
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const std::uint64_t z = jemalloc_usable_size(trace.requested[observations[o].event]);
+      double* registers = &out[4 * o];
+      registers[0] = byte_weight(z);
+      registers[1] = count_weight(z);
+      registers[2] = static_cast<double>(z);
+      registers[3] = 1.0;
+    }
+  }
+
+  // jeprof's AdjustSamples: scale by the inverse inclusion probability of the
+  // group's average sampled size.
+  double finalize(std::size_t, std::span<const double> registers) const override {
+    const double bytes = registers[0], samples = registers[1];
+    if (samples == 0) return 0.0;
+    return bytes / -std::expm1(-(bytes / samples) / rate_);
+  }
+
+  std::uint64_t allocated_size(const Trace& trace, std::size_t i) const override {
+    return jemalloc_usable_size(trace.requested[i]);
+  }
+
+  // Allocations are sampled independently with pi = 1 - (1 - 1/R)^Z: a weight w
+  // taken with probability pi has mean pi w and variance w^2 pi (1 - pi).
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
+                                     std::size_t i) const override {
+    const std::uint64_t z = jemalloc_usable_size(trace.requested[i]);
+    const double log_p_none = static_cast<double>(z) * log_miss_;
+    const double pi = -std::expm1(log_p_none);
+    const double w = estimator == 0 ? byte_weight(z) : count_weight(z);
+    const double truth = estimator == 0 ? static_cast<double>(z) : 1.0;
+    return {pi * w - truth, w * w * pi * (1 - pi), log_p_none};
+  }
+
+ private:
+  // The inclusion probability the weights divide by.
+  double assumed_inclusion(std::uint64_t z) const {
+    const double zd = static_cast<double>(z);
+    return weight_ == JemallocWeight::geometric ? -std::expm1(zd * log_miss_) : -std::expm1(-zd / rate_);
+  }
+  double byte_weight(std::uint64_t z) const {
+    const double w = static_cast<double>(z) / assumed_inclusion(z);
+    return weight_ == JemallocWeight::code ? std::round(w) : w;
+  }
+  // jemalloc keeps counts as integers in units of the smallest class (8).
+  double count_weight(std::uint64_t z) const {
+    constexpr double shift = 1 << kJemallocLgTinyMin;
+    const double w = 1.0 / assumed_inclusion(z);
+    return weight_ == JemallocWeight::code ? std::round(shift * w) / shift : w;
+  }
+
+  double rate_;
+  double log_miss_;  // ln(1 - 1/R)
+  JemallocWeight weight_;
+};
+
+}  // namespace
+
+SchemeDescriptor jemalloc_scheme() {
+  return {
+      .name = "jemalloc",
+      .summary = "jemalloc heap profiling: per-thread geometric(1/R) wait counted down over "
+                 "size-class (usable) sizes, at most one sample per allocation, leftover "
+                 "discarded; weights Z/(1-exp(-Z/R)) per size class.",
+      .source = "jemalloc src/prof.c, src/prof_data.c, src/sc.c (295e489); "
+                "PROFILING_INTERNALS.md (seeds/001)",
+      .parameters =
+          {{"rate", "number", 524288, "mean bytes between sampled bytes R = 2^lg_prof_sample (R >= 1)"},
+           {"weight", "string", "code",
+            "code | exponential | geometric: how a sampled size class Z is weighted"}},
+      .variants =
+          {"weight=code (default, the code with prof_unbias:true): per-size-class weights "
+           "round(Z/(1-e^(-Z/R))) bytes and round(8/(1-e^(-Z/R)))/8 allocations, which jeprof "
+           "reproduces after prof_do_unbias's dump-time inversion.",
+           "weight=exponential (the document: 'jeprof unbiases by dividing by 1 - e^(-Z/R)'): "
+           "the same without integer rounding.",
+           "weight=geometric (the document's framework): Horvitz-Thompson with the sampler's "
+           "true inclusion probability 1-(1-1/R)^Z; exactly unbiased.",
+           "Estimator bytes_sum_then_unbias: the historical jeprof/pprof consumer (raw dumps, "
+           "prof_unbias:false or jemalloc < 5.3): unbias by each group's average sampled size "
+           "(PR #1897).",
+           "Not modelled: the per-thread 64-bit LCG (its 53-bit uniform has the same "
+           "distribution as the uniform used here), redraws in reentrant states, and "
+           "jemalloc's restriction of R to powers of two."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        double rate = 524288;
+        if (auto v = params.maybe("rate")) {
+          rate = v->positive_number();
+          if (rate < 1) v->fail("must be >= 1 (a probability 1/R <= 1)");
+        }
+        JemallocWeight weight = JemallocWeight::code;
+        if (auto v = params.maybe("weight")) {
+          const std::string name = v->string();
+          if (name == "exponential") {
+            weight = JemallocWeight::exponential;
+          } else if (name == "geometric") {
+            weight = JemallocWeight::geometric;
+          } else if (name != "code") {
+            v->fail("unknown weight \"" + name + "\" (known: code, exponential, geometric)");
+          }
+        }
+        return std::make_unique<JemallocScheme>(rate, weight);
+      },
+  };
+}
+
+}  // namespace allocsim

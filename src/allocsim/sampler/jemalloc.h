@@ -1,0 +1,78 @@
+#pragma once
+// `jemalloc`: jemalloc's heap-profiling sampler as its code does it (src/prof.c
+// prof_sample_new_event_wait, src/thread_event.c, src/prof_data.c
+// prof_unbias_map_init; jemalloc/jemalloc 295e489), the model of
+// doc_internal/PROFILING_INTERNALS.md (seeds/001).
+//
+// Each thread counts down a wait W = floor(ln u / ln(1 - 1/R)) + 1, a geometric on
+// {1, 2, ...} with p = 1/R, over the usable (size-class) sizes Z of its allocations
+// (jemalloc_size_classes.h). The allocation whose Z reaches the wait is sampled; the
+// leftover is discarded and a fresh wait starts after it. By memorylessness this is
+// exactly "each byte a Bernoulli(1/R) trial, stop at an allocation's first success":
+// allocations are sampled independently with pi(Z) = 1 - (1 - 1/R)^Z, at most once.
+//
+// Estimators (per sampled allocation, from its size class Z):
+//   bytes: Z / (1 - e^(-Z/R)), rounded to an integer per size class (prof_unbiased_sz);
+//   count: round(8 / (1 - e^(-Z/R))) / 8 (prof_shifted_unbiased_cnt, counts kept in
+//          eighths);
+//   bytes_sum_then_unbias: what jeprof / pprof do with raw (prof_unbias:false) dumps:
+//          sum a group's sampled bytes S and samples C, then scale by
+//          1 / (1 - e^(-(S/C)/R)), using the group's average sampled size
+//          (PROFILING_INTERNALS.md "Aggregation must be done after unbiasing samples").
+// The weight uses e^(-Z/R) while the sampler's pi is 1 - (1 - 1/R)^Z, which is
+// e^(-Z/R) (1 - Z/(2R^2) + ...) short of 1: the unrounded weight's relative bias is
+// pi / (1 - e^(-Z/R)) - 1 ~ (1/(2R)) (Z/R) / (e^(Z/R) - 1), at most +1/(2R) (small Z;
+// +9.5e-7 at R = 2^19). The integer rounding adds at most 0.5 byte per sample, and
+// the eighths of the count up to 1/16 per sample (+2.7% for Z = R). All of it is in
+// the per-allocation theory: bias_i = pi_i w_i - truth_i, Var_i = w_i^2 pi_i (1 - pi_i).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/jemalloc_size_classes.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class JemallocSampler {
+ public:
+  JemallocSampler(const Trace& trace, double rate) : p_(1.0 / rate), usable_(trace.size()) {
+    for (std::size_t i = 0; i < trace.size(); ++i) usable_[i] = jemalloc_usable_size(trace.requested[i]);
+  }
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    wait_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) wait_[t] = draw_wait(lanes[t]);
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = usable_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t& wait = wait_[thread[i]];
+      const std::uint64_t z = usable_[i];
+      if (z < wait) {
+        wait -= z;
+        continue;
+      }
+      // The wait-th byte of this allocation is the sampled one.
+      out.push_back({i, 1, wait - 1, 0.0});
+      wait = draw_wait(lanes[thread[i]]);
+    }
+  }
+
+ private:
+  template <class Stream>
+  std::uint64_t draw_wait(Stream& stream) const {
+    return geometric_trials_from_uniform(stream.next_uniform(), p_);
+  }
+
+  double p_;
+  std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
+  std::vector<std::uint64_t> wait_;    // per thread: bytes up to and including the next sampled one
+};
+
+SchemeDescriptor jemalloc_scheme();
+
+}  // namespace allocsim

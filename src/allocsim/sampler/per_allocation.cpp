@@ -1,0 +1,70 @@
+#include "allocsim/sampler/per_allocation.h"
+
+#include <cmath>
+
+namespace allocsim {
+namespace {
+
+class PerAllocationScheme final : public Scheme {
+ public:
+  explicit PerAllocationScheme(double every) : every_(every) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::requested_bytes, "N * s per sampled allocation"},
+        {"count", Quantity::count, "N per sampled allocation"},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<PerAllocationSampler>>(trace, PerAllocationSampler(every_));
+  }
+
+  void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      out[2 * o] = observations[o].weight;
+      out[2 * o + 1] = every_;
+    }
+  }
+
+  // N x with probability 1/N: mean x, variance x^2 (N - 1); x = Z for bytes, 1 for
+  // count. ln P(not sampled) = ln(1 - 1/N), whatever the size.
+  bool has_allocation_theory(std::size_t) const override { return true; }
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
+                                     std::size_t i) const override {
+    const double x = estimator == 0 ? static_cast<double>(trace.requested[i]) : 1.0;
+    return {0.0, x * x * (every_ - 1.0), std::log1p(-1.0 / every_)};
+  }
+
+ private:
+  double every_;
+};
+
+}  // namespace
+
+SchemeDescriptor per_allocation_scheme() {
+  return {
+      .name = "per-allocation",
+      .summary = "Bernoulli sampling of allocations: each allocation sampled with probability 1/N "
+                 "(geometric skips per thread), weight N*size; count N per sample.",
+      .source = "Bernoulli sampling of allocations, the alternative to per-byte sampling in the "
+                "heapprofd (seeds/000) and Memray (seeds/004) documents",
+      .parameters = {{"rate", "number", 100,
+                      "N: mean allocations between samples, probability 1/N (N >= 1; no real "
+                      "system's default)"}},
+      .variants = {"A reference design, not one system's code: the documents discuss it only "
+                   "to prefer sampling bytes."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        double every = 100;
+        if (auto v = params.maybe("rate")) {
+          every = v->positive_number();
+          if (every < 1) v->fail("must be >= 1 (a probability 1/N <= 1)");
+        }
+        return std::make_unique<PerAllocationScheme>(every);
+      },
+  };
+}
+
+}  // namespace allocsim

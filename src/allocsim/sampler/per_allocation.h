@@ -1,0 +1,55 @@
+#pragma once
+// `per-allocation`: Bernoulli sampling of allocations. Each allocation, whatever its
+// size, is sampled independently with probability 1/N; the sampler skips a
+// geometric number of allocations on each thread, K = floor(ln u / ln(1 - 1/N)) + 1
+// (random_transforms.h), so only sampled allocations cost a draw. It is the
+// per-allocation alternative the per-byte designs (seeds/000 'Conceptual motivation',
+// seeds/004 'Bernoulli process') argue against: every allocation is equally likely to
+// be seen, so a large one is as easy to miss as a small one.
+// Estimators (Horvitz-Thompson, unbiased): bytes = N s, count = N per sampled
+// allocation; an allocation of Z bytes adds variance (N - 1) Z^2 to bytes and
+// N - 1 to count.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class PerAllocationSampler {
+ public:
+  explicit PerAllocationSampler(double every) : every_(every), probability_(1.0 / every) {}
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    // Allocations up to and including the next sampled one, per thread.
+    remaining_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) remaining_[t] = draw_skip(lanes[t]);
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t& remaining = remaining_[thread[i]];
+      if (--remaining != 0) continue;
+      out.push_back({i, 1, 0, every_ * static_cast<double>(trace.requested[i])});
+      remaining = draw_skip(lanes[thread[i]]);
+    }
+  }
+
+ private:
+  template <class Stream>
+  std::uint64_t draw_skip(Stream& stream) const {
+    return geometric_trials_from_uniform(stream.next_uniform(), probability_);
+  }
+
+  double every_;        // N
+  double probability_;  // 1/N
+  std::vector<std::uint64_t> remaining_;
+};
+
+SchemeDescriptor per_allocation_scheme();
+
+}  // namespace allocsim

@@ -1,0 +1,155 @@
+#include "allocsim/sampler/tcmalloc.h"
+
+#include <cmath>
+
+#include "allocsim/sampler/tcmalloc_size_classes.h"
+
+namespace allocsim {
+namespace {
+
+// StackTraceTable::AddTrace: the sample's bytes rounded half up, then the nearest
+// whole number of objects of size a (integer division after adding a/2).
+std::uint64_t rounded_count(double weight, std::uint64_t k, std::uint64_t a) {
+  const auto bytes = static_cast<std::uint64_t>(weight * static_cast<double>(a) / static_cast<double>(k) + 0.5);
+  return (bytes + a / 2) / a;
+}
+
+struct CountMoments {
+  double mean = 0;  // E[count 1{sampled}]
+  double mean_square = 0;
+};
+
+// Moments of the rounded count of one allocation when its sampled byte is at
+// position f in {1, ..., k} with P(f <= x) = 1 - e^(-x/T) (integer gaps, steady
+// counter). count(f) = rounded_count(T + k - f) is non-increasing in f and spans
+// round(T/k) .. round(T/k + 1) only, so E[count] = sum_c P(count >= c) has a handful
+// of terms: P(count >= c) = P(f <= x_c), x_c the last f with count(f) >= c.
+CountMoments rounded_count_moments(double period, std::uint64_t k, std::uint64_t a) {
+  auto count_at = [&](std::uint64_t f) { return rounded_count(period + static_cast<double>(k - f), k, a); };
+  auto p_position_at_most = [&](std::uint64_t x) { return -std::expm1(-static_cast<double>(x) / period); };
+  const std::uint64_t lowest = count_at(k), highest = count_at(1);
+  const double pi = p_position_at_most(k);
+  CountMoments m;
+  m.mean = static_cast<double>(lowest) * pi;
+  m.mean_square = static_cast<double>(lowest) * static_cast<double>(lowest) * pi;
+  for (std::uint64_t c = lowest + 1; c <= highest; ++c) {
+    std::uint64_t lo = 1, hi = k;  // count_at(lo) >= c > count_at(hi + 1): find the last f
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+      if (count_at(mid) >= c) lo = mid; else hi = mid - 1;
+    }
+    const double p = p_position_at_most(lo);
+    m.mean += p;
+    m.mean_square += static_cast<double>(2 * c - 1) * p;  // c^2 - (c-1)^2
+  }
+  return m;
+}
+
+class TcmallocScheme final : public Scheme {
+ public:
+  TcmallocScheme(std::uint64_t period, bool faithful, bool round_counts)
+      : period_(period), faithful_(faithful), round_counts_(round_counts) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::allocated_bytes, "W a / (r + 1) per sampled allocation, W = T + k - f"},
+        {"count", Quantity::count, "W / (r + 1) per sampled allocation"},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<TcmallocSampler>>(trace, TcmallocSampler(period_, faithful_));
+  }
+
+  void weigh(const Trace& trace, std::span<const Observation> observations,
+             std::span<double> out) const override {
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const Observation& obs = observations[o];
+      const std::uint64_t r = trace.requested[obs.event];
+      const std::uint64_t a = tcmalloc_allocated_size(r);
+      const double k = static_cast<double>(r + 1);
+      if (round_counts_) {
+        const double count = static_cast<double>(rounded_count(obs.weight, r + 1, a));
+        out[2 * o] = count * static_cast<double>(a);
+        out[2 * o + 1] = count;
+      } else {
+        out[2 * o] = obs.weight * static_cast<double>(a) / k;
+        out[2 * o + 1] = obs.weight / k;
+      }
+    }
+  }
+
+  std::uint64_t allocated_size(const Trace& trace, std::size_t i) const override {
+    return tcmalloc_allocated_size(trace.requested[i]);
+  }
+
+  // Unrounded: the continuous model, unbiased with Var[W 1{sampled}] = T^2 pi (see
+  // tcmalloc.h), scaled by a/k (bytes) or 1/k (count). Rounded: exact moments of the
+  // rounded count under integer gaps. T = 1 samples every allocation with W = k.
+  bool has_allocation_theory(std::size_t) const override { return true; }
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
+                                     std::size_t i) const override {
+    const std::uint64_t r = trace.requested[i];
+    const double k = static_cast<double>(r + 1);
+    const double a = static_cast<double>(tcmalloc_allocated_size(r));
+    const double scale = estimator == 0 ? a : 1.0;  // bytes = scale * count
+    if (period_ == 1) return {0.0, 0.0, -INFINITY};  // always sampled, W = k: exact
+    const double T = static_cast<double>(period_);
+    const double log_p_none = -k / T;
+    if (!round_counts_) return {0.0, scale * scale / (k * k) * T * T * -std::expm1(log_p_none), log_p_none};
+    const CountMoments m = rounded_count_moments(T, r + 1, tcmalloc_allocated_size(r));
+    return {scale * (m.mean - 1), scale * scale * (m.mean_square - m.mean * m.mean), log_p_none};
+  }
+
+ private:
+  std::uint64_t period_;
+  bool faithful_;
+  bool round_counts_;
+};
+
+}  // namespace
+
+SchemeDescriptor tcmalloc_scheme() {
+  return {
+      .name = "tcmalloc",
+      .summary = "tcmalloc: per-thread counter of floor(Exp(T)) - 1 bytes decremented by "
+                 "requested+1, sampled when it would go negative, leftover discarded; weight "
+                 "W = T + k - f, estimates W a/(r+1) bytes and W/(r+1) allocations.",
+      .source = "tcmalloc sampler.cc, sampler.h, stack_trace_table.cc, size_classes.cc; "
+                "docs/sampling.md 'Detailed treatment of weighting' (seeds/003)",
+      .parameters =
+          {{"rate", "integer", 2097152, "profile sampling interval T in bytes (T >= 1; 1 samples all)"},
+           {"faithful", "boolean", true,
+            "draw intervals with tcmalloc's 48-bit LCG and 26-bit quantised log (false: ideal "
+            "exponential)"},
+           {"round_counts", "boolean", false,
+            "round each sample's bytes and count to integers as the heap profile does"}},
+      .variants =
+          {"Draw: the document says the interval is the ceiling of an exponential and sampling "
+           "fires when the counter reaches zero; the code floors it, subtracts kIntervalOffset = 1 "
+           "(clamped at 0) and samples when the counter would go negative. Both faithful settings "
+           "model the code's rounding.",
+           "faithful=true (default, the code): per-thread lrand64 LCG (seeded per replication "
+           "from the thread's stream, stepped 20 times) with q = top 26 bits + 1, interval "
+           "trunc(-T ln(q/2^26)) <= 18 T. faithful=false: an ideal exponential from a 53-bit "
+           "uniform.",
+           "round_counts=false (default): the document's and MallocHook's W a/(r+1) and "
+           "W/(r+1). round_counts=true: the profile's StackTraceTable::AddTrace rounding per "
+           "sample (bytes half up, count to the nearest integer, bytes = count * a), biased for "
+           "k near or above T (-13.5% at k = 2T, +2.6% at k = T).",
+           "Size classes: the default x86-64 table (8 KiB pages, 16-byte new alignment); requests "
+           "above 256 KiB get whole pages."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        std::uint64_t rate = 2097152;
+        bool faithful = true, round_counts = false;
+        if (auto v = params.maybe("rate")) rate = v->positive_uint();
+        if (auto v = params.maybe("faithful")) faithful = v->boolean();
+        if (auto v = params.maybe("round_counts")) round_counts = v->boolean();
+        return std::make_unique<TcmallocScheme>(rate, faithful, round_counts);
+      },
+  };
+}
+
+}  // namespace allocsim

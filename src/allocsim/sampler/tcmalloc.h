@@ -1,0 +1,94 @@
+#pragma once
+// `tcmalloc`: tcmalloc's allocation sampler as its code does it (tcmalloc/sampler.h,
+// sampler.cc RecordAllocationSlow / PickNextSamplingPoint, allocation_sampling.h,
+// stack_trace_table.cc; google/tcmalloc fce3f55; samplers.md section 2), the model of
+// the "Detailed treatment of weighting" of docs/sampling.md (seeds/003).
+//
+// Each thread keeps a counter c. An allocation of r requested bytes decrements
+// k = r + 1 ("avoid missampling 0"); it is sampled iff c < k (the unsigned
+// subtraction underflows), i.e. the (c+1)-th byte of its k is the sampled one. Then
+// the leftover is discarded and c is redrawn: c = max(0, floor(E) - 1), E ~ Exp(mean
+// T) (kIntervalOffset = 1; T = 1 samples everything). At most one sample per
+// allocation. The sample's weight is W = T + k - f with f = c + 1 the bytes up to
+// and including the sampled one: the sampled byte stands for T bytes, the k - f
+// after it for their expectation.
+//
+// Estimators (per sampled allocation, a = tcmalloc's size-class or page-rounded size,
+// tcmalloc_size_classes.h):
+//   bytes = W a / (r + 1),   count = W / (r + 1).
+// Option round_counts models the profile's per-sample rounding (StackTraceTable::
+// AddTrace): bytes' = floor(W a / (r+1) + 0.5), count = floor((bytes' + floor(a/2)) / a),
+// bytes = count * a.
+//
+// Theory. In the continuous model (sample points a Poisson process of rate 1/T on
+// each thread's stream of k's, f the first point's position) an allocation is
+// sampled with pi = 1 - e^(-k/T), E[W 1{sampled}] = k exactly and
+//   Var[W 1{sampled}] = int_0^k (T + k - x)^2 e^(-x/T) dx / T - k^2 = T^2 (1 - e^(-k/T)),
+// independently per allocation; summed, T^2 sum_i pi_i lies between T^2 (one huge
+// allocation; the document's T^2 - T for geometric gaps) and T M (all k << T). The
+// integer gaps differ from it by O(1/T) relative (each byte a Bernoulli(1 - e^(-1/T))
+// trial, and one extra trial on the first byte after a redraw). With round_counts the
+// rounded count takes at most three values per allocation, so its mean and variance
+// are computed exactly under the integer-gap model (f geometric on {1, ..., k}).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/tcmalloc_random.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class TcmallocSampler {
+ public:
+  // faithful: draw intervals with tcmalloc's LCG (tcmalloc_random.h), seeded per
+  // thread from its lane; otherwise an ideal exponential from the lane's uniforms.
+  TcmallocSampler(std::uint64_t period, bool faithful) : period_(period), faithful_(faithful) {}
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    counter_.resize(lanes.size());
+    lcg_.clear();
+    if (faithful_) {
+      for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64());
+    }
+    for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = pick_next_sampling_point(lanes, t);
+    const std::uint64_t* requested = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t& counter = counter_[thread[i]];
+      const std::uint64_t k = requested[i] + 1;
+      if (counter >= k) {
+        counter -= k;
+        continue;
+      }
+      // W = T - (counter - k + 1) = T + k - f, f = counter + 1.
+      out.push_back({i, 1, counter, static_cast<double>(period_ + (k - counter - 1))});
+      counter = pick_next_sampling_point(lanes, thread[i]);
+    }
+  }
+
+ private:
+  template <class Stream>
+  std::uint64_t pick_next_sampling_point(std::span<Stream> lanes, std::size_t t) {
+    if (period_ == 1) return 0;
+    const double mean = static_cast<double>(period_);
+    const std::int64_t interval =
+        faithful_ ? lcg_[t].interval(mean)
+                  : tcmalloc_truncate_interval(exponential_from_uniform(lanes[t].next_uniform(), mean));
+    return interval > 1 ? static_cast<std::uint64_t>(interval - 1) : 0;
+  }
+
+  std::uint64_t period_;
+  bool faithful_;
+  std::vector<std::uint64_t> counter_;  // per thread: bytes that pass before the sampled one
+  std::vector<TcmallocLcg48> lcg_;      // per thread, faithful mode only
+};
+
+SchemeDescriptor tcmalloc_scheme();
+
+}  // namespace allocsim

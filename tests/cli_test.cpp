@@ -1,0 +1,143 @@
+// The allocsim command line as a user meets it: run, check, schemes, exit codes,
+// and no output at all when the input is bad.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("allocsim-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string out() const { return (dir_ / "out").string(); }
+
+  fs::path dir_;
+};
+
+const char* kScenario = R"({"name": "cli-demo", "seed": 5, "replications": 64,
+  "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 1000}},
+  "schemes": [{"scheme": "poisson", "rate": 4096}],
+  "expectations": [{"name": "unbiased", "where": {"estimator": "bytes"}, "metric": "bias", "equals": 0, "sigmas": 5}]})";
+
+TEST_F(CliTest, RunWritesMetricsAndSummary) {
+  const auto r = run_cli("run --quiet --threads 2 --out " + out() + " " + write("s.json", kScenario));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream csv(out() + "/cli-demo/metrics.csv");
+  std::string header, first;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  EXPECT_EQ(header.rfind("scheme,estimator,group_kind,group,replications,truth,mean,bias,rel_bias,sd,se_bias,rmse,mape,cmape,p_any_sample", 0), 0u);
+  EXPECT_EQ(first.rfind("poisson,bytes,total,all,64,100000,", 0), 0u) << first;
+  const auto summary = nlohmann::json::parse(std::ifstream(out() + "/cli-demo/summary.json"));
+  EXPECT_EQ(summary["seed"], 5);
+  EXPECT_EQ(summary["allocsim_version"], ALLOCSIM_VERSION);
+  EXPECT_TRUE(summary["wall_seconds"].is_number());
+  EXPECT_EQ(summary["resolved_scenario"]["name"], "cli-demo");
+  EXPECT_EQ(summary["points"][0]["trace"]["allocations"], 100);
+  // No temporary files are left behind.
+  for (const auto& entry : fs::directory_iterator(out() + "/cli-demo")) {
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+TEST_F(CliTest, OverridesSeedAndReplications) {
+  const auto r = run_cli("run --quiet --seed 9 --replications 10 --out " + out() + " " + write("s.json", kScenario));
+  ASSERT_EQ(r.exit_code, 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(out() + "/cli-demo/summary.json"));
+  EXPECT_EQ(summary["seed"], 9);
+  EXPECT_EQ(summary["replications"], 10);
+}
+
+TEST_F(CliTest, BadInputExitsTwoWithOneLineAndWritesNothing) {
+  const std::string good = write("good.json", kScenario);
+  const std::vector<std::string> bad = {
+      write("syntax.json", "{\"name\": \"x\",,}"),
+      write("unknown.json", std::string(kScenario).replace(1, 0, "\"colour\": 1, ")),
+      write("impossible.json", [] {
+        std::string s = kScenario;
+        return s.replace(s.find("\"rate\": 4096"), 12, "\"rate\": -1");
+      }()),
+      (dir_ / "missing.json").string(),
+  };
+  for (const auto& file : bad) {
+    // The good scenario comes first: nothing may be written for it either.
+    const auto r = run_cli("run --quiet --out " + out() + " " + good + " " + file, true);
+    EXPECT_EQ(r.exit_code, 2) << file << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("allocsim: error: ", 0), 0u) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(out())) << file;
+  }
+  EXPECT_EQ(run_cli("run --threads 0 " + good).exit_code, 2);
+  EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
+}
+
+TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
+  const auto pass = run_cli("check --quiet --out " + out() + " --junit " + out() + "/j.xml " + write("s.json", kScenario));
+  EXPECT_EQ(pass.exit_code, 0) << pass.output;
+  EXPECT_NE(pass.output.find("PASS  unbiased"), std::string::npos) << pass.output;
+  EXPECT_NE(pass.output.find("1 passed, 0 failed"), std::string::npos);
+
+  std::string failing = kScenario;
+  failing.replace(failing.find("\"sigmas\": 5"), 11, "\"sigmas\": 5}, {\"where\": {\"estimator\": \"bytes\"}, \"metric\": \"mape\", \"max\": 0.0001");
+  const auto fail = run_cli("check --quiet --out " + out() + " --junit " + out() + "/j.xml " + write("f.json", failing));
+  EXPECT_EQ(fail.exit_code, 1) << fail.output;
+  EXPECT_NE(fail.output.find("FAIL"), std::string::npos);
+  std::ifstream junit(out() + "/j.xml");
+  const std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("<testsuites name=\"allocsim check\" tests=\"2\" failures=\"1\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message="), std::string::npos);
+
+  // An expectation that matches no row fails rather than passing vacuously.
+  std::string empty = kScenario;
+  empty.replace(empty.find("\"estimator\": \"bytes\""), 20, "\"estimator\": \"live_bytes\"");
+  EXPECT_EQ(run_cli("check --quiet --out " + out() + " " + write("e.json", empty)).exit_code, 1);
+}
+
+TEST_F(CliTest, SchemesJsonListsEverySchemeWithParameters) {
+  const auto r = run_cli("schemes --json");
+  ASSERT_EQ(r.exit_code, 0);
+  const auto schemes = nlohmann::json::parse(r.output);
+  std::vector<std::string> names;
+  for (const auto& s : schemes) {
+    names.push_back(s["name"]);
+    EXPECT_FALSE(s["source"].get<std::string>().empty()) << s["name"];
+    EXPECT_TRUE(s["parameters"].is_array());
+    EXPECT_TRUE(s["variants"].is_array());
+    for (const auto& p : s["parameters"]) {
+      EXPECT_TRUE(p.contains("default")) << s["name"];
+    }
+  }
+  EXPECT_NE(std::find(names.begin(), names.end(), "poisson"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "per-byte"), names.end());
+}
+
+TEST_F(CliTest, VersionAndHelp) {
+  const auto v = run_cli("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.output.find(ALLOCSIM_VERSION), std::string::npos);
+  EXPECT_EQ(run_cli("--help").exit_code, 0);
+  EXPECT_EQ(run_cli("run --help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace allocsim

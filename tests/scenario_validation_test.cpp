@@ -1,0 +1,92 @@
+// Bad scenarios are rejected with one line that names the JSON path and the reason.
+#include <gtest/gtest.h>
+
+#include "allocsim/scenario/scenario.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+namespace {
+
+const std::string kValid = R"({"name": "ok", "seed": 1, "replications": 10,
+  "trace": {"allocations": 10, "sizes": {"distribution": "constant", "size": 100}},
+  "schemes": [{"scheme": "poisson", "rate": "$rate"}],
+  "sweep": {"rate": [100, 200]}})";
+
+// Replaces the first occurrence of `from` in the valid scenario.
+std::string variant(const std::string& from, const std::string& to) {
+  std::string text = kValid;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_scenario(text, "s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(ScenarioValidation, ValidScenarioResolvesEverySweepPoint) {
+  const Scenario s = parse_scenario(kValid, "s.json");
+  EXPECT_EQ(s.points.size(), 2u);
+  EXPECT_EQ(s.points[1].values[0], 200);
+}
+
+TEST(ScenarioValidation, EachBadInputNamesItsPath) {
+  struct Case {
+    std::string text;
+    std::string expected;  // a substring of the one-line message
+  };
+  const std::vector<Case> cases = {
+      {"{\"name\": ", "s.json: line 1, column"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"sed\": 2"), "s.json: $.sed: unknown key"},
+      {variant("\"replications\": 10", "\"replications\": \"ten\""), "$.replications: expected a number"},
+      {variant("\"replications\": 10", "\"replications\": 1"), "$.replications: must be between 2"},
+      {variant("\"size\": 100", "\"size\": -100"), "$.trace.sizes.size"},
+      {variant("[100, 200]", "[100, -200]"), "$.schemes[0].rate: must be > 0"},
+      {variant("[100, 200]", "[100, 0]"), "at sweep point rate=0"},
+      {variant("\"rate\": \"$rate\"", "\"rate\": \"$rat\""), "$.schemes[0].rate: \"$rat\" is not a sweep variable"},
+      {variant("\"rate\": \"$rate\"", "\"rate\": 5, \"rte\": 3"), "$.schemes[0].rte: unknown key"},
+      {variant("\"scheme\": \"poisson\"", "\"scheme\": \"posson\""), "$.schemes[0].scheme: unknown scheme \"posson\""},
+      {variant("\"rate\": \"$rate\"", "\"rate\": 5"), "$.sweep.rate: not used"},
+      {variant("\"allocations\": 10", "\"allocations\": 1e400"), "s.json"},
+      {variant("\"name\": \"ok\"", "\"name\": \"../evil\""), "$.name"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"groups\": [\"stacks\"]"), "$.groups[0]: unknown group kind"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [\"live\"]"), "$.windows[0]: unknown window"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"metric\": \"bias\"}]"),
+       "$.expectations[0]: needs \"equals\""},
+      {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"metric\": \"bais\", \"max\": 1}]"),
+       "$.expectations[0].metric: unknown metric"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"where\": {\"sheme\": \"x\"}, \"metric\": \"bias\", \"max\": 1}]"),
+       "$.expectations[0].where"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"estimators\": [\"bites\"]"), "$.estimators[0]"},
+      {variant("{\"scheme\": \"poisson\", \"rate\": \"$rate\"}",
+               "{\"scheme\": \"poisson\", \"rate\": \"$rate\"}, {\"scheme\": \"poisson\"}"),
+       "used twice"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of(c.text);
+    EXPECT_NE(message.find(c.expected), std::string::npos) << "got: " << message << "\nwanted: " << c.expected;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "multi-line message: " << message;
+    EXPECT_EQ(message.rfind("s.json", 0), 0u) << "message must start with the file: " << message;
+  }
+}
+
+TEST(ScenarioValidation, SweepKeepsTheAuthorsOrder) {
+  const std::string text = R"({"name": "o", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
+    "schemes": [{"scheme": "poisson"}], "sweep": {"size": [1, 2, 3], "n": [10, 20]}})";
+  const Scenario s = parse_scenario(text, "o.json");
+  ASSERT_EQ(s.sweep.size(), 2u);
+  EXPECT_EQ(s.sweep[0].name, "size");
+  EXPECT_EQ(s.points.size(), 6u);
+  // Last variable fastest.
+  EXPECT_EQ(s.points[0].values[1], 10);
+  EXPECT_EQ(s.points[1].values[1], 20);
+  EXPECT_EQ(s.points[1].values[0], 1);
+}
+
+}  // namespace
+}  // namespace allocsim
