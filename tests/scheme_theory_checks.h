@@ -1,0 +1,41 @@
+#pragma once
+// Checks every metric row of one scheme against the theory columns it carries, the
+// way `allocsim check` does: |bias - theory_bias| <= k se with se = max(sample se,
+// sqrt(theory_var / R)), |var - theory_var| <= k se_var, and
+// |p_any_sample - theory| <= k binomial se. At k = 5 each two-sided comparison
+// fails by chance with probability ~5.7e-7 (normal approximation); seeds are fixed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "allocsim/engine/experiment.h"
+
+namespace allocsim::testing {
+
+// Returns how many rows had a theory_bias, so callers can assert they saw some.
+inline int expect_rows_match_theory(const ScenarioResult& result, const std::string& scheme,
+                                    double k = 5) {
+  int checked = 0;
+  for (const MetricRow& row : result.rows) {
+    if (row.scheme != scheme) continue;
+    const Metrics& m = row.metrics;
+    const std::string where = row.scheme + "/" + row.estimator + "/" + to_string(row.group_kind) +
+                              ":" + row.group + " point " + std::to_string(row.point);
+    if (m.theory.bias) {
+      ++checked;
+      const double R = static_cast<double>(m.replications);
+      const double se = std::max(m.se_bias, std::sqrt(m.theory.var.value_or(0.0) / R));
+      // Plus 1e-9 of the truth for rounding in groups with no sampling error at all.
+      EXPECT_NEAR(m.bias, *m.theory.bias, k * se + 1e-9 * m.truth) << where;
+    }
+    if (m.theory.var) EXPECT_NEAR(m.var, *m.theory.var, k * m.se_var) << where;
+    if (m.theory.p_any_sample) {
+      EXPECT_NEAR(m.p_any_sample, *m.theory.p_any_sample, k * m.se_p_any_sample) << where;
+    }
+  }
+  return checked;
+}
+
+}  // namespace allocsim::testing
