@@ -231,12 +231,12 @@ TEST(Heapprofd, MixedTraceMatchesPerAllocationTheory) {
   for (const char* label : {"heapprofd", "rate", "none"}) {
     EXPECT_GT(expect_rows_match_theory(result, label), 50) << label;
     // The Horvitz-Thompson count is unbiased except for the never-sampled size-0
-    // allocations (stack-0), which it misses exactly.
-    const Metrics& count = find_row(result, label, "count", GroupKind::stack, "stack-1");
+    // allocations (component-0), which it misses exactly.
+    const Metrics& count = find_row(result, label, "count", GroupKind::stack, "component-1");
     EXPECT_EQ(*count.theory.bias, 0.0);
   }
   // count_raw counts each sampled allocation once: it misses (1 - pi) per allocation.
-  const Metrics& raw = find_row(result, "heapprofd", "count_raw", GroupKind::stack, "stack-1");
+  const Metrics& raw = find_row(result, "heapprofd", "count_raw", GroupKind::stack, "component-1");
   EXPECT_LT(*raw.theory.bias, -0.5 * raw.truth);
   // Past the p99 cutoff (>= 18861 bytes: bucket [32768,65536) and up) bytes are exact.
   const Metrics& big = find_row(result, "heapprofd", "bytes", GroupKind::size_bucket, "[32768,65536)");
@@ -257,7 +257,7 @@ TEST(Heapprofd, BytesBiasIsTheDerivedMinusOneOverTwoT) {
   const double derived = 4 * -std::expm1(-0.25) - 1;
   EXPECT_NEAR(derived, -0.1152, 1e-4);
   EXPECT_NEAR(derived, -1.0 / 8 + 1.0 / 96, 2e-3);  // -1/(2T) + 1/(6T^2) - ...
-  for (const char* stack : {"stack-0", "stack-1", "stack-2", "stack-3"}) {
+  for (const char* stack : {"component-0", "component-1", "component-2", "component-3"}) {
     const Metrics& m = find_row(result, "heapprofd", "bytes", GroupKind::stack, stack);
     EXPECT_NEAR(*m.theory.bias / m.truth, derived, 1e-12) << stack;
     EXPECT_GT(std::fabs(m.bias), 20 * m.se_bias) << stack;  // visibly biased
@@ -284,9 +284,9 @@ TEST(Heapprofd, CutoffDiscontinuityOfTheDocumentAppendix) {
     return find_row(result, scheme, "bytes", GroupKind::stack, stack).p_any_sample;
   };
   const double below = -std::expm1(-4095.0 / 4096), at = -std::expm1(-1.0);
-  EXPECT_NEAR(p_any("heapprofd-pre12", "stack-0"), below, 5 * std::sqrt(below * (1 - below) / R));
-  EXPECT_EQ(p_any("heapprofd-pre12", "stack-1"), 1.0);
-  EXPECT_NEAR(p_any("heapprofd", "stack-1"), at, 5 * std::sqrt(at * (1 - at) / R));
+  EXPECT_NEAR(p_any("heapprofd-pre12", "component-0"), below, 5 * std::sqrt(below * (1 - below) / R));
+  EXPECT_EQ(p_any("heapprofd-pre12", "component-1"), 1.0);
+  EXPECT_NEAR(p_any("heapprofd", "component-1"), at, 5 * std::sqrt(at * (1 - at) / R));
 }
 
 }  // namespace

@@ -30,7 +30,14 @@ inline int expect_rows_match_theory(const ScenarioResult& result, const std::str
       // Plus 1e-9 of the truth for rounding in groups with no sampling error at all.
       EXPECT_NEAR(m.bias, *m.theory.bias, k * se + 1e-9 * m.truth) << where;
     }
-    if (m.theory.var) EXPECT_NEAR(m.var, *m.theory.var, k * m.se_var) << where;
+    if (m.theory.var && m.var == 0) {
+      // No replication deviated: the error is too rare to show in R replications
+      // (e.g. missing a 64 KiB allocation at T = 4096, probability e^-16). Only
+      // accept that when the theory's error is below 1e-4 of the truth.
+      EXPECT_LE(std::sqrt(*m.theory.var), 1e-4 * m.truth) << where;
+    } else if (m.theory.var) {
+      EXPECT_NEAR(m.var, *m.theory.var, k * m.se_var) << where;
+    }
     if (m.theory.p_any_sample) {
       EXPECT_NEAR(m.p_any_sample, *m.theory.p_any_sample, k * m.se_p_any_sample) << where;
     }

@@ -28,6 +28,17 @@ double bias_standard_error(const Metrics& m) {
   return std::max(m.se_bias, std::sqrt(*m.theory.var / static_cast<double>(m.replications)));
 }
 
+MetricView interval_view(const IntervalMetrics& m, const std::string& metric) {
+  const double r = static_cast<double>(m.replications);
+  const double tail = (1 - m.level) / 2;
+  const double se_tail = r > 0 ? std::sqrt(tail * (1 - tail) / r) : kNaN;
+  if (metric == "coverage") return {m.coverage, m.se_coverage, m.level};
+  if (metric == "miss_low") return {m.miss_low, se_tail, tail};
+  if (metric == "miss_high") return {m.miss_high, se_tail, tail};
+  if (metric == "mean_width") return {m.mean_width, kNaN, std::nullopt};
+  return {m.rel_width, kNaN, std::nullopt};  // rel_width
+}
+
 MetricView view(const Metrics& m, const std::string& metric) {
   const TheoryValues& t = m.theory;
   const double se_bias = bias_standard_error(m);
@@ -50,9 +61,29 @@ MetricView view(const Metrics& m, const std::string& metric) {
   return {m.p_any_sample, m.se_p_any_sample, t.p_any_sample};  // p_any_sample
 }
 
-bool matches(const Scenario& scenario, const MetricRow& row, const Expectation& e) {
+// The identifying columns of a metric row or an interval row.
+struct RowKey {
+  std::size_t point;
+  const std::string& scheme;
+  const std::string& estimator;
+  GroupKind group_kind;
+  const std::string& group;
+  const std::string& interval;  // empty for a metric row
+};
+
+RowKey key_of(const MetricRow& row) {
+  static const std::string none;
+  return {row.point, row.scheme, row.estimator, row.group_kind, row.group, none};
+}
+RowKey key_of(const IntervalRow& row) {
+  return {row.point, row.scheme, row.estimator, row.group_kind, row.group, row.interval};
+}
+
+bool matches(const Scenario& scenario, const RowKey& row, const Expectation& e) {
   for (const auto& [column, wanted] : e.where) {
-    if (column == "scheme") {
+    if (column == "interval") {
+      if (wanted != row.interval) return false;
+    } else if (column == "scheme") {
       if (wanted != row.scheme) return false;
     } else if (column == "estimator") {
       if (wanted != row.estimator) return false;
@@ -69,12 +100,14 @@ bool matches(const Scenario& scenario, const MetricRow& row, const Expectation& 
   return true;
 }
 
-std::string describe_row(const Scenario& scenario, const MetricRow& row) {
+std::string describe_row(const Scenario& scenario, const RowKey& row) {
   std::string out;
   for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
     out += scenario.sweep[v].name + "=" + format_sweep_value(scenario.points[row.point].values[v]) + " ";
   }
-  return out + row.scheme + "/" + row.estimator + "/" + to_string(row.group_kind) + ":" + row.group;
+  out += row.scheme + "/" + row.estimator;
+  if (!row.interval.empty()) out += "/" + row.interval;
+  return out + "/" + to_string(row.group_kind) + ":" + row.group;
 }
 
 std::string number(double x) {
@@ -83,9 +116,8 @@ std::string number(double x) {
   return buffer;
 }
 
-ExpectationOutcome evaluate(const Expectation& e, const Metrics& m) {
+ExpectationOutcome evaluate(const Expectation& e, const MetricView& v) {
   ExpectationOutcome out;
-  const MetricView v = view(m, e.metric);
   const double x = e.absolute ? std::fabs(v.value) : v.value;
   const std::string shown = e.absolute ? "|" + e.metric + "|" : e.metric;
   out.value = x;
@@ -123,14 +155,19 @@ std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
     const Expectation& e = scenario.expectations[i];
     const std::string name = e.name.empty() ? e.path : e.name;
     bool any = false;
-    for (const MetricRow& row : result.rows) {
-      if (!matches(scenario, row, e)) continue;
+    auto consider = [&](const RowKey& key, const MetricView& view) {
+      if (!matches(scenario, key, e)) return;
       any = true;
-      ExpectationOutcome outcome = evaluate(e, row.metrics);
+      ExpectationOutcome outcome = evaluate(e, view);
       outcome.expectation = i;
       outcome.name = name;
-      outcome.row = describe_row(scenario, row);
+      outcome.row = describe_row(scenario, key);
       outcomes.push_back(std::move(outcome));
+    };
+    if (is_interval_metric(e.metric)) {
+      for (const IntervalRow& row : result.interval_rows) consider(key_of(row), interval_view(row.metrics, e.metric));
+    } else {
+      for (const MetricRow& row : result.rows) consider(key_of(row), view(row.metrics, e.metric));
     }
     if (!any) outcomes.push_back({i, name, "(no metric row matched \"where\")", kNaN, "", false});
   }

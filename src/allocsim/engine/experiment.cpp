@@ -117,7 +117,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       auto& evaluator = evaluators[worker][s];
       if (!evaluator) {
         evaluator = std::make_unique<SchemeEvaluator>(*trace, groups, truths[s], *point.schemes[s].scheme,
-                                                      scenario.windows, scenario.outputs.estimates);
+                                                      scenario.windows, scenario.interval_level,
+                                                      scenario.outputs.estimates);
       }
       const StreamKey first{scenario.seed, stream_id(p, s), block * kReplicationsPerBlock};
       const std::uint64_t count = std::min(kReplicationsPerBlock, R - first.replication);
@@ -152,6 +153,25 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
               result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k), groups.label(k, g),
                                      compute_metrics(total.accumulators[index], value,
                                                      scheme.theory(e, totals, theory_sums[index]))});
+            }
+          }
+        }
+      }
+      const auto& interval_specs = scheme.intervals();
+      for (Window w : scenario.windows) {
+        for (std::size_t j = 0; j < interval_specs.size(); ++j) {
+          const std::size_t e = interval_specs[j].estimator;
+          const std::string name = estimator_row_name(specs[e], w);
+          if (!reported(scenario, name)) continue;
+          for (std::size_t k = 0; k < groups.kind_count(); ++k) {
+            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
+              const std::uint32_t slot = groups.first_slot(k) + g;
+              const double value = Truth::value(truth.at(slot, w), specs[e].quantity);
+              if (!(value > 0)) continue;
+              const auto& acc = total.intervals[accumulator_index(interval_specs.size(), slot, w, j)];
+              result.interval_rows.push_back({p, point.schemes[s].label, name, interval_specs[j].name,
+                                              groups.kind(k), groups.label(k, g),
+                                              compute_interval_metrics(acc, value, scenario.interval_level)});
             }
           }
         }

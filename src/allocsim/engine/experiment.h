@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "allocsim/scenario/scenario.h"
+#include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/metrics.h"
 
 namespace allocsim {
@@ -19,6 +20,16 @@ struct MetricRow {
   GroupKind group_kind = GroupKind::total;
   std::string group;
   Metrics metrics;
+};
+
+struct IntervalRow {
+  std::size_t point = 0;
+  std::string scheme;
+  std::string estimator;
+  std::string interval;  // the method: "wald", "nb-exact", ...
+  GroupKind group_kind = GroupKind::total;
+  std::string group;
+  IntervalMetrics metrics;
 };
 
 struct ReplicationEstimates {
@@ -39,6 +50,7 @@ struct TraceSummary {
 
 struct ScenarioResult {
   std::vector<MetricRow> rows;
+  std::vector<IntervalRow> interval_rows;
   std::vector<TraceSummary> traces;  // one per sweep point
   std::vector<ReplicationEstimates> estimates;
   unsigned threads = 1;

@@ -10,17 +10,19 @@ void BlockResult::merge(const BlockResult& later) {
     return;
   }
   for (std::size_t i = 0; i < accumulators.size(); ++i) accumulators[i].merge(later.accumulators[i]);
+  for (std::size_t i = 0; i < intervals.size(); ++i) intervals[i].merge(later.intervals[i]);
   total_estimates.insert(total_estimates.end(), later.total_estimates.begin(),
                          later.total_estimates.end());
 }
 
 SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, const Truth& truth,
                                  const Scheme& scheme, const std::vector<Window>& windows,
-                                 bool keep_total_estimates)
+                                 double interval_level, bool keep_total_estimates)
     : trace_(trace),
       groups_(groups),
       scheme_(scheme),
       windows_(windows),
+      interval_level_(interval_level),
       keep_total_estimates_(false),
       estimator_count_(scheme.estimators().size()),
       register_count_(0),
@@ -53,6 +55,8 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, c
 BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t count) {
   BlockResult result;
   result.accumulators.resize(estimates_.size());
+  result.intervals.resize(static_cast<std::size_t>(groups_.slot_count()) * kWindowCount *
+                          scheme_.intervals().size());
   if (keep_total_estimates_) result.total_estimates.reserve(count * estimator_count_);
   StreamKey key = first;
   for (std::uint64_t r = 0; r < count; ++r, ++key.replication) replicate(key, result);
@@ -92,6 +96,16 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
         const std::size_t n = scheme_.estimators()[e].registers;
         estimate[e] = n == 1 ? group_registers[first_register_[e]]
                              : scheme_.finalize(e, {group_registers + first_register_[e], n});
+      }
+      const auto& interval_specs = scheme_.intervals();
+      for (std::size_t j = 0; j < interval_specs.size(); ++j) {
+        const std::size_t e = interval_specs[j].estimator;
+        const double truth = truth_values_[accumulator_index(E, slot, w, e)];
+        if (!(truth > 0)) continue;
+        const std::span<const double> registers(group_registers + first_register_[e],
+                                                scheme_.estimators()[e].registers);
+        result.intervals[accumulator_index(interval_specs.size(), slot, w, j)].add(
+            scheme_.interval(j, registers, interval_level_), truth);
       }
     }
   }

@@ -10,6 +10,7 @@
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/stats/error_accumulator.h"
 #include "allocsim/stats/groups.h"
+#include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/truth.h"
 
 namespace allocsim {
@@ -23,6 +24,8 @@ inline std::size_t accumulator_index(std::size_t estimator_count, std::uint32_t 
 struct BlockResult {
   // Indexed by accumulator_index(estimators, slot, window, estimator).
   std::vector<ErrorAccumulator> accumulators;
+  // Indexed by accumulator_index(intervals, slot, window, interval).
+  std::vector<IntervalAccumulator> intervals;
   // [replication in block][estimator]: estimates for the whole trace (allocated
   // window), kept only when requested and the "total" group is evaluated.
   std::vector<double> total_estimates;
@@ -34,7 +37,7 @@ class SchemeEvaluator {
  public:
   SchemeEvaluator(const Trace& trace, const GroupIndex& groups, const Truth& truth,
                   const Scheme& scheme, const std::vector<Window>& windows,
-                  bool keep_total_estimates);
+                  double interval_level, bool keep_total_estimates);
 
   BlockResult run_block(const StreamKey& first, std::uint64_t count);
 
@@ -45,6 +48,7 @@ class SchemeEvaluator {
   const GroupIndex& groups_;
   const Scheme& scheme_;
   std::vector<Window> windows_;
+  double interval_level_;
   bool keep_total_estimates_;  // only when the "total" group kind is present
   std::uint32_t total_slot_ = 0;
   std::size_t estimator_count_;

@@ -53,6 +53,23 @@ std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result) 
   return out;
 }
 
+std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result) {
+  std::string out = sweep_header(scenario) +
+                    "scheme,estimator,interval,level,group_kind,group,replications,truth,coverage,"
+                    "se_coverage,miss_low,miss_high,mean_width,rel_width\n";
+  for (const IntervalRow& row : result.interval_rows) {
+    const IntervalMetrics& m = row.metrics;
+    out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
+           csv_field(row.interval) + "," + format_number(m.level) + "," + to_string(row.group_kind) + "," +
+           csv_field(row.group) + "," + std::to_string(m.replications);
+    for (double x : {m.truth, m.coverage, m.se_coverage, m.miss_low, m.miss_high, m.mean_width, m.rel_width}) {
+      out += "," + format_number(x);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result) {
   std::string out = sweep_header(scenario) + "scheme,estimator,replication,truth,estimate\n";
   for (const auto& series : result.estimates) {
@@ -102,6 +119,7 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
       {"threads", result.threads},
       {"wall_seconds", result.wall_seconds},
       {"metric_rows", result.rows.size()},
+      {"interval_rows", result.interval_rows.size()},
       {"points", points},
       {"expectations", checks},
       {"resolved_scenario", resolved},
@@ -114,6 +132,7 @@ std::string write_results(const std::string& out_root, const Scenario& scenario,
                           const std::vector<ExpectationOutcome>& outcomes) {
   const std::string dir = (std::filesystem::path(out_root) / scenario.outputs.directory).string();
   write_file_atomically(dir + "/metrics.csv", metrics_csv(scenario, result));
+  if (!result.interval_rows.empty()) write_file_atomically(dir + "/intervals.csv", intervals_csv(scenario, result));
   if (scenario.outputs.estimates) write_file_atomically(dir + "/estimates.csv", estimates_csv(scenario, result));
   write_file_atomically(dir + "/summary.json", summary_json(scenario, result, outcomes));
   return dir;

@@ -1,8 +1,9 @@
 #pragma once
 // Writes a scenario's results into one directory: metrics.csv (one tidy row per
 // sweep point, scheme, estimator and group), summary.json (the resolved scenario,
-// seed, version, wall time, trace sizes, expectation outcomes) and, when asked,
-// estimates.csv (every replication's whole-trace estimate). Each file is written
+// seed, version, wall time, trace sizes, expectation outcomes), intervals.csv when
+// a scheme offers confidence intervals (coverage per method and group) and, when
+// asked, estimates.csv (every replication's whole-trace estimate). Each file is written
 // atomically.
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 namespace allocsim {
 
 std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result);
+std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result);
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result);
 std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
                          const std::vector<ExpectationOutcome>& outcomes);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/estimate/wald_interval.h"
 #include "allocsim/stats/count_theory.h"
 
 namespace allocsim {
@@ -13,10 +14,26 @@ class PoissonScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::requested_bytes, "T * samples per sampled allocation"},
-        {"count", Quantity::count, "1 / (1 - exp(-s/T)) per sampled allocation"},
+        {"bytes", Quantity::requested_bytes, "T * samples per sampled allocation", 2},
+        {"count", Quantity::count, "1 / (1 - exp(-s/T)) per sampled allocation", 2},
     };
     return specs;
+  }
+
+  // Registers: (estimate, unbiased variance estimate) for both estimators. For
+  // T*n with n ~ Poisson(S/T), E[T^2 n] = T*S = Var; for the Horvitz-Thompson count,
+  // (1 - pi)/pi^2 per sampled allocation.
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation from the variance estimate T^2 n"},
+        {"wald", 1, "normal approximation from the Horvitz-Thompson variance estimate"},
+    };
+    return specs;
+  }
+
+  Interval interval(std::size_t j, std::span<const double> registers, double level) const override {
+    (void)j;
+    return wald_interval(registers[0], registers[1], level);
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
@@ -28,8 +45,12 @@ class PoissonScheme final : public Scheme {
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const double s = static_cast<double>(trace.requested[obs.event]);
-      out[2 * o] = rate_ * obs.samples;
-      out[2 * o + 1] = -1.0 / std::expm1(-s / rate_);
+      const double pi = -std::expm1(-s / rate_);
+      double* registers = &out[4 * o];
+      registers[0] = rate_ * obs.samples;
+      registers[1] = rate_ * rate_ * obs.samples;
+      registers[2] = 1.0 / pi;
+      registers[3] = (1.0 - pi) / (pi * pi);
     }
   }
 

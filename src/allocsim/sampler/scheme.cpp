@@ -13,6 +13,11 @@ const char* to_string(Quantity q) {
   return "?";
 }
 
+const std::vector<IntervalSpec>& Scheme::intervals() const {
+  static const std::vector<IntervalSpec> none;
+  return none;
+}
+
 TheoryValues Scheme::theory(std::size_t estimator, const GroupTotals& /*truth*/,
                             const AllocationTheory& sums) const {
   TheoryValues t;

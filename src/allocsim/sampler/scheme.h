@@ -34,6 +34,21 @@ struct EstimatorSpec {
   std::size_t registers = 1;
 };
 
+// A confidence interval an estimator offers for each group, computed from that
+// estimator's registers (e.g. the estimate and an unbiased variance estimate for a
+// normal-approximation interval; samples and tail bytes for the .NET negative
+// binomial interval).
+struct IntervalSpec {
+  std::string name;       // "wald", "nb-exact", ...
+  std::size_t estimator;  // whose registers it reads and whose truth it must cover
+  std::string description;
+};
+
+struct Interval {
+  double lower = 0;
+  double upper = 0;
+};
+
 // Truth of one group, as the theory functions need it.
 struct GroupTotals {
   double requested_bytes = 0;
@@ -85,6 +100,14 @@ class Scheme {
   virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const {
     return trace.allocated_size(i);
   }
+  // The intervals this scheme offers, and interval j for a group whose estimator
+  // registers are `registers`, at confidence `level`.
+  virtual const std::vector<IntervalSpec>& intervals() const;
+  virtual Interval interval(std::size_t /*interval*/, std::span<const double> /*registers*/,
+                            double /*level*/) const {
+    return {};
+  }
+
   // Whether estimator e has per-allocation theory (allocation_theory).
   virtual bool has_allocation_theory(std::size_t /*estimator*/) const { return false; }
   virtual AllocationTheory allocation_theory(std::size_t /*estimator*/, const Trace& /*trace*/,

@@ -5,10 +5,15 @@
 namespace allocsim {
 
 const std::vector<std::string>& expectation_metrics() {
-  static const std::vector<std::string> names = {"mean", "bias",  "rel_bias", "sd",
-                                                 "var",  "rmse",  "mape",     "cmape",
-                                                 "p_any_sample"};
+  static const std::vector<std::string> names = {
+      "mean",     "bias",     "rel_bias",  "sd",         "var",      "rmse",    "mape",
+      "cmape",    "p_any_sample", "coverage", "miss_low", "miss_high", "mean_width", "rel_width"};
   return names;
+}
+
+bool is_interval_metric(const std::string& metric) {
+  return metric == "coverage" || metric == "miss_low" || metric == "miss_high" ||
+         metric == "mean_width" || metric == "rel_width";
 }
 
 namespace {
@@ -66,8 +71,8 @@ Expectation parse_expectation(JsonObject& object, const std::vector<std::string>
     object.fail("\"sigmas\" and \"tolerance\" apply to \"equals\" only");
   }
   if (e.min && e.max && *e.min > *e.max) object.fail("\"min\" is greater than \"max\"");
-  if (e.sigmas != 0 && e.metric == "rmse") {
-    object.fail("rmse has no standard error here; use \"tolerance\" or \"min\"/\"max\"");
+  if (e.sigmas != 0 && (e.metric == "rmse" || e.metric == "mean_width" || e.metric == "rel_width")) {
+    object.fail(e.metric + " has no standard error here; use \"tolerance\" or \"min\"/\"max\"");
   }
   object.finish();
   return e;

@@ -8,6 +8,8 @@
 //       |mape - theory_mape| <= 5 * se_mape
 //   {"where": {...}, "metric": "rel_bias", "abs": true, "max": 0.01}
 //       |rel_bias| <= 0.01
+//   {"where": {"interval": "wald"}, "metric": "coverage", "equals": "theory", "sigmas": 5}
+//       |coverage - level| <= 5 * sqrt(level (1 - level) / R)
 // An expectation that selects no row fails: a check that cannot see its data
 // must not pass.
 #include <nlohmann/json.hpp>
@@ -40,5 +42,9 @@ Expectation parse_expectation(JsonObject& object, const std::vector<std::string>
 
 // Metric names an expectation may test.
 const std::vector<std::string>& expectation_metrics();
+// Coverage metrics, read from interval rows (selectable by "interval") rather than
+// metric rows. For "equals": "theory", coverage's theory is the nominal level and
+// miss_low/miss_high's is (1 - level) / 2.
+bool is_interval_metric(const std::string& metric);
 
 }  // namespace allocsim

@@ -143,7 +143,7 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
 }  // namespace
 
 std::vector<std::string> Scenario::selectable_columns() const {
-  std::vector<std::string> columns = {"scheme", "estimator", "group_kind", "group"};
+  std::vector<std::string> columns = {"scheme", "estimator", "group_kind", "group", "interval"};
   for (const auto& v : sweep) columns.push_back(v.name);
   return columns;
 }
@@ -192,6 +192,10 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
         }
         scenario.windows.push_back(w);
       }
+    }
+    if (auto v = root.maybe("interval_level")) {
+      scenario.interval_level = v->number();
+      if (!(scenario.interval_level > 0 && scenario.interval_level < 1)) v->fail("must be in (0, 1)");
     }
     if (auto v = root.maybe("estimators")) {
       for (const JsonValue& item : v->non_empty_array()) scenario.estimators.push_back(item.string());

@@ -55,10 +55,11 @@ struct Scenario {
   std::vector<GroupKind> groups;
   std::vector<Window> windows;
   std::vector<std::string> estimators;  // names to report; empty = all
+  double interval_level = 0.95;         // nominal coverage of every interval
   OutputOptions outputs;
   std::vector<Expectation> expectations;
 
-  // Column names a metric row can be selected by.
+  // Column names a metric row can be selected by ("interval" selects interval rows).
   std::vector<std::string> selectable_columns() const;
 };
 
