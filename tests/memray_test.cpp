@@ -31,13 +31,13 @@ std::shared_ptr<const Scheme> make_memray(const std::string& params) {
   return scheme;
 }
 
-// T = 100, process-wide counter, gaps 150, 20, 30 (lane 0 only; lane 1 is empty).
+// T = 100, process-wide counter, gaps 150, 20, 30, 17 (lane 0 only; lane 1 is empty).
 //   t0 99: 150 -> 51 (just below T: counted down)
 //   t1 100: s >= T, whole at its true size, counter untouched
 //   t1 50: 51 -> 1 (thread 1 continues thread 0's countdown)
 //   t0 0: nothing
 //   t0 1: point at offset 0, then gap 20
-//   t1 60: point at offset 19, gap 30 lands at offset 49, then gap 7 > 10 left
+//   t1 60: point at offset 19, gap 30 lands at offset 49, then gap 17 > the 10 left
 TEST(MemraySampler, OneCounterForAllThreadsAndWholeAllocationsFromT) {
   const Trace trace = make_trace({99, 100, 50, 0, 1, 60}, {0, 1, 1, 0, 0, 1});
   std::vector<ScriptedStream> lanes = {

@@ -17,6 +17,8 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
   command.add_flag("--quiet", options.quiet, "no progress line");
+  command.add_option("--replay", options.replay, "override the scenarios' replay mode")
+      ->check(CLI::IsMember({"skip_ahead", "streaming"}));
 }
 
 std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
@@ -25,6 +27,9 @@ std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
     Scenario scenario = load_scenario(file);
     if (options.seed) scenario.seed = *options.seed;
     if (options.replications) scenario.replications = *options.replications;
+    if (options.replay) {
+      scenario.replay = *options.replay == "streaming" ? ReplayMode::streaming : ReplayMode::skip_ahead;
+    }
     for (const auto& other : scenarios) {
       if (other.outputs.directory == scenario.outputs.directory) {
         throw InputError(file + ": writes to the same results directory \"" + scenario.outputs.directory +

@@ -21,6 +21,7 @@ struct ScenarioOptions {
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> replications;
   bool quiet = false;
+  std::optional<std::string> replay;  // overrides the scenarios' "replay"
 };
 
 void add_scenario_options(CLI::App& command, ScenarioOptions& options);

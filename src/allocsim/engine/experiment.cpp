@@ -100,6 +100,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     result.traces.push_back(summarize(*trace));
 
     const GroupIndex groups(*trace, scenario.groups);
+    std::unique_ptr<const ThreadIndex> thread_index;
+    if (scenario.replay == ReplayMode::skip_ahead) thread_index = std::make_unique<const ThreadIndex>(*trace);
     const std::size_t scheme_count = point.schemes.size();
     std::vector<Truth> truths;  // per scheme: allocated bytes follow its allocator model
     truths.reserve(scheme_count);
@@ -116,7 +118,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       const std::uint64_t block = item % blocks;
       auto& evaluator = evaluators[worker][s];
       if (!evaluator) {
-        evaluator = std::make_unique<SchemeEvaluator>(*trace, groups, truths[s], *point.schemes[s].scheme,
+        evaluator = std::make_unique<SchemeEvaluator>(*trace, thread_index.get(), groups, truths[s],
+                                                      *point.schemes[s].scheme,
                                                       scenario.windows, scenario.interval_level,
                                                       scenario.outputs.estimates);
       }

@@ -15,9 +15,21 @@ void BlockResult::merge(const BlockResult& later) {
                          later.total_estimates.end());
 }
 
-SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, const Truth& truth,
-                                 const Scheme& scheme, const std::vector<Window>& windows,
-                                 double interval_level, bool keep_total_estimates)
+namespace {
+
+std::unique_ptr<SchemeRun> start_run(const Scheme& scheme, const Trace& trace, const ThreadIndex* index) {
+  if (index != nullptr) {
+    if (auto run = scheme.start_skip_ahead(trace, *index)) return run;
+  }
+  return scheme.start(trace);
+}
+
+}  // namespace
+
+SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
+                                 const Truth& truth, const Scheme& scheme,
+                                 const std::vector<Window>& windows, double interval_level,
+                                 bool keep_total_estimates)
     : trace_(trace),
       groups_(groups),
       scheme_(scheme),
@@ -26,7 +38,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const GroupIndex& groups, c
       keep_total_estimates_(false),
       estimator_count_(scheme.estimators().size()),
       register_count_(0),
-      run_(scheme.start(trace)) {
+      run_(start_run(scheme, trace, index)) {
   for (const EstimatorSpec& spec : scheme.estimators()) {
     first_register_.push_back(register_count_);
     register_count_ += spec.registers;

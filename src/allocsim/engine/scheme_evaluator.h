@@ -35,8 +35,9 @@ struct BlockResult {
 
 class SchemeEvaluator {
  public:
-  SchemeEvaluator(const Trace& trace, const GroupIndex& groups, const Truth& truth,
-                  const Scheme& scheme, const std::vector<Window>& windows,
+  // `index` non-null selects skip-ahead replay where the scheme has it.
+  SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
+                  const Truth& truth, const Scheme& scheme, const std::vector<Window>& windows,
                   double interval_level, bool keep_total_estimates);
 
   BlockResult run_block(const StreamKey& first, std::uint64_t count);

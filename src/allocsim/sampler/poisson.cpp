@@ -40,6 +40,10 @@ class PoissonScheme final : public Scheme {
     return std::make_unique<SamplerRun<PoissonSampler>>(trace, PoissonSampler(rate_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return std::make_unique<SkipAheadRun<PoissonSampler>>(trace, index, PoissonSampler(rate_));
+  }
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) {

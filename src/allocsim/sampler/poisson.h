@@ -16,6 +16,7 @@
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -23,6 +24,33 @@ namespace allocsim {
 class PoissonSampler {
  public:
   explicit PoissonSampler(double mean_gap) : mean_gap_(mean_gap) {}
+
+  // The same process seen from the sample points: thread t's points sit at
+  // x1 = gap1, x2 = x1 + gap2, ... along its byte stream (the prefix sums of its
+  // requested sizes); each point falls in the event whose bytes contain it. Draws
+  // come from the same lane in the same order as replay().
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const std::size_t first = out.size();
+    for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
+      const auto prefix = index.requested_prefix(t);
+      const double end = static_cast<double>(prefix.back());
+      double x = draw_gap(lanes[t]);
+      std::size_t k = 0;
+      while (x < end) {
+        k = find_containing(prefix, x, k);
+        const double stop = static_cast<double>(prefix[k + 1]);
+        Observation obs{index.event(t, k), 0, static_cast<std::uint64_t>(x - static_cast<double>(prefix[k])), 0.0};
+        do {
+          ++obs.samples;
+          x += draw_gap(lanes[t]);
+        } while (x < stop);
+        out.push_back(obs);
+      }
+    }
+    if (index.thread_count() > 1) sort_by_event(out, first);
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {

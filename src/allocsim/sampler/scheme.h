@@ -15,6 +15,7 @@
 #include "allocsim/engine/random_stream.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/stats/metrics.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -82,7 +83,15 @@ class Scheme {
  public:
   virtual ~Scheme() = default;
   virtual const std::vector<EstimatorSpec>& estimators() const = 0;
+  // Streaming replay: the sampler visits every event (the reference).
   virtual std::unique_ptr<SchemeRun> start(const Trace& trace) const = 0;
+  // Skip-ahead replay: the sampler jumps from sample point to sample point through
+  // per-thread prefix sums, touching only sampled events; same distribution as
+  // start(). nullptr when the scheme has none (the engine then streams).
+  virtual std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& /*trace*/,
+                                                      const ThreadIndex& /*index*/) const {
+    return nullptr;
+  }
   // Fills contributions[o * W + j]: what observation o adds to register j of the
   // groups it belongs to, where W is the total number of registers over all
   // estimators, estimator 0's registers first (for linear estimators W = E and
@@ -139,5 +148,28 @@ class SamplerRun final : public SchemeRun {
   Sampler sampler_;
   std::vector<RandomStream> lanes_;
 };
+
+// The same for a sampler's skip-ahead replay, replay_skip_ahead(trace, index,
+// lanes, out), which must append observations in trace order like replay().
+template <class Sampler>
+class SkipAheadRun final : public SchemeRun {
+ public:
+  SkipAheadRun(const Trace& trace, const ThreadIndex& index, Sampler sampler)
+      : trace_(trace), index_(index), sampler_(std::move(sampler)), lanes_(trace.thread_count) {}
+
+  void replay(const StreamKey& key, std::vector<Observation>& observations) override {
+    for (std::size_t t = 0; t < lanes_.size(); ++t) lanes_[t].reset(key, t);
+    sampler_.replay_skip_ahead(trace_, index_, std::span<RandomStream>(lanes_), observations);
+  }
+
+ private:
+  const Trace& trace_;
+  const ThreadIndex& index_;
+  Sampler sampler_;
+  std::vector<RandomStream> lanes_;
+};
+
+// Sorts observations appended per thread back into trace order (a no-op for one thread).
+void sort_by_event(std::vector<Observation>& observations, std::size_t first);
 
 }  // namespace allocsim

@@ -197,6 +197,16 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
       scenario.interval_level = v->number();
       if (!(scenario.interval_level > 0 && scenario.interval_level < 1)) v->fail("must be in (0, 1)");
     }
+    if (auto v = root.maybe("replay")) {
+      const std::string mode = v->string();
+      if (mode == "skip_ahead") {
+        scenario.replay = ReplayMode::skip_ahead;
+      } else if (mode == "streaming") {
+        scenario.replay = ReplayMode::streaming;
+      } else {
+        v->fail("unknown replay mode \"" + mode + "\" (known: skip_ahead, streaming)");
+      }
+    }
     if (auto v = root.maybe("estimators")) {
       for (const JsonValue& item : v->non_empty_array()) scenario.estimators.push_back(item.string());
     }

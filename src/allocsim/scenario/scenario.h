@@ -38,6 +38,10 @@ struct SweepPoint {
   std::vector<SchemeInstance> schemes;
 };
 
+// How samplers are replayed: skip-ahead (from sample point to sample point, for
+// schemes that have it) or streaming (every event; the reference).
+enum class ReplayMode { skip_ahead, streaming };
+
 struct OutputOptions {
   std::string directory;   // under the --out directory; defaults to the scenario name
   bool estimates = false;  // write estimates.csv: every replication's total-group estimate
@@ -56,6 +60,7 @@ struct Scenario {
   std::vector<Window> windows;
   std::vector<std::string> estimators;  // names to report; empty = all
   double interval_level = 0.95;         // nominal coverage of every interval
+  ReplayMode replay = ReplayMode::skip_ahead;
   OutputOptions outputs;
   std::vector<Expectation> expectations;
 

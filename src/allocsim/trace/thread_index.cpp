@@ -1,0 +1,39 @@
+#include "allocsim/trace/thread_index.h"
+
+#include <algorithm>
+
+namespace allocsim {
+
+ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count) {
+  if (trace.thread_count > 1) {
+    events_.resize(trace.thread_count);
+    std::vector<std::size_t> counts(trace.thread_count, 0);
+    for (std::uint32_t t : trace.thread) ++counts[t];
+    for (std::uint32_t t = 0; t < trace.thread_count; ++t) events_[t].reserve(counts[t]);
+    for (std::size_t i = 0; i < trace.size(); ++i) events_[trace.thread[i]].push_back(i);
+  }
+  for (std::uint32_t t = 0; t < trace.thread_count; ++t) {
+    const std::size_t n = events_.empty() ? trace.size() : events_[t].size();
+    auto& prefix = prefix_[t];
+    prefix.resize(n + 1);
+    prefix[0] = 0;
+    for (std::size_t k = 0; k < n; ++k) prefix[k + 1] = prefix[k] + trace.requested[event(t, k)];
+  }
+}
+
+std::size_t find_containing(std::span<const std::uint64_t> prefix, double x, std::size_t from) {
+  // Gallop: find a step such that prefix[from + step] > x.
+  std::size_t lo = from, step = 1;
+  while (lo + step < prefix.size() && static_cast<double>(prefix[lo + step]) <= x) {
+    lo += step;
+    step *= 2;
+  }
+  const std::size_t hi = std::min(prefix.size(), lo + step + 1);
+  // Last position in [lo, hi) with prefix <= x.
+  const auto it = std::upper_bound(prefix.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   prefix.begin() + static_cast<std::ptrdiff_t>(hi), x,
+                                   [](double v, std::uint64_t p) { return v < static_cast<double>(p); });
+  return static_cast<std::size_t>(it - prefix.begin()) - 1;
+}
+
+}  // namespace allocsim

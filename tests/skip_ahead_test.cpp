@@ -1,0 +1,140 @@
+// Skip-ahead replay gives the same observations as streaming replay: it consumes
+// each thread's lane in the same order and places sample points identically.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "allocsim/sampler/poisson.h"
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/synthetic.h"
+#include "allocsim/trace/thread_index.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+using testing::make_trace;
+using testing::ScriptedStream;
+
+Trace synthetic(const std::string& json, std::uint64_t seed) {
+  const nlohmann::json spec = nlohmann::json::parse(json);
+  JsonObject object(spec, "$.trace");
+  return generate_synthetic(parse_synthetic_spec(object), seed);
+}
+
+bool same(const std::vector<Observation>& a, const std::vector<Observation>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].event != b[i].event || a[i].samples != b[i].samples || a[i].offset != b[i].offset) return false;
+  }
+  return true;
+}
+
+TEST(ThreadIndex, PrefixSumsAndGalloping) {
+  const Trace trace = make_trace({5, 0, 3, 10, 0, 0, 7}, {0, 1, 0, 1, 0, 0, 1});
+  const ThreadIndex index(trace);
+  ASSERT_EQ(index.thread_count(), 2u);
+  ASSERT_EQ(index.size(0), 4u);  // events 0, 2, 4, 5
+  EXPECT_EQ(index.event(0, 1), 2u);
+  const auto p0 = index.requested_prefix(0);
+  EXPECT_EQ(std::vector<std::uint64_t>(p0.begin(), p0.end()), (std::vector<std::uint64_t>{0, 5, 8, 8, 8}));
+  const auto p1 = index.requested_prefix(1);  // events 1 (0 B), 3 (10 B), 6 (7 B)
+  EXPECT_EQ(find_containing(p1, 0.0, 0), 1u);   // the 0-byte event holds no byte
+  EXPECT_EQ(find_containing(p1, 9.99, 0), 1u);
+  EXPECT_EQ(find_containing(p1, 10.0, 1), 2u);
+  EXPECT_EQ(find_containing(p1, 16.5, 0), 2u);
+}
+
+TEST(SkipAhead, ScriptedPoissonMatchesStreaming) {
+  // The mechanism test of poisson_test.cpp, replayed both ways.
+  const Trace trace = make_trace({0, 30, 40, 300, 10});
+  const std::vector<double> uniforms = {std::exp(-0.5), std::exp(-1.2), std::exp(-0.3), std::exp(-0.4),
+                                        std::exp(-5.0)};
+  std::vector<ScriptedStream> a = {ScriptedStream(uniforms)}, b = {ScriptedStream(uniforms)};
+  PoissonSampler streaming(100), skipping(100);
+  std::vector<Observation> out_a, out_b;
+  streaming.replay(trace, std::span<ScriptedStream>(a), out_a);
+  skipping.replay_skip_ahead(trace, ThreadIndex(trace), std::span<ScriptedStream>(b), out_b);
+  EXPECT_TRUE(same(out_a, out_b));
+  EXPECT_EQ(a[0].uniforms_used(), b[0].uniforms_used());
+}
+
+// With the real streams, every replication gives the same observations both ways,
+// across threads, zero-size events, and rates from below to far above the sizes.
+TEST(SkipAhead, PoissonIdenticalToStreamingOnRealStreams) {
+  const Trace trace = synthetic(R"({"allocations": 20000, "threads": 5, "thread_assignment": "random",
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.1, "distribution": "constant", "size": 0},
+        {"weight": 0.8, "distribution": "lognormal", "median": 100, "sigma": 2},
+        {"weight": 0.1, "distribution": "pareto", "scale": 10000, "shape": 1.2, "max": 100000000}]}})",
+                                7);
+  const ThreadIndex index(trace);
+  for (double rate : {64.0, 4096.0, 524288.0, 1e8}) {
+    for (std::uint64_t r = 0; r < 8; ++r) {
+      std::vector<RandomStream> a(5), b(5);
+      for (std::uint32_t t = 0; t < 5; ++t) {
+        a[t].reset({1, 2, r}, t);
+        b[t].reset({1, 2, r}, t);
+      }
+      PoissonSampler streaming(rate), skipping(rate);
+      std::vector<Observation> out_a, out_b;
+      streaming.replay(trace, std::span<RandomStream>(a), out_a);
+      skipping.replay_skip_ahead(trace, index, std::span<RandomStream>(b), out_b);
+      ASSERT_TRUE(same(out_a, out_b)) << "rate " << rate << " replication " << r;
+    }
+  }
+}
+
+// Two independent runs (different seeds), one streaming and one skip-ahead: the
+// distribution of samples per allocation must agree. Pearson chi-square on the
+// counts 0, 1, 2, >=3 (3 degrees of freedom); 27.88 is the 1 - 1e-6 quantile, so a
+// correct implementation fails with probability 1e-6.
+TEST(SkipAhead, SamplesPerAllocationHaveTheSameDistribution) {
+  const Trace trace = synthetic(R"({"allocations": 200000, "threads": 3,
+      "sizes": {"distribution": "log_uniform", "min": 1, "max": 20000}})",
+                                11);
+  const ThreadIndex index(trace);
+  auto histogram = [&](bool skip, std::uint64_t seed) {
+    std::vector<RandomStream> lanes(3);
+    for (std::uint32_t t = 0; t < 3; ++t) lanes[t].reset({seed, 0, 0}, t);
+    PoissonSampler sampler(8192);
+    std::vector<Observation> out;
+    if (skip) {
+      sampler.replay_skip_ahead(trace, index, std::span<RandomStream>(lanes), out);
+    } else {
+      sampler.replay(trace, std::span<RandomStream>(lanes), out);
+    }
+    std::array<double, 4> counts{static_cast<double>(trace.size()), 0, 0, 0};
+    for (const auto& o : out) {
+      counts[0] -= 1;
+      counts[std::min<std::uint32_t>(o.samples, 3)] += 1;
+    }
+    return counts;
+  };
+  const auto a = histogram(false, 100), b = histogram(true, 200);
+  double chi2 = 0;
+  for (int c = 0; c < 4; ++c) {
+    const double pooled = (a[c] + b[c]) / 2;
+    if (pooled > 0) chi2 += (a[c] - pooled) * (a[c] - pooled) / pooled + (b[c] - pooled) * (b[c] - pooled) / pooled;
+  }
+  EXPECT_LT(chi2, 27.88);
+  EXPECT_GT(a[1], 1000);  // the test has data in the cells it compares
+}
+
+TEST(SkipAhead, EngineResultsIdenticalInBothModes) {
+  const std::string base = R"({"name": "t", "seed": 4, "replications": 300,
+    "trace": {"allocations": 5000, "threads": 3, "sizes": {"distribution": "lognormal", "median": 300, "sigma": 1.5},
+              "stacks": {"rule": "round_robin", "count": 7}},
+    "schemes": [{"scheme": "poisson", "rate": 4096}], "groups": ["total", "stack"], "replay": ")";
+  const auto streaming = testing::run_scenario_text(base + "streaming\"}", 2);
+  const auto skipping = testing::run_scenario_text(base + "skip_ahead\"}", 2);
+  ASSERT_EQ(streaming.rows.size(), skipping.rows.size());
+  for (std::size_t i = 0; i < streaming.rows.size(); ++i) {
+    EXPECT_EQ(streaming.rows[i].metrics.mean, skipping.rows[i].metrics.mean) << i;
+    EXPECT_EQ(streaming.rows[i].metrics.mape, skipping.rows[i].metrics.mape) << i;
+  }
+}
+
+}  // namespace
+}  // namespace allocsim
