@@ -1,6 +1,7 @@
 #pragma once
-// Checks every metric row of one scheme against the theory columns it carries, the
-// way `allocsim check` does: |bias - theory_bias| <= k se with se = max(sample se,
+// Helpers for the scheme tests: the catalogue entry of a scheme, and a check of
+// every metric row of one scheme against the theory columns it carries, the way
+// `allocsim check` does: |bias - theory_bias| <= k se with se = max(sample se,
 // sqrt(theory_var / R)), |var - theory_var| <= k se_var, and
 // |p_any_sample - theory| <= k binomial se. At k = 5 each two-sided comparison
 // fails by chance with probability ~5.7e-7 (normal approximation); seeds are fixed.
@@ -11,8 +12,25 @@
 #include <string>
 
 #include "allocsim/engine/experiment.h"
+#include "allocsim/sampler/registry.h"
 
 namespace allocsim::testing {
+
+// The `allocsim schemes --json` entry of `name`, or null.
+inline nlohmann::json catalogue_entry(const std::string& name) {
+  for (const auto& entry : describe_schemes_json()) {
+    if (entry["name"] == name) return entry;
+  }
+  return nullptr;
+}
+
+// The default of parameter `parameter` in a catalogue entry, or null.
+inline nlohmann::json parameter_default(const nlohmann::json& entry, const std::string& parameter) {
+  for (const auto& p : entry["parameters"]) {
+    if (p["name"] == parameter) return p["default"];
+  }
+  return nullptr;
+}
 
 // Returns how many rows had a theory_bias, so callers can assert they saw some.
 inline int expect_rows_match_theory(const ScenarioResult& result, const std::string& scheme,

@@ -40,7 +40,7 @@ SchemeDescriptor dotnet_tick_scheme() {
                  "allocated bytes (fixed start and stride), each standing for 100 KB. Biased "
                  "on periodic allocation patterns.",
       .source = ".NET randomized allocation sampling design document (seeds/002), on "
-                "AllocationTick; coreclr gc.cpp try_allocate_more_space (research/samplers.md §4)",
+                "AllocationTick; coreclr gc.cpp try_allocate_more_space (release/1.1.0)",
       .parameters =
           {{"stride", "integer", 102400, "bytes between events (etw_allocation_tick = 100 * 1024)"},
            {"mode", "string", "stride",
@@ -51,10 +51,10 @@ SchemeDescriptor dotnet_tick_scheme() {
           {"Document: fixed starting point and stride (\"stride\", the default: first event when "
            "cumulative bytes reach one stride). Code: `running > etw_allocation_tick` fires, "
            "reports the running amount and resets it to 0, dropping the overshoot (\"reset\").",
-           "Code: the running amount grows by whole allocation contexts (~8 KB) at each "
-           "allocation-context refill, per GC heap and separately for small and large objects, "
-           "so the event lands on the object that triggered the refill. Not modelled: bytes "
-           "are counted per object in one process-wide counter."},
+           "Code: the running amount grows by the size of each new allocation context handed "
+           "to a thread (not per object), per GC heap and separately for small and large "
+           "objects, so the event lands on the object whose allocation needed a new context. "
+           "Not modelled: bytes are counted per object in one process-wide counter."},
       .create =
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         std::uint64_t stride = 102400;

@@ -18,6 +18,7 @@
 // pattern holds the boundary bytes).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -62,7 +63,7 @@ class AllocationTickSampler {
     }
     const std::uint64_t events = 1 + after / stride_;
     remaining = stride_ - after % stride_;
-    return {i, static_cast<std::uint32_t>(std::min<std::uint64_t>(events, UINT32_MAX)), offset,
+    return {i, static_cast<std::uint32_t>(std::min<std::uint64_t>(events, std::numeric_limits<std::uint32_t>::max())), offset,
             static_cast<double>(stride_) * static_cast<double>(events)};
   }
 

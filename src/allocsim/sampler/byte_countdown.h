@@ -13,7 +13,8 @@
 // allocation of s bytes holds n ~ Binomial(s, p') of them, independently of every
 // other allocation: P(n = 0) = (1 - p')^s = e^(-s/T).
 // Pass-through: an allocation of s >= passthrough_from bytes is recorded whole at
-// its true size, without touching the counter or drawing.
+// its true size (samples 1, offset 0, weight s), without touching the counter or
+// drawing.
 // Weight: T * n below the cutoff, s at or above it. E[T n] = s T p', so the byte
 // estimate has relative bias T (1 - e^(-1/T)) - 1 = -1/(2T) + 1/(6T^2) - ...
 #include <cmath>

@@ -32,14 +32,13 @@ class PoissonSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const std::size_t first = out.size();
     for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
       const auto prefix = index.requested_prefix(t);
       const double end = static_cast<double>(prefix.back());
       double x = draw_gap(lanes[t]);
       std::size_t k = 0;
       while (x < end) {
-        k = find_containing(prefix, x, k);
+        k = index.find(t, x, k);
         const double stop = static_cast<double>(prefix[k + 1]);
         Observation obs{index.event(t, k), 0, static_cast<std::uint64_t>(x - static_cast<double>(prefix[k])), 0.0};
         do {
@@ -49,7 +48,6 @@ class PoissonSampler {
         out.push_back(obs);
       }
     }
-    if (index.thread_count() > 1) sort_by_event(out, first);
   }
 
   template <class Stream>

@@ -1,6 +1,5 @@
 #include "allocsim/sampler/scheme.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace allocsim {
@@ -12,11 +11,6 @@ const char* to_string(Quantity q) {
     case Quantity::count: return "count";
   }
   return "?";
-}
-
-void sort_by_event(std::vector<Observation>& observations, std::size_t first) {
-  std::sort(observations.begin() + static_cast<std::ptrdiff_t>(first), observations.end(),
-            [](const Observation& a, const Observation& b) { return a.event < b.event; });
 }
 
 const std::vector<IntervalSpec>& Scheme::intervals() const {

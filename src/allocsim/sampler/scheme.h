@@ -75,7 +75,8 @@ class SchemeRun {
  public:
   virtual ~SchemeRun() = default;
   // Replays the whole trace with the random streams of `key` (one lane per traced
-  // thread) and appends one observation per sampled allocation, in trace order.
+  // thread) and appends one observation per sampled allocation (in trace order
+  // for streaming replay, thread by thread for skip-ahead).
   virtual void replay(const StreamKey& key, std::vector<Observation>& observations) = 0;
 };
 
@@ -150,7 +151,8 @@ class SamplerRun final : public SchemeRun {
 };
 
 // The same for a sampler's skip-ahead replay, replay_skip_ahead(trace, index,
-// lanes, out), which must append observations in trace order like replay().
+// lanes, out). It appends the same observations as replay() but thread by thread,
+// not in trace order; only floating-point summation order differs downstream.
 template <class Sampler>
 class SkipAheadRun final : public SchemeRun {
  public:
@@ -168,8 +170,5 @@ class SkipAheadRun final : public SchemeRun {
   Sampler sampler_;
   std::vector<RandomStream> lanes_;
 };
-
-// Sorts observations appended per thread back into trace order (a no-op for one thread).
-void sort_by_event(std::vector<Observation>& observations, std::size_t first);
 
 }  // namespace allocsim

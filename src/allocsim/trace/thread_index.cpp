@@ -4,7 +4,7 @@
 
 namespace allocsim {
 
-ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count) {
+ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count), coarse_(trace.thread_count) {
   if (trace.thread_count > 1) {
     events_.resize(trace.thread_count);
     std::vector<std::size_t> counts(trace.thread_count, 0);
@@ -18,10 +18,19 @@ ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count) {
     prefix.resize(n + 1);
     prefix[0] = 0;
     for (std::size_t k = 0; k < n; ++k) prefix[k + 1] = prefix[k] + trace.requested[event(t, k)];
+    for (std::size_t k = 0; k < prefix.size(); k += kStride) coarse_[t].push_back(prefix[k]);
   }
 }
 
-std::size_t find_containing(std::span<const std::uint64_t> prefix, double x, std::size_t from) {
+std::size_t ThreadIndex::find(std::uint32_t t, double x, std::size_t from) const {
+  const std::size_t block = gallop_last_not_above(coarse_[t], x, from / kStride);
+  const auto& prefix = prefix_[t];
+  const std::size_t first = std::max(from, block * kStride);
+  const std::size_t last = std::min(prefix.size(), (block + 1) * kStride + 1);
+  return gallop_last_not_above(std::span<const std::uint64_t>(prefix.data(), last), x, first);
+}
+
+std::size_t gallop_last_not_above(std::span<const std::uint64_t> prefix, double x, std::size_t from) {
   // Gallop: find a step such that prefix[from + step] > x.
   std::size_t lo = from, step = 1;
   while (lo + step < prefix.size() && static_cast<double>(prefix[lo + step]) <= x) {
@@ -29,7 +38,7 @@ std::size_t find_containing(std::span<const std::uint64_t> prefix, double x, std
     step *= 2;
   }
   const std::size_t hi = std::min(prefix.size(), lo + step + 1);
-  // Last position in [lo, hi) with prefix <= x.
+  // Last position in [lo, hi) with prefix <= x (prefix[lo] <= x, so it exists).
   const auto it = std::upper_bound(prefix.begin() + static_cast<std::ptrdiff_t>(lo),
                                    prefix.begin() + static_cast<std::ptrdiff_t>(hi), x,
                                    [](double v, std::uint64_t p) { return v < static_cast<double>(p); });

@@ -23,15 +23,23 @@ class ThreadIndex {
   // prefix[k] = requested bytes of thread t's events 0..k-1; size(t) + 1 entries.
   std::span<const std::uint64_t> requested_prefix(std::uint32_t t) const { return prefix_[t]; }
 
+  // The k with prefix[k] <= x < prefix[k + 1] (the event holding byte position x of
+  // thread t's stream), searching forward from `from`, a position known to satisfy
+  // prefix[from] <= x. Requires x < prefix.back().
+  std::size_t find(std::uint32_t t, double x, std::size_t from) const;
+
  private:
+  // Every kStride-th prefix sum, so the search gallops through an array that stays
+  // in cache and touches the large one only inside one block.
+  static constexpr std::size_t kStride = 64;
+
   std::vector<std::vector<std::uint64_t>> events_;  // empty for a single thread
   std::vector<std::vector<std::uint64_t>> prefix_;
+  std::vector<std::vector<std::uint64_t>> coarse_;  // coarse_[t][j] = prefix_[t][j * kStride]
 };
 
-// The position k such that prefix[k] <= x < prefix[k + 1], searching forward from
-// `from` (a position known to satisfy prefix[from] <= x) by galloping: cost
-// O(log distance), so a sampler whose next point is a few events away pays little.
-// Requires x < prefix.back().
-std::size_t find_containing(std::span<const std::uint64_t> prefix, double x, std::size_t from);
+// The last position k in [from, prefix.size()) with prefix[k] <= x, found by
+// galloping from `from`: O(log distance) steps. Requires prefix[from] <= x.
+std::size_t gallop_last_not_above(std::span<const std::uint64_t> prefix, double x, std::size_t from);
 
 }  // namespace allocsim

@@ -1,0 +1,119 @@
+// Replay speed: streaming and skip-ahead events per second per scheme, and
+// replications per second of the engine on 1 and 2 threads.
+//
+//   build/bin/replay_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// The trace has ALLOCSIM_BENCH_EVENTS allocations (default 10^7) of malloc-like
+// sizes on 4 threads: 95% log-uniform 8..256 B, 4.9% lognormal around 4 KiB,
+// 0.1% 256 KiB (mean about 660 B).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "allocsim/engine/experiment.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/synthetic.h"
+#include "allocsim/trace/thread_index.h"
+
+namespace allocsim {
+namespace {
+
+std::uint64_t bench_events() {
+  const char* env = std::getenv("ALLOCSIM_BENCH_EVENTS");
+  return env != nullptr ? std::strtoull(env, nullptr, 10) : 10'000'000;
+}
+
+const std::string kSizes = R"({"distribution": "mixture", "components": [
+  {"weight": 0.950, "distribution": "log_uniform", "min": 8, "max": 256},
+  {"weight": 0.049, "distribution": "lognormal", "median": 4096, "sigma": 1.0},
+  {"weight": 0.001, "distribution": "constant", "size": 262144}]})";
+
+const Trace& bench_trace() {
+  static const Trace trace = [] {
+    const nlohmann::json spec = nlohmann::json::parse(R"({"allocations": )" + std::to_string(bench_events()) +
+                                                      R"(, "threads": 4, "thread_assignment": "random", "sizes": )" +
+                                                      kSizes + "}");
+    JsonObject object(spec, "$.trace");
+    return generate_synthetic(parse_synthetic_spec(object), 1);
+  }();
+  return trace;
+}
+
+const ThreadIndex& bench_index() {
+  static const ThreadIndex index(bench_trace());
+  return index;
+}
+
+std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
+  const nlohmann::json json = nlohmann::json::parse(params);
+  JsonObject object(json, "$");
+  auto scheme = find_scheme(name)->create(object);
+  object.finish();
+  return scheme;
+}
+
+void replay(benchmark::State& state, const std::string& name, const std::string& params, bool skip_ahead) {
+  const Trace& trace = bench_trace();
+  const auto scheme = make_scheme(name, params);
+  auto run = skip_ahead ? scheme->start_skip_ahead(trace, bench_index()) : scheme->start(trace);
+  if (!run) {
+    state.SkipWithError("no skip-ahead replay for this scheme");
+    return;
+  }
+  std::vector<Observation> observations;
+  std::uint64_t r = 0;
+  std::size_t samples = 0;
+  for (auto _ : state) {
+    observations.clear();
+    run->replay({1, 0, r++}, observations);
+    samples += observations.size();
+    benchmark::DoNotOptimize(observations.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.size()));
+  state.counters["sampled_allocations"] =
+      benchmark::Counter(static_cast<double>(samples) / static_cast<double>(state.iterations()));
+}
+
+void register_replay_benchmarks() {
+  struct Case {
+    std::string scheme;
+    std::string params;  // with %T for the rate
+  };
+  const std::vector<Case> cases = {
+      {"poisson", R"({"rate": %T})"},
+  };
+  for (const auto& c : cases) {
+    for (const char* rate : {"4096", "524288", "2097152"}) {
+      std::string params = c.params;
+      params.replace(params.find("%T"), 2, rate);
+      for (bool skip : {false, true}) {
+        const std::string label = c.scheme + (skip ? "/skip_ahead/T=" : "/streaming/T=") + rate;
+        benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) { replay(s, c.scheme, params, skip); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
+  }
+}
+
+// Whole-engine throughput: replications per second of a poisson scenario with
+// stack groups, on 1 and 2 worker threads.
+void engine(benchmark::State& state) {
+  const std::string json = R"({"name": "bench", "seed": 1, "replications": 256,
+    "trace": {"allocations": 100000, "threads": 4, "sizes": )" + kSizes + R"(, "stacks": {"rule": "random", "count": 100}},
+    "schemes": [{"scheme": "poisson", "rate": 65536}], "groups": ["total", "stack"]})";
+  const Scenario scenario = parse_scenario(json, "bench");
+  RunOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(run_scenario(scenario, options).rows.size());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * scenario.replications));
+}
+BENCHMARK(engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const bool registered = (register_replay_benchmarks(), true);
+
+}  // namespace
+}  // namespace allocsim

@@ -1,0 +1,44 @@
+#pragma once
+// The numbers a chart shows, taken from a result table: one entry per series, with
+// its Monte Carlo points (x, y, half-width of the error bar) and its closed-form
+// curve, in plotting units (scales, divisions and percent applied), sorted by x.
+#include <string>
+#include <vector>
+
+#include "allocsim/report/chart_spec.h"
+#include "allocsim/report/csv_reader.h"
+
+namespace allocsim {
+
+// Error bars span this many standard errors each side.
+inline constexpr double kErrorBarSigmas = 2;
+
+struct ChartPoint {
+  double x = 0;
+  double y = 0;
+  double error = 0;  // half-width of the bar; NaN when the chart has none
+};
+
+struct ChartCurvePoint {
+  double x = 0;
+  double y = 0;
+};
+
+struct ChartSeries {
+  std::string label;
+  std::vector<ChartPoint> points;
+  std::vector<ChartCurvePoint> theory;
+};
+
+struct ChartData {
+  std::vector<ChartSeries> series;
+};
+
+// `where` names the table in errors. Throws InputError when the selection is empty,
+// a plotted cell is not a number, or two rows of a series share an x value.
+ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where);
+
+// A y value (or a reference's y) in plotting units: scaled, and x100 for percent.
+double plotted_y(const ChartSpec& spec, double value);
+
+}  // namespace allocsim

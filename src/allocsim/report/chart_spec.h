@@ -1,0 +1,76 @@
+#pragma once
+// A chart described in a scenario's "charts" array: which result column is plotted
+// against which, split into which series, with which closed-form column drawn over
+// the Monte Carlo points. Rendering is gnuplot_chart.h's job.
+//
+//   {"name": "p-any-sample", "title": "P(at least one sample) vs allocation size",
+//    "where": {"scheme": "poisson", "estimator": "bytes"},
+//    "x": "size", "x_unit": "bytes", "x_label": "allocation size",
+//    "y": "p_any_sample", "y_unit": "percent", "y_label": "P(≥ 1 sample)",
+//    "error": "se_p_any_sample", "theory": "theory_p_any_sample",
+//    "series": "rate", "series_title": "T = {rate:bytes}",
+//    "references": [{"x": 1572864, "y": 0.95, "label": "document: 95% at 1.5 MiB"}]}
+//
+// Monte Carlo points carry error bars of ±2 standard errors (the "error" column);
+// the theory column is drawn as a line per series. "theory_where" draws the lines
+// from other rows than the points (e.g. the ideal sampler's closed form under a
+// real system's measurements). Every column is checked against the result file's
+// header when the scenario is read.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/report/result_columns.h"
+#include "allocsim/report/row_filter.h"
+#include "allocsim/report/value_format.h"
+#include "allocsim/scenario/json_reader.h"
+
+namespace allocsim {
+
+struct ChartAxis {
+  std::string column;
+  std::string label;  // default: the column name
+  Unit unit = Unit::none;
+  bool log = false;
+  double scale = 1;  // values are multiplied by this before plotting
+  std::optional<double> min, max;
+};
+
+// A document's claim drawn on the chart: a marked point (x and y), a vertical
+// line (x only) or a horizontal line (y only), with an optional label.
+struct ChartReference {
+  std::optional<double> x, y;
+  std::string label;
+};
+
+enum class LegendPosition { top_left, top_right, bottom_left, bottom_right, outside };
+
+struct ChartSpec {
+  std::string path;  // "$.charts[2]", for errors found while rendering
+  std::string name;  // file stem under charts/
+  std::string title;
+  ResultSource source = ResultSource::metrics;
+  RowFilter where;
+  ChartAxis x, y;
+  std::string y_divide_by;               // a column dividing y, its error and theory; empty = none
+  std::vector<std::string> series;       // columns whose value combinations are the series
+  std::string series_title;              // "T = {rate:bytes}"; default: the values, comma separated
+  std::string error;                     // standard-error column; empty = no error bars
+  std::string theory;                    // closed-form column; empty = no lines
+  std::optional<RowFilter> theory_where; // rows the lines come from, if not the points' rows
+  std::string points_title = "Monte Carlo";
+  std::string theory_title = "closed form";
+  std::size_t point_every = 1;           // plot every n-th Monte Carlo point of a series
+  LegendPosition legend = LegendPosition::bottom_right;
+  std::vector<ChartReference> references;
+};
+
+// Reads a scenario's "charts" array; `sweep_names` are its sweep variables, which
+// are columns of every result file. Errors name the JSON path.
+std::vector<ChartSpec> parse_charts(const JsonValue& charts, const std::vector<std::string>& sweep_names);
+
+// "T = {rate:bytes}" with the series' values; `values` are in spec.series order.
+std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values);
+
+}  // namespace allocsim

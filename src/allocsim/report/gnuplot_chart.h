@@ -1,0 +1,19 @@
+#pragma once
+// Renders one chart of a results directory: charts/NAME.dat and charts/NAME.gp
+// (kept, for users to tweak and re-run), then charts/NAME.png and charts/NAME.svg,
+// each written under a temporary name by gnuplot and renamed into place.
+#include <string>
+
+#include "allocsim/report/chart_spec.h"
+#include "allocsim/report/csv_reader.h"
+
+namespace allocsim {
+
+struct ChartFiles {
+  std::string png, svg, script, data;
+};
+
+// `table` is the spec's source file of `results_dir`, already read.
+ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std::string& results_dir);
+
+}  // namespace allocsim

@@ -1,0 +1,227 @@
+#include "allocsim/report/gnuplot_script.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "allocsim/report/axis_ticks.h"
+#include "allocsim/report/csv.h"
+
+namespace allocsim {
+namespace {
+
+// Okabe-Ito: distinguishable with the common forms of colour blindness.
+constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
+constexpr int kPointTypes[] = {7, 5, 9, 11, 13, 15};  // filled circle, square, triangles, diamond, pentagon
+constexpr const char* kReferenceColor = "#444444";
+
+struct Range {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -std::numeric_limits<double>::infinity();
+  void add(double v, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  bool empty() const { return !(low <= high); }
+};
+
+std::string number(double v) { return std::isnan(v) ? "NaN" : format_number(v); }
+
+// The plotted range of an axis: the data's, unless the spec fixes an end. A
+// linear byte axis that starts near zero starts at zero.
+Range axis_range(const ChartAxis& axis, Range data, double scale_of_limits) {
+  if (axis.min) data.low = *axis.min * scale_of_limits;
+  if (axis.max) data.high = *axis.max * scale_of_limits;
+  if (!axis.min && !axis.log && data.low > 0 && data.low < 0.25 * data.high) data.low = 0;
+  return data;
+}
+
+std::string axis_commands(const std::string& name, const ChartAxis& axis, const Range& range, bool data_range_set) {
+  // A label left at its default is the column's name, shown as written.
+  std::string out = "set " + name + "label " + gnuplot_quote(axis.label, axis.label == axis.column) + "\n";
+  if (axis.log) out += "set logscale " + name + (axis.unit == Unit::bytes ? " 2" : " 10") + "\n";
+  if (data_range_set) {
+    out += "set " + name + "range [" + number(range.low) + ":" + number(range.high) + "]\n";
+  } else {
+    if (axis.min || axis.max) {
+      out += "set " + name + "range [" + (axis.min ? number(range.low) : "*") + ":" +
+             (axis.max ? number(range.high) : "*") + "]\n";
+    }
+  }
+  switch (axis.unit) {
+    case Unit::bytes: {
+      if (range.empty()) break;
+      std::string tics;
+      for (const Tick& t : byte_ticks(range.low, range.high, axis.log)) {
+        tics += (tics.empty() ? "" : ", ") + gnuplot_quote(t.label, true) + " " + number(t.value);
+      }
+      out += "set " + name + "tics (" + tics + ")\n";
+      break;
+    }
+    case Unit::percent:
+      out += "set format " + name + " '%g%%'\n";
+      break;
+    case Unit::fraction:
+      out += "set format " + name + " '%g'\n";
+      break;
+    case Unit::none:
+      if (axis.log) {
+        const bool wide = !range.empty() && range.high / range.low >= 100;
+        out += "set format " + name + (wide ? " '10^{%L}'" : " '%g'") + "\n";
+      }
+      break;
+  }
+  return out;
+}
+
+const char* legend_position(LegendPosition p) {
+  switch (p) {
+    case LegendPosition::top_left: return "inside top left";
+    case LegendPosition::top_right: return "inside top right";
+    case LegendPosition::bottom_left: return "inside bottom left";
+    case LegendPosition::bottom_right: return "inside bottom right";
+    case LegendPosition::outside: return "outside right top";
+  }
+  return "inside bottom right";
+}
+
+std::string reference_commands(const ChartSpec& spec) {
+  std::string out;
+  const std::string color = std::string("lc rgb '") + kReferenceColor + "'";
+  for (const ChartReference& ref : spec.references) {
+    const std::string label = ref.label.empty() ? "" : gnuplot_quote(ref.label, false);
+    if (ref.x && ref.y) {
+      const std::string at = number(*ref.x * spec.x.scale) + ", " + number(plotted_y(spec, *ref.y));
+      out += "set label " + (label.empty() ? "''" : label) + " at " + at +
+             " point pt 6 ps 2.2 lw 2 " + color + " offset 1.6, -0.6 front\n";
+    } else if (ref.x) {
+      const std::string x = number(*ref.x * spec.x.scale);
+      out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " front\n";
+      if (!label.empty()) out += "set label " + label + " at " + x + ", graph 0.97 offset 0.5, 0 front\n";
+    } else {
+      const std::string y = number(plotted_y(spec, *ref.y));
+      out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " front\n";
+      if (!label.empty()) out += "set label " + label + " at graph 0.02, first " + y + " offset 0, 0.7 front\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string gnuplot_quote(const std::string& text, bool literal) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "''";
+      continue;
+    }
+    if (literal && (c == '^' || c == '_' || c == '@' || c == '&' || c == '~' || c == '{' || c == '}')) out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
+std::string gnuplot_data(const ChartData& data) {
+  std::string out;
+  for (std::size_t s = 0; s < data.series.size(); ++s) {
+    const ChartSeries& series = data.series[s];
+    if (s > 0) out += "\n\n";
+    out += "# series " + std::to_string(s) + " \"" + series.label + "\": Monte Carlo x, y, error bar half-width\n";
+    for (const ChartPoint& p : series.points) out += number(p.x) + "\t" + number(p.y) + "\t" + number(p.error) + "\n";
+    if (series.points.empty()) out += "NaN\tNaN\tNaN\n";
+    out += "\n\n# series " + std::to_string(s) + " \"" + series.label + "\": closed form x, y\n";
+    for (const ChartCurvePoint& p : series.theory) out += number(p.x) + "\t" + number(p.y) + "\n";
+    if (series.theory.empty()) out += "NaN\tNaN\n";
+  }
+  return out;
+}
+
+std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const std::string& data_file,
+                           const std::string& source) {
+  Range x_data, y_data;
+  bool has_errors = false, has_theory = false;
+  for (const ChartSeries& series : data.series) {
+    for (const ChartPoint& p : series.points) {
+      x_data.add(p.x, spec.x.log);
+      y_data.add(p.y, spec.y.log);
+      has_errors = has_errors || !std::isnan(p.error);
+    }
+    for (const ChartCurvePoint& p : series.theory) {
+      x_data.add(p.x, spec.x.log);
+      y_data.add(p.y, spec.y.log);
+      has_theory = true;
+    }
+  }
+  for (const ChartReference& ref : spec.references) {
+    if (ref.x) x_data.add(*ref.x * spec.x.scale, spec.x.log);
+    if (ref.y) y_data.add(plotted_y(spec, *ref.y), spec.y.log);
+  }
+  const Range x_range = axis_range(spec.x, x_data, spec.x.scale);
+  const Range y_range = axis_range(spec.y, y_data, plotted_y(spec, 1));
+
+  std::string s;
+  s += "# " + spec.title + "\n";
+  s += "# allocsim chart \"" + spec.name + "\" from " + source + "; data: " + data_file + ".\n";
+  s += "# Re-render inside this directory with: gnuplot " + spec.name + ".gp\n";
+  s += "if (!exists('png_file')) png_file = " + gnuplot_quote(spec.name + ".png", false) + "\n";
+  s += "if (!exists('svg_file')) svg_file = " + gnuplot_quote(spec.name + ".svg", false) + "\n";
+  s += "set encoding utf8\n";
+  s += "set datafile separator '\\t'\n";
+  s += "set title " + gnuplot_quote(spec.title, false) + " font ',15'\n";
+  s += axis_commands("x", spec.x, x_range, spec.x.unit == Unit::bytes && !x_range.empty());
+  s += axis_commands("y", spec.y, y_range, spec.y.unit == Unit::bytes && !y_range.empty());
+  s += "set grid back lc rgb '#dddddd' lw 1\n";
+  s += "set border lw 1.2\n";
+  s += std::string("set key ") + legend_position(spec.legend) + " box opaque lc rgb '#bbbbbb' samplen 2.5 spacing 1.15\n";
+  s += "set bars 0.6\n";
+  for (std::size_t i = 0; i < data.series.size(); ++i) {
+    s += "set style line " + std::to_string(i + 1) + " lc rgb '" + kColors[i % std::size(kColors)] +
+         "' lw 2 pt " + std::to_string(kPointTypes[i % std::size(kPointTypes)]) + " ps 0.75\n";
+  }
+  s += reference_commands(spec);
+
+  // One legend entry per series (its points, or its line when it has no points);
+  // two black entries say which mark is which when there are several series.
+  const bool single = data.series.size() == 1 && data.series[0].label.empty();
+  std::vector<std::string> clauses;
+  const std::string file = gnuplot_quote(data_file, false);
+  for (std::size_t i = 0; i < data.series.size(); ++i) {
+    const ChartSeries& series = data.series[i];
+    const std::string style = "ls " + std::to_string(i + 1);
+    const std::string label = single ? "" : gnuplot_quote(series.label, true);
+    if (!series.points.empty()) {
+      const std::string title = single ? gnuplot_quote(spec.points_title, false) : label;
+      clauses.push_back(file + " index " + std::to_string(2 * i) +
+                        (has_errors ? " using 1:2:3 with yerrorbars " : " using 1:2 with points ") + style +
+                        " title " + title);
+    }
+    if (!series.theory.empty()) {
+      const std::string title = single ? gnuplot_quote(spec.theory_title, false)
+                                       : (series.points.empty() ? label : std::string("''"));
+      clauses.push_back(file + " index " + std::to_string(2 * i + 1) + " using 1:2 with lines " + style +
+                        (title == "''" ? " notitle" : " title " + title));
+    }
+  }
+  if (!single) {
+    const std::string points = spec.points_title + (has_errors ? " (bars: ±2 SE)" : "");
+    clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points, false));
+    if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
+  } else if (has_errors && !data.series[0].points.empty()) {
+    s += "set key title '(bars: ±2 SE)'\n";
+  }
+  std::string plot = "plot ";
+  for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];
+
+  s += "set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'\n";
+  s += "set output png_file\n";
+  s += plot + "\n";
+  s += "set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'\n";
+  s += "set output svg_file\n";
+  s += "replot\n";
+  s += "set output\n";
+  return s;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,15 @@
+#pragma once
+// The columns of the result files a chart or table can read, for a scenario with
+// the given sweep variables: taken from the header the results writer emits, so
+// the two cannot drift apart.
+#include <string>
+#include <vector>
+
+namespace allocsim {
+
+enum class ResultSource { metrics, intervals };
+
+const char* file_name(ResultSource source);  // "metrics.csv", "intervals.csv"
+std::vector<std::string> result_columns(ResultSource source, const std::vector<std::string>& sweep_names);
+
+}  // namespace allocsim

@@ -1,0 +1,23 @@
+#pragma once
+// Writes a scenario's tables into tables/ of its results directory: NAME.csv (raw
+// values, column names as in the results) and NAME.md (a Markdown table with the
+// title, readable headers and formatted values).
+#include <string>
+
+#include "allocsim/report/csv_reader.h"
+#include "allocsim/report/table_spec.h"
+
+namespace allocsim {
+
+struct TableText {
+  std::string csv;
+  std::string markdown;
+};
+
+// `results` is the spec's source file (unused for nb_quantiles tables).
+TableText table_text(const TableSpec& spec, const CsvTable& results, const std::string& where);
+
+// Returns the Markdown file's path.
+std::string write_table(const TableSpec& spec, const CsvTable& results, const std::string& results_dir);
+
+}  // namespace allocsim
