@@ -32,6 +32,7 @@ struct CompletedScenario {
   ScenarioResult result;
   std::vector<ExpectationOutcome> outcomes;
   std::string directory;
+  std::vector<std::string> figures;  // chart and table files written
 };
 
 CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options);

@@ -266,6 +266,10 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
         scenario.expectations.push_back(parse_expectation(object, columns));
       }
     }
+    std::vector<std::string> sweep_names;
+    for (const auto& variable : scenario.sweep) sweep_names.push_back(variable.name);
+    if (auto v = root.maybe("charts")) scenario.charts = parse_charts(*v, sweep_names);
+    if (auto v = root.maybe("tables")) scenario.tables = parse_tables(*v, sweep_names);
     root.finish();
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/report/chart_spec.h"
+#include "allocsim/report/table_spec.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/scenario/expectation.h"
 #include "allocsim/stats/groups.h"
@@ -63,6 +65,8 @@ struct Scenario {
   ReplayMode replay = ReplayMode::skip_ahead;
   OutputOptions outputs;
   std::vector<Expectation> expectations;
+  std::vector<ChartSpec> charts;  // drawn from the results (report/figures.h)
+  std::vector<TableSpec> tables;
 
   // Column names a metric row can be selected by ("interval" selects interval rows).
   std::vector<std::string> selectable_columns() const;

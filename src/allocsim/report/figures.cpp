@@ -1,0 +1,66 @@
+#include "allocsim/report/figures.h"
+
+#include <filesystem>
+#include <map>
+
+#include "allocsim/report/csv_reader.h"
+#include "allocsim/report/gnuplot_chart.h"
+#include "allocsim/report/table_writer.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+
+FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
+  const std::string path = (std::filesystem::path(results_dir) / "summary.json").string();
+  if (!std::filesystem::exists(path)) {
+    throw InputError(results_dir + ": not a results directory (no summary.json)");
+  }
+  const nlohmann::json summary = parse_json_file(path);
+  try {
+    if (!summary.is_object() || !summary.contains("resolved_scenario")) {
+      throw InputError("no \"resolved_scenario\"");
+    }
+    const nlohmann::json& scenario = summary.at("resolved_scenario");
+    JsonObject root(scenario, "$.resolved_scenario");
+    std::vector<std::string> sweep_names;
+    if (auto sweep = root.maybe("sweep")) {
+      for (const auto& [name, unused] : sweep->raw().items()) sweep_names.push_back(name);
+    }
+    FigureSpecs specs;
+    if (auto v = root.maybe("charts")) specs.charts = parse_charts(*v, sweep_names);
+    if (auto v = root.maybe("tables")) specs.tables = parse_tables(*v, sweep_names);
+    return specs;
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir) {
+  std::map<ResultSource, CsvTable> tables;
+  auto source_table = [&](ResultSource source) -> const CsvTable& {
+    auto it = tables.find(source);
+    if (it == tables.end()) {
+      const std::string path = (std::filesystem::path(results_dir) / file_name(source)).string();
+      if (!std::filesystem::exists(path)) {
+        throw InputError(path + ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
+                         "offers confidence intervals)");
+      }
+      it = tables.emplace(source, read_csv_file(path)).first;
+    }
+    return it->second;
+  };
+  std::vector<std::string> written;
+  for (const ChartSpec& chart : specs.charts) {
+    const ChartFiles files = render_chart(chart, source_table(chart.source), results_dir);
+    written.push_back(files.png);
+    written.push_back(files.svg);
+  }
+  for (const TableSpec& table : specs.tables) {
+    const CsvTable none;
+    written.push_back(write_table(table, table.kind == TableKind::results ? source_table(table.source) : none,
+                                  results_dir));
+  }
+  return written;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,24 @@
+#pragma once
+// A scenario's figures: its charts (gnuplot_chart.h) and tables (table_writer.h),
+// rendered from the result files of its results directory, so that they can be
+// redrawn at any time without re-running (`allocsim plot`).
+#include <string>
+#include <vector>
+
+#include "allocsim/report/chart_spec.h"
+#include "allocsim/report/table_spec.h"
+
+namespace allocsim {
+
+struct FigureSpecs {
+  std::vector<ChartSpec> charts;
+  std::vector<TableSpec> tables;
+};
+
+// Reads "charts" and "tables" from the resolved scenario in RESULTS_DIR/summary.json.
+FigureSpecs figure_specs_from_summary(const std::string& results_dir);
+
+// Renders every chart and table; returns the files written (PNG, SVG, Markdown).
+std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir);
+
+}  // namespace allocsim
