@@ -3,14 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "allocsim/util/error.h"
+#include "scheme_theory_checks.h"
 #include "test_support.h"
 
 namespace allocsim {
 namespace {
 
+using testing::catalogue_entry;
+using testing::parameter_default;
 using testing::find_row;
 using testing::make_trace;
 using testing::run_scenario_text;
@@ -79,6 +83,14 @@ std::shared_ptr<const Scheme> make_tick(const std::string& params) {
   auto scheme = find_scheme("dotnet-tick")->create(object);
   object.finish();
   return scheme;
+}
+
+TEST(DotnetTick, CatalogueListsDefaultsSourceAndVariants) {
+  const nlohmann::json tick = catalogue_entry("dotnet-tick");
+  EXPECT_EQ(parameter_default(tick, "stride"), 102400);
+  EXPECT_EQ(parameter_default(tick, "mode"), "stride");
+  EXPECT_NE(tick["source"].get<std::string>().find("seeds/002"), std::string::npos);
+  EXPECT_GE(tick["variants"].size(), 2u);
 }
 
 TEST(DotnetTick, RejectsBadParameters) {

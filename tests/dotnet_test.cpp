@@ -11,9 +11,11 @@
 namespace allocsim {
 namespace {
 
+using testing::catalogue_entry;
 using testing::expect_rows_match_theory;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
@@ -90,6 +92,15 @@ TEST(DotnetSampler, HugeObjectsAndThreads) {
   EXPECT_DOUBLE_EQ(w[0], std::ldexp(1.0, 48) / -std::expm1(std::ldexp(1.0, 48) * std::log1p(-1 / T)));
   EXPECT_THROW(make_dotnet({{"pointer_size", 6u}}), InputError);
   EXPECT_THROW(make_dotnet({{"draw", "exact"}}), InputError);
+}
+
+TEST(DotnetScheme, CatalogueListsDefaultsSourceAndVariants) {
+  const nlohmann::json entry = catalogue_entry("dotnet");
+  EXPECT_EQ(parameter_default(entry, "rate"), 102400);
+  EXPECT_EQ(parameter_default(entry, "pointer_size"), 8);
+  EXPECT_EQ(parameter_default(entry, "draw"), "code");
+  EXPECT_NE(entry["source"].get<std::string>().find("seeds/002"), std::string::npos);
+  EXPECT_GE(entry["variants"].size(), 2u);
 }
 
 // Mixed sizes including 0-byte requests (never sampled: count bias -1 each), 3

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -16,6 +17,8 @@ namespace allocsim {
 namespace {
 
 using testing::expect_rows_match_theory;
+using testing::catalogue_entry;
+using testing::parameter_default;
 using testing::find_row;
 using testing::make_trace;
 using testing::run_scenario_text;
@@ -200,6 +203,25 @@ TEST(Heapprofd, AgreesWithTheCodeLoop) {
   }
   EXPECT_EQ(o, out.size());
   EXPECT_GT(passthrough, 0u);
+}
+
+// `allocsim schemes --json` lists both heapprofd schemes with their defaults, the
+// documents they come from and the code-vs-document variants.
+TEST(Heapprofd, CatalogueListsDefaultsSourcesAndVariants) {
+  const testing::CliResult cli = testing::run_cli("schemes --json");
+  ASSERT_EQ(cli.exit_code, 0);
+  const nlohmann::json listed = nlohmann::json::parse(cli.output);
+  for (const char* name : {"heapprofd", "heapprofd-pre12", "memray", "dotnet-tick", "per-allocation"}) {
+    EXPECT_TRUE(std::any_of(listed.begin(), listed.end(), [&](const auto& e) { return e["name"] == name; }))
+        << name;
+  }
+  const nlohmann::json heapprofd = catalogue_entry("heapprofd");
+  EXPECT_EQ(parameter_default(heapprofd, "rate"), 4096);
+  EXPECT_EQ(parameter_default(heapprofd, "passthrough"), "p99");
+  EXPECT_EQ(parameter_default(heapprofd, "counter"), "process");
+  EXPECT_NE(heapprofd["source"].get<std::string>().find("seeds/000"), std::string::npos);
+  EXPECT_GE(heapprofd["variants"].size(), 3u);
+  EXPECT_EQ(parameter_default(catalogue_entry("heapprofd-pre12"), "passthrough"), "rate");
 }
 
 TEST(Heapprofd, RejectsBadParameters) {

@@ -12,9 +12,11 @@
 namespace allocsim {
 namespace {
 
+using testing::catalogue_entry;
 using testing::expect_rows_match_theory;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
@@ -165,6 +167,14 @@ TEST(JemallocScheme, WeightVariantsAndRateOne) {
   EXPECT_THROW(make_jemalloc({{"weight", "poisson"}}), InputError);
   EXPECT_THROW(make_jemalloc({{"rate", 0.5}}), InputError);
   EXPECT_THROW(make_jemalloc({{"rat", 2}}), InputError);
+}
+
+TEST(JemallocScheme, CatalogueListsDefaultsSourceAndVariants) {
+  const nlohmann::json entry = catalogue_entry("jemalloc");
+  EXPECT_EQ(parameter_default(entry, "rate"), 524288);
+  EXPECT_EQ(parameter_default(entry, "weight"), "code");
+  EXPECT_NE(entry["source"].get<std::string>().find("seeds/001"), std::string::npos);
+  EXPECT_GE(entry["variants"].size(), 4u);
 }
 
 // Mixed sizes on 3 threads, groups by stack and size bucket, both windows. Every

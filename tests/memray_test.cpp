@@ -16,6 +16,8 @@ namespace allocsim {
 namespace {
 
 using testing::expect_rows_match_theory;
+using testing::catalogue_entry;
+using testing::parameter_default;
 using testing::find_row;
 using testing::make_trace;
 using testing::run_scenario_text;
@@ -102,6 +104,13 @@ TEST(Memray, HugeAllocationIsTakenWhole) {
   make_memray("{}")->start(trace)->replay({1, 2, 3}, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].weight, static_cast<double>(huge));
+}
+
+TEST(Memray, CatalogueListsDefaultsSourceAndVariants) {
+  const nlohmann::json memray = catalogue_entry("memray");
+  EXPECT_EQ(parameter_default(memray, "rate"), 4096);
+  EXPECT_NE(memray["source"].get<std::string>().find("seeds/004"), std::string::npos);
+  EXPECT_GE(memray["variants"].size(), 2u);
 }
 
 TEST(Memray, RejectsBadParameters) {

@@ -14,6 +14,8 @@ namespace allocsim {
 namespace {
 
 using testing::expect_rows_match_theory;
+using testing::catalogue_entry;
+using testing::parameter_default;
 using testing::find_row;
 using testing::make_trace;
 using testing::run_scenario_text;
@@ -66,6 +68,12 @@ TEST(PerAllocationSampler, RateOneSamplesEverything) {
   const auto out = replay(1, trace, lanes);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[2].weight, 9.0);
+}
+
+TEST(PerAllocation, CatalogueListsDefaults) {
+  const nlohmann::json entry = catalogue_entry("per-allocation");
+  EXPECT_EQ(parameter_default(entry, "rate"), 100);
+  EXPECT_FALSE(entry["variants"].empty());
 }
 
 TEST(PerAllocation, RejectsBadParameters) {

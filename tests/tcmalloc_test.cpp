@@ -13,9 +13,11 @@
 namespace allocsim {
 namespace {
 
+using testing::catalogue_entry;
 using testing::expect_rows_match_theory;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
@@ -152,6 +154,15 @@ TEST(TcmallocSampler, PeriodOneSamplesEverythingAndHugeSizesDoNotOverflow) {
   EXPECT_EQ(w[0], std::ldexp(1.0, 48) - 900);
   EXPECT_THROW(make_tcmalloc({{"rate", 0u}}), InputError);
   EXPECT_THROW(make_tcmalloc({{"faithful", "yes"}}), InputError);
+}
+
+TEST(TcmallocScheme, CatalogueListsDefaultsSourceAndVariants) {
+  const nlohmann::json entry = catalogue_entry("tcmalloc");
+  EXPECT_EQ(parameter_default(entry, "rate"), 2097152);
+  EXPECT_EQ(parameter_default(entry, "faithful"), true);
+  EXPECT_EQ(parameter_default(entry, "round_counts"), false);
+  EXPECT_NE(entry["source"].get<std::string>().find("seeds/003"), std::string::npos);
+  EXPECT_GE(entry["variants"].size(), 3u);
 }
 
 // Mixed sizes on 3 threads; T = 4096 keeps the integer-gap effects (O(1/T) relative,

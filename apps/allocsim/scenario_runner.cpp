@@ -18,7 +18,7 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
   command.add_flag("--quiet", options.quiet, "no progress line");
-  command.add_flag("--no-charts,!--charts", options.charts, "do not render the scenarios' charts and tables");
+  command.add_flag("--no-charts", options.no_charts, "do not render the scenarios' charts and tables");
   command.add_option("--replay", options.replay, "override the scenarios' replay mode")
       ->check(CLI::IsMember({"skip_ahead", "streaming"}));
 }
@@ -51,7 +51,7 @@ CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions&
   done.result = run_scenario(scenario, run);
   done.outcomes = check_expectations(scenario, done.result);
   done.directory = write_results(options.out, scenario, done.result, done.outcomes);
-  if (options.charts) done.figures = render_figures({scenario.charts, scenario.tables}, done.directory);
+  if (!options.no_charts) done.figures = render_figures({scenario.charts, scenario.tables}, done.directory);
   return done;
 }
 

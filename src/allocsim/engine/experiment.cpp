@@ -179,6 +179,24 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
           }
         }
       }
+      for (std::size_t k = 0; k < groups.kind_count(); ++k) {
+        if (groups.kind(k) == GroupKind::total) continue;
+        for (Window w : scenario.windows) {
+          for (std::size_t e = 0; e < specs.size(); ++e) {
+            const std::string name = estimator_row_name(specs[e], w);
+            if (!reported(scenario, name)) continue;
+            std::uint32_t holding = 0;
+            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
+              holding += Truth::value(truth.at(groups.first_slot(k) + g, w), specs[e].quantity) > 0 ? 1 : 0;
+            }
+            const ProfileAccumulator& acc =
+                total.profiles[SchemeEvaluator::profile_index(k, w, e, specs.size())];
+            result.profile_rows.push_back({p, point.schemes[s].label, name, groups.kind(k), holding,
+                                           acc.distance.count(), acc.distance.mean(),
+                                           acc.distance.standard_error(), acc.groups_seen.mean()});
+          }
+        }
+      }
       if (total.total_estimates.empty()) continue;
       const auto total_kind = std::find(scenario.groups.begin(), scenario.groups.end(), GroupKind::total);
       const std::uint32_t total_slot = groups.first_slot(total_kind - scenario.groups.begin());

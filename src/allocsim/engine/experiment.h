@@ -32,6 +32,20 @@ struct IntervalRow {
   IntervalMetrics metrics;
 };
 
+// The profile as a whole, for one group kind: how far the estimated distribution
+// of the quantity over groups is from the true one (total variation distance).
+struct ProfileRow {
+  std::size_t point = 0;
+  std::string scheme;
+  std::string estimator;
+  GroupKind group_kind = GroupKind::stack;
+  std::uint32_t groups = 0;  // groups holding some of the quantity
+  std::uint64_t replications = 0;
+  double mean_distance = 0;
+  double se_distance = 0;
+  double mean_groups_seen = 0;
+};
+
 struct ReplicationEstimates {
   std::size_t point = 0;
   std::string scheme;
@@ -51,6 +65,7 @@ struct TraceSummary {
 struct ScenarioResult {
   std::vector<MetricRow> rows;
   std::vector<IntervalRow> interval_rows;
+  std::vector<ProfileRow> profile_rows;
   std::vector<TraceSummary> traces;  // one per sweep point
   std::vector<ReplicationEstimates> estimates;
   unsigned threads = 1;

@@ -1,6 +1,7 @@
 #include "allocsim/engine/scheme_evaluator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace allocsim {
 
@@ -11,6 +12,10 @@ void BlockResult::merge(const BlockResult& later) {
   }
   for (std::size_t i = 0; i < accumulators.size(); ++i) accumulators[i].merge(later.accumulators[i]);
   for (std::size_t i = 0; i < intervals.size(); ++i) intervals[i].merge(later.intervals[i]);
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    profiles[i].distance.merge(later.profiles[i].distance);
+    profiles[i].groups_seen.merge(later.profiles[i].groups_seen);
+  }
   total_estimates.insert(total_estimates.end(), later.total_estimates.begin(),
                          later.total_estimates.end());
 }
@@ -69,6 +74,7 @@ BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t cou
   result.accumulators.resize(estimates_.size());
   result.intervals.resize(static_cast<std::size_t>(groups_.slot_count()) * kWindowCount *
                           scheme_.intervals().size());
+  result.profiles.resize(groups_.kind_count() * kWindowCount * estimator_count_);
   if (keep_total_estimates_) result.total_estimates.reserve(count * estimator_count_);
   StreamKey key = first;
   for (std::uint64_t r = 0; r < count; ++r, ++key.replication) replicate(key, result);
@@ -78,11 +84,16 @@ BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t cou
 void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
   observations_.clear();
   run_->replay(key, observations_);
-  const std::size_t E = estimator_count_;
-  const std::size_t W = register_count_;
-  contributions_.resize(observations_.size() * W);
+  contributions_.resize(observations_.size() * register_count_);
   scheme_.weigh(trace_, observations_, contributions_);
+  sum_registers();
+  estimate_groups(result);
+  accumulate_errors(result);
+  accumulate_profiles(result);
+}
 
+void SchemeEvaluator::sum_registers() {
+  const std::size_t W = register_count_;
   std::fill(registers_.begin(), registers_.end(), 0.0);
   std::fill(sampled_.begin(), sampled_.end(), 0);
   const bool track_live =
@@ -100,6 +111,12 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
       }
     }
   }
+}
+
+void SchemeEvaluator::estimate_groups(BlockResult& result) {
+  const std::size_t E = estimator_count_;
+  const std::size_t W = register_count_;
+  const auto& interval_specs = scheme_.intervals();
   for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
     for (Window w : windows_) {
       const double* group_registers = &registers_[(slot * kWindowCount + static_cast<std::size_t>(w)) * W];
@@ -109,7 +126,6 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
         estimate[e] = n == 1 ? group_registers[first_register_[e]]
                              : scheme_.finalize(e, {group_registers + first_register_[e], n});
       }
-      const auto& interval_specs = scheme_.intervals();
       for (std::size_t j = 0; j < interval_specs.size(); ++j) {
         const std::size_t e = interval_specs[j].estimator;
         const double truth = truth_values_[accumulator_index(E, slot, w, e)];
@@ -121,7 +137,10 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
       }
     }
   }
+}
 
+void SchemeEvaluator::accumulate_errors(BlockResult& result) {
+  const std::size_t E = estimator_count_;
   for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
     for (Window w : windows_) {
       const bool any = sampled_[slot * kWindowCount + static_cast<std::size_t>(w)] != 0;
@@ -135,6 +154,41 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
     const std::size_t base = accumulator_index(E, total_slot_, Window::allocated, 0);
     result.total_estimates.insert(result.total_estimates.end(), estimates_.begin() + base,
                                   estimates_.begin() + base + E);
+  }
+}
+
+// The profile as a whole: the total variation distance between the estimated and
+// the true share of each group, 1/2 sum_g |e_g / sum e - t_g / sum t| (1 when the
+// profile is empty), and how many of the groups holding truth got a sample.
+void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
+  const std::size_t E = estimator_count_;
+  for (std::size_t k = 0; k < groups_.kind_count(); ++k) {
+    if (groups_.kind(k) == GroupKind::total) continue;
+    const std::uint32_t first = groups_.first_slot(k), count = groups_.group_count(k);
+    for (Window w : windows_) {
+      std::size_t seen = 0;
+      for (std::uint32_t g = 0; g < count; ++g) seen += sampled_[(first + g) * kWindowCount + static_cast<std::size_t>(w)];
+      for (std::size_t e = 0; e < E; ++e) {
+        double estimate_sum = 0, truth_sum = 0;
+        for (std::uint32_t g = 0; g < count; ++g) {
+          const std::size_t i = accumulator_index(E, first + g, w, e);
+          estimate_sum += estimates_[i];
+          truth_sum += truth_values_[i];
+        }
+        double distance = 1.0;
+        if (estimate_sum > 0 && truth_sum > 0) {
+          distance = 0;
+          for (std::uint32_t g = 0; g < count; ++g) {
+            const std::size_t i = accumulator_index(E, first + g, w, e);
+            distance += std::fabs(estimates_[i] / estimate_sum - truth_values_[i] / truth_sum);
+          }
+          distance /= 2;
+        }
+        ProfileAccumulator& profile = result.profiles[profile_index(k, w, e)];
+        profile.distance.add(distance);
+        profile.groups_seen.add(static_cast<double>(seen));
+      }
+    }
   }
 }
 

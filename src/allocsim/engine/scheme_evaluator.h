@@ -21,11 +21,21 @@ inline std::size_t accumulator_index(std::size_t estimator_count, std::uint32_t 
   return (slot * kWindowCount + static_cast<std::size_t>(window)) * estimator_count + estimator;
 }
 
+// Per replication, for one group kind (other than total), window and estimator:
+// the distance between the estimated and the true profile, and the number of
+// groups that got at least one sample.
+struct ProfileAccumulator {
+  Moments distance;
+  Moments groups_seen;
+};
+
 struct BlockResult {
   // Indexed by accumulator_index(estimators, slot, window, estimator).
   std::vector<ErrorAccumulator> accumulators;
   // Indexed by accumulator_index(intervals, slot, window, interval).
   std::vector<IntervalAccumulator> intervals;
+  // Indexed by SchemeEvaluator::profile_index(kind, window, estimator).
+  std::vector<ProfileAccumulator> profiles;
   // [replication in block][estimator]: estimates for the whole trace (allocated
   // window), kept only when requested and the "total" group is evaluated.
   std::vector<double> total_estimates;
@@ -42,8 +52,20 @@ class SchemeEvaluator {
 
   BlockResult run_block(const StreamKey& first, std::uint64_t count);
 
+  static std::size_t profile_index(std::size_t kind, Window window, std::size_t estimator,
+                                   std::size_t estimator_count) {
+    return (kind * kWindowCount + static_cast<std::size_t>(window)) * estimator_count + estimator;
+  }
+
  private:
   void replicate(const StreamKey& key, BlockResult& result);
+  void sum_registers();
+  void estimate_groups(BlockResult& result);
+  void accumulate_errors(BlockResult& result);
+  void accumulate_profiles(BlockResult& result);
+  std::size_t profile_index(std::size_t kind, Window window, std::size_t estimator) const {
+    return profile_index(kind, window, estimator, estimator_count_);
+  }
 
   const Trace& trace_;
   const GroupIndex& groups_;

@@ -70,6 +70,19 @@ std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result
   return out;
 }
 
+std::string profiles_csv(const Scenario& scenario, const ScenarioResult& result) {
+  std::string out = sweep_header(scenario) +
+                    "scheme,estimator,group_kind,groups,replications,mean_distance,se_distance,"
+                    "mean_groups_seen\n";
+  for (const ProfileRow& row : result.profile_rows) {
+    out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
+           to_string(row.group_kind) + "," + std::to_string(row.groups) + "," + std::to_string(row.replications) +
+           "," + format_number(row.mean_distance) + "," + format_number(row.se_distance) + "," +
+           format_number(row.mean_groups_seen) + "\n";
+  }
+  return out;
+}
+
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result) {
   std::string out = sweep_header(scenario) + "scheme,estimator,replication,truth,estimate\n";
   for (const auto& series : result.estimates) {
@@ -120,6 +133,7 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
       {"wall_seconds", result.wall_seconds},
       {"metric_rows", result.rows.size()},
       {"interval_rows", result.interval_rows.size()},
+      {"profile_rows", result.profile_rows.size()},
       {"points", points},
       {"expectations", checks},
       {"resolved_scenario", resolved},
@@ -132,6 +146,7 @@ std::string write_results(const std::string& out_root, const Scenario& scenario,
                           const std::vector<ExpectationOutcome>& outcomes) {
   const std::string dir = (std::filesystem::path(out_root) / scenario.outputs.directory).string();
   write_file_atomically(dir + "/metrics.csv", metrics_csv(scenario, result));
+  if (!result.profile_rows.empty()) write_file_atomically(dir + "/profiles.csv", profiles_csv(scenario, result));
   if (!result.interval_rows.empty()) write_file_atomically(dir + "/intervals.csv", intervals_csv(scenario, result));
   if (scenario.outputs.estimates) write_file_atomically(dir + "/estimates.csv", estimates_csv(scenario, result));
   write_file_atomically(dir + "/summary.json", summary_json(scenario, result, outcomes));

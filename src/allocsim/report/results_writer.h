@@ -2,7 +2,9 @@
 // Writes a scenario's results into one directory: metrics.csv (one tidy row per
 // sweep point, scheme, estimator and group), summary.json (the resolved scenario,
 // seed, version, wall time, trace sizes, expectation outcomes), intervals.csv when
-// a scheme offers confidence intervals (coverage per method and group) and, when
+// a scheme offers confidence intervals (coverage per method and group),
+// profiles.csv when groups other than the total are evaluated (the distance of the
+// estimated profile from the true one) and, when
 // asked, estimates.csv (every replication's whole-trace estimate). Each file is written
 // atomically.
 #include <string>
@@ -14,6 +16,7 @@
 namespace allocsim {
 
 std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result);
+std::string profiles_csv(const Scenario& scenario, const ScenarioResult& result);
 std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result);
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result);
 std::string summary_json(const Scenario& scenario, const ScenarioResult& result,

@@ -98,7 +98,7 @@ Grid quantile_grid(const TableSpec& spec) {
     grid.labels[8] += low;
     grid.labels[9] += high;
   }
-  const auto rows = interval::quantile_table(spec.p, spec.level, QuantileRounding::down);
+  const auto rows = interval::quantile_table(spec.p, spec.level, interval::QuantileRounding::down);
   for (const auto& row : rows) {
     const double expected = static_cast<double>(row.samples) * (1 - spec.p) / spec.p;
     std::vector<double> values = {static_cast<double>(row.samples), row.exact.lower, row.exact.upper,

@@ -51,7 +51,7 @@ class JemallocSampler {
     const std::size_t n = usable_.size();
     for (std::size_t i = 0; i < n; ++i) {
       std::uint64_t& wait = wait_[thread[i]];
-      const std::uint64_t z = jemalloc_usable_size(trace.requested[i]);
+      const std::uint64_t z = usable_[i];
       if (z < wait) {
         wait -= z;
         continue;

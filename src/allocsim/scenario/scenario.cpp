@@ -1,6 +1,7 @@
 #include "allocsim/scenario/scenario.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -108,13 +109,14 @@ std::string describe_point(const std::vector<SweepVariable>& sweep,
 
 SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& schemes,
                          const std::vector<SweepVariable>& sweep,
-                         const std::vector<nlohmann::json>& values, std::set<std::string>& used) {
+                         const std::vector<nlohmann::json>& values, std::set<std::string>& used,
+                         const std::string& base_directory) {
   SweepPoint point;
   point.values = values;
   const nlohmann::json trace_json = substitute(trace, "$.trace", sweep, values, used);
   point.trace_key = trace_json.dump();
   JsonObject trace_object(trace_json, "$.trace");
-  point.trace = parse_trace_source(trace_object);
+  point.trace = parse_trace_source(trace_object, base_directory);
 
   const nlohmann::json schemes_json = substitute(schemes, "$.schemes", sweep, values, used);
   std::set<std::string> labels;
@@ -231,7 +233,8 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
     std::set<std::string> used;
     for (const auto& values : cartesian_points(scenario.sweep)) {
       try {
-        scenario.points.push_back(resolve_point(trace.raw(), schemes.raw(), scenario.sweep, values, used));
+        scenario.points.push_back(resolve_point(trace.raw(), schemes.raw(), scenario.sweep, values, used,
+                                                std::filesystem::path(where).parent_path().string()));
       } catch (const InputError& e) {
         if (scenario.sweep.empty()) throw;
         throw InputError(std::string(e.what()) + " (at sweep point " +

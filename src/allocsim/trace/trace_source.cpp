@@ -2,15 +2,21 @@
 
 namespace allocsim {
 
-TraceSource parse_trace_source(JsonObject& trace) {
+TraceSource parse_trace_source(JsonObject& trace, const std::string& base_directory) {
   std::string kind = "synthetic";
   if (auto v = trace.maybe("kind")) kind = v->string();
   if (kind == "synthetic") return TraceSource{parse_synthetic_spec(trace)};
-  trace.fail("unknown trace kind \"" + kind + "\" (known: synthetic)");
+  if (kind == "file") return TraceSource{parse_file_trace_spec(trace, base_directory)};
+  trace.fail("unknown trace kind \"" + kind + "\" (known: synthetic, file)");
 }
 
 Trace load_trace(const TraceSource& source, std::uint64_t seed) {
-  return std::visit([&](const auto& spec) { return generate_synthetic(spec, seed); }, source.spec);
+  struct Loader {
+    std::uint64_t seed;
+    Trace operator()(const SyntheticSpec& spec) const { return generate_synthetic(spec, seed); }
+    Trace operator()(const FileTraceSpec& spec) const { return load_file_trace(spec); }
+  };
+  return std::visit(Loader{seed}, source.spec);
 }
 
 }  // namespace allocsim

@@ -2,20 +2,23 @@
 // Where a scenario's trace comes from. "kind" selects the source; each source reads
 // and validates its own keys, so a scenario is fully checked before anything runs.
 #include <cstdint>
+#include <string>
 #include <variant>
 
 #include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/file_source.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
 
 struct TraceSource {
-  std::variant<SyntheticSpec> spec;
+  std::variant<SyntheticSpec, FileTraceSpec> spec;
 };
 
-// Reads a "trace" object (and finishes it: unknown keys are rejected).
-TraceSource parse_trace_source(JsonObject& trace);
+// Reads a "trace" object (and finishes it: unknown keys are rejected). Relative
+// file paths are taken from `base_directory` (the scenario file's directory).
+TraceSource parse_trace_source(JsonObject& trace, const std::string& base_directory);
 
 // Builds the trace; `seed` feeds synthetic generators that do not fix their own.
 Trace load_trace(const TraceSource& source, std::uint64_t seed);

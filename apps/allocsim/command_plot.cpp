@@ -1,0 +1,35 @@
+// `allocsim plot RESULTS_DIR...`: redraws the charts and tables of finished runs
+// from their result files and the scenario kept in summary.json, without running
+// anything.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "allocsim/report/figures.h"
+#include "commands.h"
+
+namespace allocsim::cli {
+
+void add_plot_command(CLI::App& app, int& exit_code) {
+  auto directories = std::make_shared<std::vector<std::string>>();
+  auto quiet = std::make_shared<bool>(false);
+  CLI::App* command = app.add_subcommand("plot", "redraw the charts and tables of results directories");
+  command->add_option("results", *directories, "results directories (results/<scenario>)")->required();
+  command->add_flag("--quiet", *quiet, "print nothing");
+  command->callback([directories, quiet, &exit_code] {
+    // Read every directory's specs first, so a bad one stops the command before anything is drawn.
+    std::vector<FigureSpecs> specs;
+    for (const auto& dir : *directories) specs.push_back(figure_specs_from_summary(dir));
+    for (std::size_t i = 0; i < directories->size(); ++i) {
+      const auto written = render_figures(specs[i], (*directories)[i]);
+      if (!*quiet) {
+        std::fprintf(stderr, "%s: %zu charts, %zu tables\n", (*directories)[i].c_str(), specs[i].charts.size(),
+                     specs[i].tables.size());
+      }
+    }
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli

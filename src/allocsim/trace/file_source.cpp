@@ -1,0 +1,69 @@
+#include "allocsim/trace/file_source.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+
+namespace {
+
+FreePairing parse_pairing(const JsonValue& value) {
+  const std::string name = value.string();
+  if (name == "lifo") return FreePairing::lifo;
+  if (name == "fifo") return FreePairing::fifo;
+  value.fail("unknown pairing \"" + name + "\" (known: lifo, fifo)");
+}
+
+HeaptrackClock parse_clock(const JsonValue& value) {
+  const std::string name = value.string();
+  if (name == "events") return HeaptrackClock::events;
+  if (name == "milliseconds") return HeaptrackClock::milliseconds;
+  value.fail("unknown clock \"" + name + "\" (known: events, milliseconds)");
+}
+
+}  // namespace
+
+FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_directory) {
+  FileTraceSpec file;
+  JsonValue path_value = spec.at("path");
+  const std::filesystem::path given = path_value.string();
+  if (given.empty()) path_value.fail("must name a trace file");
+  file.path = (given.is_relative() && !base_directory.empty() ? std::filesystem::path(base_directory) / given
+                                                              : given)
+                  .string();
+  if (!std::filesystem::is_regular_file(file.path) || !std::ifstream(file.path, std::ios::binary)) {
+    path_value.fail("cannot read trace file \"" + file.path + "\"");
+  }
+  TraceFormat asserted = TraceFormat::detect;
+  std::optional<JsonValue> format_value = spec.maybe("format");
+  if (format_value) {
+    const auto format = parse_trace_format(format_value->string());
+    if (!format) format_value->fail("unknown format \"" + format_value->string() + "\" (known: auto, heaptrack, csv, native)");
+    asserted = *format;
+  }
+  try {
+    file.format = detect_trace_format(file.path);
+  } catch (const InputError& e) {
+    path_value.fail(e.what());
+  }
+  if (asserted != TraceFormat::detect && asserted != file.format) {
+    format_value->fail("\"" + file.path + "\" is a " + to_string(file.format) + " trace, not " + to_string(asserted));
+  }
+  const auto pairing = spec.maybe("pairing");
+  const auto clock = spec.maybe("clock");
+  if ((pairing || clock) && file.format != TraceFormat::heaptrack) {
+    (pairing ? *pairing : *clock).fail("only heaptrack files take \"pairing\" and \"clock\"");
+  }
+  if (pairing) file.heaptrack.pairing = parse_pairing(*pairing);
+  if (clock) file.heaptrack.clock = parse_clock(*clock);
+  spec.finish();
+  return file;
+}
+
+Trace load_file_trace(const FileTraceSpec& spec) {
+  return read_trace_file(spec.path, spec.format, spec.heaptrack).trace;
+}
+
+}  // namespace allocsim
