@@ -72,6 +72,7 @@ class ZstdSource : public ByteSource {
     ZSTD_outBuffer output{out, capacity, 0};
     while (true) {
       if (in_.pos == in_.size && !file_done_) refill();
+      if (in_.pos == in_.size && file_done_ && !frame_open_) return 0;
       const std::size_t result = ZSTD_decompressStream(stream_, &output, &in_);
       if (ZSTD_isError(result)) {
         if (!frame_open_ && frame_end_ > 0) file_.fail(frame_end_, "garbage after the end of the zstd stream");
@@ -80,9 +81,8 @@ class ZstdSource : public ByteSource {
       frame_open_ = result != 0;
       if (!frame_open_) frame_end_ = consumed();
       if (output.pos > 0) return output.pos;
-      if (in_.pos == in_.size && file_done_) {
-        if (frame_open_) file_.fail(consumed(), "truncated zstd stream (the last frame is incomplete)");
-        return 0;
+      if (in_.pos == in_.size && file_done_ && frame_open_) {
+        file_.fail(consumed(), "truncated zstd stream (the last frame is incomplete)");
       }
     }
   }

@@ -1,0 +1,51 @@
+#include "allocsim/sampler/byte_rate_scheme.h"
+
+#include <cmath>
+
+#include "allocsim/estimate/wald_interval.h"
+
+namespace allocsim {
+
+const std::vector<EstimatorSpec>& ByteRateScheme::estimators() const {
+  static const std::vector<EstimatorSpec> specs = {
+      {"bytes", Quantity::requested_bytes, "T * sample points per sampled allocation", 2},
+      {"count", Quantity::count, "1 / P(sampled) per sampled allocation (Horvitz-Thompson)", 2},
+  };
+  return specs;
+}
+
+const std::vector<IntervalSpec>& ByteRateScheme::intervals() const {
+  static const std::vector<IntervalSpec> specs = {
+      {"wald", 0, "normal approximation from the summed variance estimates"},
+      {"wald", 1, "normal approximation from the Horvitz-Thompson variance estimate"},
+  };
+  return specs;
+}
+
+Interval ByteRateScheme::interval(std::size_t /*interval*/, std::span<const double> registers,
+                                  double level) const {
+  return wald_interval(registers[0], registers[1], level);
+}
+
+void ByteRateScheme::weigh(const Trace& trace, std::span<const Observation> observations,
+                           std::span<double> out) const {
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    const Observation& obs = observations[o];
+    const double pi = -std::expm1(log_p_none(static_cast<double>(trace.requested[obs.event])));
+    double* registers = &out[4 * o];
+    registers[0] = rate_ * obs.samples;
+    registers[1] = bytes_variance_estimate(obs.samples);
+    registers[2] = 1.0 / pi;
+    registers[3] = (1.0 - pi) / (pi * pi);
+  }
+}
+
+AllocationTheory ByteRateScheme::allocation_theory(std::size_t /*estimator*/, const Trace& trace,
+                                                   std::size_t i) const {
+  const double s = static_cast<double>(trace.requested[i]);
+  if (s == 0) return {-1.0, 0.0, 0.0};
+  const double log_none = log_p_none(s);
+  return {0.0, std::exp(log_none) / -std::expm1(log_none), log_none};
+}
+
+}  // namespace allocsim
