@@ -1,6 +1,7 @@
 // Bad scenarios are rejected with one line that names the JSON path and the reason.
 #include <gtest/gtest.h>
 
+#include "allocsim/scenario/json_reader.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/util/error.h"
 
@@ -86,6 +87,25 @@ TEST(ScenarioValidation, SweepKeepsTheAuthorsOrder) {
   EXPECT_EQ(s.points[0].values[1], 10);
   EXPECT_EQ(s.points[1].values[1], 20);
   EXPECT_EQ(s.points[1].values[0], 1);
+}
+
+}  // namespace
+}  // namespace allocsim
+
+namespace allocsim {
+namespace {
+
+// JSON built in C++ holds small numbers as signed integers; they are fine when >= 0.
+TEST(JsonReader, SignedNonNegativeIntegersAreUnsigned) {
+  const nlohmann::json doc = {{"a", 100}, {"b", -1}};
+  JsonObject object(doc, "$");
+  EXPECT_EQ(object.at("a").uint(), 100u);
+  try {
+    object.at("b").uint();
+    FAIL() << "accepted -1";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "$.b: must be >= 0, got -1");
+  }
 }
 
 }  // namespace

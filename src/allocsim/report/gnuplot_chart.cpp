@@ -47,7 +47,7 @@ ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std:
   write_file_atomically(files.data, gnuplot_data(data));
   write_file_atomically(files.script, gnuplot_script(spec, data, spec.name + ".dat", "../" + source));
 
-  const std::string suffix = "." + std::to_string(::getpid()) + ".tmp";
+  const std::string suffix = std::string(".") + std::to_string(::getpid()) + ".tmp";
   const std::string png_tmp = spec.name + ".png" + suffix;
   const std::string svg_tmp = spec.name + ".svg" + suffix;
   const std::string preamble =

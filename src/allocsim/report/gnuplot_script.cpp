@@ -86,19 +86,31 @@ const char* legend_position(LegendPosition p) {
   return "inside bottom right";
 }
 
-std::string reference_commands(const ChartSpec& spec) {
+// A label sits right of its mark, or left of it in the right part of the chart.
+std::string label_side(const ChartAxis& axis, const Range& range, double x) {
+  if (range.empty()) return "left offset 1.6, -0.6";
+  const double at = axis.log ? (std::log(x) - std::log(range.low)) / (std::log(range.high) - std::log(range.low))
+                             : (x - range.low) / (range.high - range.low);
+  return at > 0.6 ? "right offset -1.6, -0.6" : "left offset 1.6, -0.6";
+}
+
+std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
   std::string out;
   const std::string color = std::string("lc rgb '") + kReferenceColor + "'";
   for (const ChartReference& ref : spec.references) {
     const std::string label = ref.label.empty() ? "" : gnuplot_quote(ref.label, false);
     if (ref.x && ref.y) {
       const std::string at = number(*ref.x * spec.x.scale) + ", " + number(plotted_y(spec, *ref.y));
-      out += "set label " + (label.empty() ? "''" : label) + " at " + at +
-             " point pt 6 ps 2.2 lw 2 " + color + " offset 1.6, -0.6 front\n";
+      out += "set label " + (label.empty() ? "''" : label) + " at " + at + " " +
+             label_side(spec.x, x_range, *ref.x * spec.x.scale) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
     } else if (ref.x) {
       const std::string x = number(*ref.x * spec.x.scale);
       out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " front\n";
-      if (!label.empty()) out += "set label " + label + " at " + x + ", graph 0.97 offset 0.5, 0 front\n";
+      if (!label.empty()) {
+        const bool right = label_side(spec.x, x_range, *ref.x * spec.x.scale)[0] == 'r';
+        out += "set label " + label + " at " + x + ", graph 0.97 " + (right ? "right offset -0.5, 0" : "left offset 0.5, 0") +
+               " front\n";
+      }
     } else {
       const std::string y = number(plotted_y(spec, *ref.y));
       out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " front\n";
@@ -172,15 +184,15 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   s += "set title " + gnuplot_quote(spec.title, false) + " font ',15'\n";
   s += axis_commands("x", spec.x, x_range, spec.x.unit == Unit::bytes && !x_range.empty());
   s += axis_commands("y", spec.y, y_range, spec.y.unit == Unit::bytes && !y_range.empty());
-  s += "set grid back lc rgb '#dddddd' lw 1\n";
+  s += "set grid back lc rgb '#d4d4d4' lw 1\n";
   s += "set border lw 1.2\n";
-  s += std::string("set key ") + legend_position(spec.legend) + " box opaque lc rgb '#bbbbbb' samplen 2.5 spacing 1.15\n";
+  s += std::string("set key ") + legend_position(spec.legend) + " opaque box lw 1 samplen 2.5 spacing 1.15\n";
   s += "set bars 0.6\n";
   for (std::size_t i = 0; i < data.series.size(); ++i) {
     s += "set style line " + std::to_string(i + 1) + " lc rgb '" + kColors[i % std::size(kColors)] +
          "' lw 2 pt " + std::to_string(kPointTypes[i % std::size(kPointTypes)]) + " ps 0.75\n";
   }
-  s += reference_commands(spec);
+  s += reference_commands(spec, x_range);
 
   // One legend entry per series (its points, or its line when it has no points);
   // two black entries say which mark is which when there are several series.

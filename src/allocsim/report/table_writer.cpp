@@ -30,12 +30,15 @@ std::string markdown_cell(std::string text) {
 
 TableText render(const std::string& title, const std::string& note, const Grid& grid) {
   TableText text;
-  for (std::size_t c = 0; c < grid.names.size(); ++c) text.csv += (c ? "," : "") + csv_field(grid.names[c]);
-  text.csv += "\n";
-  for (const auto& row : grid.raw) {
-    for (std::size_t c = 0; c < row.size(); ++c) text.csv += (c ? "," : "") + csv_field(row[c]);
-    text.csv += "\n";
-  }
+  auto add_record = [&](const std::vector<std::string>& fields) {
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      if (c > 0) text.csv += ',';
+      text.csv += csv_field(fields[c]);
+    }
+    text.csv += '\n';
+  };
+  add_record(grid.names);
+  for (const auto& row : grid.raw) add_record(row);
   text.markdown = "**" + markdown_cell(title) + "**\n\n";
   if (!note.empty()) text.markdown += markdown_cell(note) + "\n\n";
   std::string rule;

@@ -46,7 +46,11 @@ double JsonValue::probability() const {
 
 std::uint64_t JsonValue::uint() const {
   if (value_->is_number_unsigned()) return value_->get<std::uint64_t>();
-  if (value_->is_number_integer()) fail("must be >= 0, got " + describe(*value_));
+  if (value_->is_number_integer()) {
+    const std::int64_t v = value_->get<std::int64_t>();
+    if (v < 0) fail("must be >= 0, got " + describe(*value_));
+    return static_cast<std::uint64_t>(v);
+  }
   const double v = number();
   if (v < 0) fail("must be >= 0, got " + describe(*value_));
   if (v != std::floor(v) || v >= 0x1.0p64) fail("expected an integer, got " + describe(*value_));
