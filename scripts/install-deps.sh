@@ -7,7 +7,9 @@ packages=(
   cmake g++ make pkg-config
   libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev librandom123-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libzstd-dev zlib1g-dev
   gnuplot-nox
+  python3-matplotlib python3-numpy python3-pandas jupyter-nbconvert python3-ipykernel
 )
 
 missing=()
