@@ -81,16 +81,26 @@ void register_replay_benchmarks() {
   struct Case {
     std::string scheme;
     std::string params;  // with %T for the rate
+    std::string variant = "";  // appended to the label
   };
   const std::vector<Case> cases = {
       {"poisson", R"({"rate": %T})"},
+      {"heapprofd", R"({"rate": %T})"},
+      {"heapprofd", R"({"rate": %T, "counter": "thread"})", ":thread"},
+      {"memray", R"({"rate": %T})"},
+      {"per-allocation", R"({"rate": %T})"},
+      {"jemalloc", R"({"rate": %T})"},
+      {"tcmalloc", R"({"rate": %T})"},
+      {"dotnet", R"({"rate": %T})"},
+      {"dotnet-tick", R"({"stride": %T})"},
+      {"dotnet-tick", R"({"stride": %T, "mode": "reset"})", ":reset"},
   };
   for (const auto& c : cases) {
     for (const char* rate : {"4096", "524288", "2097152"}) {
       std::string params = c.params;
       params.replace(params.find("%T"), 2, rate);
       for (bool skip : {false, true}) {
-        const std::string label = c.scheme + (skip ? "/skip_ahead/T=" : "/streaming/T=") + rate;
+        const std::string label = c.scheme + c.variant + (skip ? "/skip_ahead/T=" : "/streaming/T=") + rate;
         benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) { replay(s, c.scheme, params, skip); })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();

@@ -2,6 +2,7 @@
 // type ids, pointer-like ids, and bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "allocsim/scenario/json_reader.h"
@@ -146,6 +147,14 @@ TEST(CsvTrace, BadInputNamesFileAndLine) {
     }
     EXPECT_NE(error.find(path + ": " + expected), std::string::npos) << expected << " <- " << error;
   }
+}
+
+TEST(CsvTrace, FailedWriteLeavesNoFile) {
+  ScratchDirectory dir;
+  Trace trace = testing::make_trace({1, 2});
+  trace.stack_names = {"line\nbreak"};
+  EXPECT_THROW(write_csv_trace(trace, dir.file("t.csv")), InputError);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file("")));
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ std::string interpreted(const std::string& body) {
   return "v 10400 3\nX prog\ns 4 main\ni 1000 0 1\nt 1 0\na 10 1\n" + body;
 }
 
-TEST(HeaptrackReader, HandMadeFileDecodes) {
+TEST(HeaptrackReader, HandMadeInterpretedFileDecodes) {
   ScratchDirectory dir;
   const std::string path = dir.file("t");
   testing::write_bytes(path, interpreted("+ 0\n+ 0\nc 5\n- 0\na 20 0\n+ 1\n"));
@@ -143,6 +143,39 @@ TEST(HeaptrackReader, HandMadeFileDecodes) {
   EXPECT_TRUE(import.trace.live_at_end(0));
   EXPECT_EQ(import.trace.stack_names, (std::vector<std::string>{"main", "(no stack)"}));
   EXPECT_EQ(import.stats.ambiguous_frees, 1u);
+  EXPECT_EQ(import.stats.last_millisecond, 5u);
+
+  HeaptrackOptions fifo;
+  fifo.pairing = FreePairing::fifo;
+  EXPECT_EQ(read_heaptrack(path, fifo).trace.free_time[0], 2u) << "FIFO frees the oldest";
+}
+
+TEST(HeaptrackReader, FramesNameFunctionsFilesAndInlinedCalls) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("t");
+  testing::write_bytes(path,
+                       "v 10400 3\ns 4 main\ns 8 /src/a.c\ns 6 helper\ns c /lib/libx.so\n"
+                       "i 1000 0 3 2 a 1 2 5\nt 1 0\ni 2000 4\nt 2 1\na 8 2\n+ 0\n");
+  const HeaptrackImport import = read_heaptrack(path);
+  ASSERT_EQ(import.trace.stack_names.size(), 1u);
+  EXPECT_EQ(import.trace.stack_names[0], "0x2000@libx.so <- helper (a.c:10) <- main (a.c:5)");
+}
+
+TEST(HeaptrackReader, HandMadeRawFileLinksFreesByPointer) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("t");
+  testing::write_bytes(path,
+                       "v 10400 3\nx 9 /bin/prog\n- cccc\nm 1 -\nm 1 x 400000 0 1000\n"
+                       "m e /lib/libc.so.6 700000 0 100 1000 2000\nt 400010 0\nt 701234 1\n"
+                       "+ 10 1 aaaa\n+ 20 2 bbbb\n- aaaa\n- dddd\n+ 30 2 aaaa\n");
+  const HeaptrackImport import = read_heaptrack(path);
+  EXPECT_EQ(import.stats.kind, HeaptrackKind::raw);
+  EXPECT_EQ(import.stats.frees, 1u);
+  EXPECT_EQ(import.stats.unmatched_frees, 2u);
+  EXPECT_EQ(import.trace.free_time, (std::vector<std::uint64_t>{2, kNeverFreed, kNeverFreed}));
+  EXPECT_EQ(import.trace.time, (std::vector<std::uint64_t>{0, 1, 3}));
+  EXPECT_EQ(import.trace.stack_names,
+            (std::vector<std::string>{"prog+0x10", "libc.so.6+0x1234 <- prog+0x10"}));
 }
 
 struct BadInput {

@@ -8,6 +8,7 @@ namespace allocsim {
 namespace {
 
 constexpr int kMaxTicks = 10;
+constexpr int kMaxLogTicks = 15;  // labels of powers of two are short
 
 std::vector<Tick> linear_ticks(double low, double high) {
   double step = 1;
@@ -23,7 +24,7 @@ std::vector<Tick> log_ticks(double low, double high) {
   int stride = 1;
   for (int candidate : {1, 2, 5, 10, 20}) {
     stride = candidate;
-    if ((last - first) / candidate + 1 <= kMaxTicks + 2) break;
+    if ((last - first) / candidate + 1 <= kMaxLogTicks) break;
   }
   std::vector<Tick> ticks;
   for (int e = first; e <= last; ++e) {

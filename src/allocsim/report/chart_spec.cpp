@@ -101,6 +101,11 @@ ChartReference parse_reference(const JsonValue& value) {
   if (auto v = object.maybe("x")) ref.x = v->number();
   if (auto v = object.maybe("y")) ref.y = v->number();
   if (auto v = object.maybe("label")) ref.label = v->string();
+  if (auto v = object.maybe("label_offset")) {
+    const auto pair = v->array();
+    if (pair.size() != 2) v->fail("expected [dx, dy] in characters");
+    ref.label_offset = std::make_pair(pair[0].number(), pair[1].number());
+  }
   if (!ref.x && !ref.y) object.fail("needs \"x\", \"y\" or both");
   object.finish();
   return ref;

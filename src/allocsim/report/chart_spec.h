@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "allocsim/report/result_columns.h"
@@ -42,6 +43,7 @@ struct ChartAxis {
 struct ChartReference {
   std::optional<double> x, y;
   std::string label;
+  std::optional<std::pair<double, double>> label_offset;  // in character widths and heights
 };
 
 enum class LegendPosition { top_left, top_right, bottom_left, bottom_right, outside };

@@ -14,6 +14,7 @@ namespace {
 constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
 constexpr int kPointTypes[] = {7, 5, 9, 11, 13, 15};  // filled circle, square, triangles, diamond, pentagon
 constexpr const char* kReferenceColor = "#444444";
+constexpr double kLogPadding = 1.1;
 
 struct Range {
   double low = std::numeric_limits<double>::infinity();
@@ -34,6 +35,11 @@ Range axis_range(const ChartAxis& axis, Range data, double scale_of_limits) {
   if (axis.min) data.low = *axis.min * scale_of_limits;
   if (axis.max) data.high = *axis.max * scale_of_limits;
   if (!axis.min && !axis.log && data.low > 0 && data.low < 0.25 * data.high) data.low = 0;
+  // A little room on a log axis, so that marks and ticks at the ends stay inside.
+  if (axis.log && !data.empty()) {
+    if (!axis.min) data.low /= kLogPadding;
+    if (!axis.max) data.high *= kLogPadding;
+  }
   return data;
 }
 
@@ -86,12 +92,15 @@ const char* legend_position(LegendPosition p) {
   return "inside bottom right";
 }
 
-// A label sits right of its mark, or left of it in the right part of the chart.
-std::string label_side(const ChartAxis& axis, const Range& range, double x) {
-  if (range.empty()) return "left offset 1.6, -0.6";
-  const double at = axis.log ? (std::log(x) - std::log(range.low)) / (std::log(range.high) - std::log(range.low))
-                             : (x - range.low) / (range.high - range.low);
-  return at > 0.6 ? "right offset -1.6, -0.6" : "left offset 1.6, -0.6";
+// A label sits right of its mark, or left of it in the right part of the chart,
+// unless the reference says where.
+std::string label_side(const ChartReference& ref, const ChartAxis& axis, const Range& range, double x) {
+  const double at = range.empty() ? 0
+                    : axis.log    ? (std::log(x) - std::log(range.low)) / (std::log(range.high) - std::log(range.low))
+                                  : (x - range.low) / (range.high - range.low);
+  const bool right = at > 0.6;
+  const auto [dx, dy] = ref.label_offset.value_or(std::make_pair(right ? -1.6 : 1.6, -0.6));
+  return std::string(dx < 0 ? "right" : "left") + " offset " + number(dx) + ", " + number(dy);
 }
 
 std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
@@ -102,15 +111,12 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
     if (ref.x && ref.y) {
       const std::string at = number(*ref.x * spec.x.scale) + ", " + number(plotted_y(spec, *ref.y));
       out += "set label " + (label.empty() ? "''" : label) + " at " + at + " " +
-             label_side(spec.x, x_range, *ref.x * spec.x.scale) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
+             label_side(ref, spec.x, x_range, *ref.x * spec.x.scale) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
     } else if (ref.x) {
       const std::string x = number(*ref.x * spec.x.scale);
       out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " front\n";
-      if (!label.empty()) {
-        const bool right = label_side(spec.x, x_range, *ref.x * spec.x.scale)[0] == 'r';
-        out += "set label " + label + " at " + x + ", graph 0.97 " + (right ? "right offset -0.5, 0" : "left offset 0.5, 0") +
-               " front\n";
-      }
+      // Along the line, reading upwards from the bottom, on its left.
+      if (!label.empty()) out += "set label " + label + " at " + x + ", graph 0.03 left rotate by 90 offset -1.0, 0 front\n";
     } else {
       const std::string y = number(plotted_y(spec, *ref.y));
       out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " front\n";

@@ -22,6 +22,13 @@ class AllocationTickScheme final : public Scheme {
     return std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride_, reset_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto stream = skip_ahead_cache_.get(trace, index, [&] { return AllocationTickSampler::process_stream(trace, index); });
+    return std::make_unique<SkipAheadRun<AllocationTickSampler>>(trace, index,
+                                                                 AllocationTickSampler(stride_, reset_, std::move(stream)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the process-wide prefix sums, per trace
+
   void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) out[o] = observations[o].weight;
   }

@@ -24,6 +24,8 @@
 
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -31,6 +33,52 @@ namespace allocsim {
 class AllocationTickSampler {
  public:
   AllocationTickSampler(std::uint64_t stride, bool reset) : stride_(stride), reset_(reset) {}
+
+  // The process-wide byte stream (the whole trace in order) with prefix sums of the
+  // requested sizes, for replay_skip_ahead: borrowed from the index for a
+  // single-threaded trace, built otherwise.
+  static CountedStreams process_stream(const Trace& trace, const ThreadIndex& index) {
+    if (index.thread_count() == 1) return CountedStreams::requested(index);
+    const std::uint64_t* size = trace.requested.data();
+    return CountedStreams::whole_trace(trace.size(), [=](std::uint64_t i) { return size[i]; });
+  }
+  // For replay_skip_ahead only: `stream` is process_stream(trace, index).
+  AllocationTickSampler(std::uint64_t stride, bool reset, std::shared_ptr<const CountedStreams> stream)
+      : stride_(stride), reset_(reset), stream_(std::move(stream)) {}
+
+  // The same events seen from the firing bytes, deterministic (no draws). Without
+  // reset they sit at 0-based positions m * stride - 1 of the process-wide stream
+  // and an allocation holding one counts all of them (the carry); with reset the
+  // counter restarts after the firing allocation, so the next one fires stride + 1
+  // bytes after its end. Identical observations to replay().
+  template <class Stream>
+  void replay_skip_ahead(const Trace& trace, const ThreadIndex& /*index*/, std::span<Stream> /*lanes*/,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& stream = *stream_;
+    if (reset_) {
+      first_success_skip_ahead(
+          stream, 0, [&] { return stride_; },
+          [&](std::size_t k, std::uint64_t offset) {
+            const std::uint64_t i = stream.event(0, k);
+            // Running amount: the bytes since the reset before it, plus this allocation.
+            const double amount = static_cast<double>(stride_ - offset) + static_cast<double>(trace.requested[i]);
+            out.push_back({i, 1, offset, amount});
+          });
+      return;
+    }
+    const std::uint64_t end = stream.total(0);
+    std::uint64_t x = stride_ - 1;  // 0-based position of the next firing byte
+    std::size_t k = 0;
+    while (x < end) {
+      k = stream.find(0, x, k);
+      const std::uint64_t after = stream.at(0, k + 1) - 1 - x;  // bytes after the firing byte
+      const std::uint64_t events = 1 + after / stride_;
+      out.push_back({stream.event(0, k),
+                     static_cast<std::uint32_t>(std::min<std::uint64_t>(events, std::numeric_limits<std::uint32_t>::max())),
+                     x - stream.at(0, k), static_cast<double>(stride_) * static_cast<double>(events)});
+      x += events * stride_;
+    }
+  }
 
   // One process-wide counter (a workstation GC heap); the lanes are not used.
   template <class Stream>
@@ -69,6 +117,7 @@ class AllocationTickSampler {
 
   std::uint64_t stride_;
   bool reset_;
+  std::shared_ptr<const CountedStreams> stream_;  // skip-ahead only
 };
 
 SchemeDescriptor dotnet_tick_scheme();

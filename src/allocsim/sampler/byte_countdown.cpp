@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "allocsim/estimate/wald_interval.h"
+
 namespace allocsim {
 namespace {
 
@@ -12,12 +14,26 @@ class ByteCountdownScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::requested_bytes, "T * samples; the true size for pass-through allocations"},
+        {"bytes", Quantity::requested_bytes, "T * samples; the true size for pass-through allocations", 2},
         {"count", Quantity::count,
-         "1 / (1 - exp(-s/T)) per sampled allocation, 1 for pass-through (Horvitz-Thompson)"},
+         "1 / (1 - exp(-s/T)) per sampled allocation, 1 for pass-through (Horvitz-Thompson)", 2},
         {"count_raw", Quantity::count, "1 per sampled allocation: the raw count the profile reports"},
     };
     return specs;
+  }
+
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation, variance estimate T^2 (1 - p') n per allocation below the cutoff"},
+        {"wald", 1, "normal approximation, Horvitz-Thompson variance estimate (1 - pi) / pi^2"},
+    };
+    return specs;
+  }
+
+  // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
+                    double level) const override {
+    return wald_interval(registers[0], registers[1], level);
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
@@ -25,14 +41,41 @@ class ByteCountdownScheme final : public Scheme {
         trace, ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto streams = skip_ahead_cache_.get(trace, index, [&] {
+      return make_byte_countdown_streams(trace, index, config_.passthrough_from, config_.per_thread);
+    });
+    return std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
+        trace, index,
+        ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread, std::move(streams)));
+  }
+  mutable SkipAheadCache<ByteCountdownStreams> skip_ahead_cache_;  // skip-ahead's prefix sums, per trace
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const double T = config_.rate;
+    const double p = mark_probability_;
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const std::uint64_t s = trace.requested[obs.event];
-      out[3 * o] = obs.weight;
-      out[3 * o + 1] = passes_through(s) ? 1.0 : 1.0 / inclusion(s);
-      out[3 * o + 2] = 1.0;
+      double* registers = &out[5 * o];
+      registers[4] = 1.0;
+      if (passes_through(s)) {  // recorded exactly: weight s, count 1, no variance
+        registers[0] = obs.weight;
+        registers[1] = 0.0;
+        registers[2] = 1.0;
+        registers[3] = 0.0;
+        continue;
+      }
+      // n ~ Binomial(s, p'): E[T^2 (1 - p') n] = T^2 s p' (1 - p') = Var(T n); obs.weight
+      // is T n (uncapped n).
+      registers[0] = obs.weight;
+      registers[1] = T * (1.0 - p) * obs.weight;
+      // Horvitz-Thompson: 1/pi taken with probability pi has variance (1 - pi)/pi,
+      // estimated without bias by (1 - pi)/pi^2 per sampled allocation.
+      const double pi = inclusion(s);
+      registers[2] = 1.0 / pi;
+      registers[3] = (1.0 - pi) / (pi * pi);
     }
   }
 

@@ -27,7 +27,9 @@
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/scheme.h"
+#include "allocsim/sampler/skip_ahead.h"
 #include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -42,12 +44,85 @@ inline std::uint64_t floor_exponential_plus_one(double u, double mean) {
   return static_cast<std::uint64_t>(exponential_from_uniform(u, mean)) + 1;
 }
 
+// What the countdown's skip-ahead replay searches, built once per (scheme, trace):
+// the counters' byte streams (one per thread, or the whole trace for a process-wide
+// counter) with prefix sums of the counted sizes, where a pass-through allocation
+// counts 0 bytes (it never touches the counter), and the list of pass-through
+// allocations (all recorded).
+struct ByteCountdownStreams {
+  CountedStreams streams;
+  std::vector<std::uint64_t> passthrough;  // trace indices, in trace order
+};
+
+inline ByteCountdownStreams make_byte_countdown_streams(const Trace& trace, const ThreadIndex& index,
+                                                        std::uint64_t passthrough_from, bool per_thread) {
+  std::vector<std::uint64_t> passthrough;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (trace.requested[i] >= passthrough_from) passthrough.push_back(i);
+  }
+  const std::uint64_t* size = trace.requested.data();
+  auto counted = [&](std::uint64_t i) { return size[i] >= passthrough_from ? 0 : size[i]; };
+  const bool plain = passthrough.empty();  // the counted sizes are the requested ones
+  if (per_thread || index.thread_count() == 1) {
+    return {plain ? CountedStreams::requested(index) : CountedStreams::per_thread(index, counted),
+            std::move(passthrough)};
+  }
+  return {CountedStreams::whole_trace(trace.size(), counted), std::move(passthrough)};
+}
+
 class ByteCountdownSampler {
  public:
   // per_thread: one counter per traced thread (lanes[thread]); else one process-wide
   // counter drawing from lanes[0].
   ByteCountdownSampler(double mean_gap, std::uint64_t passthrough_from, bool per_thread)
       : mean_gap_(mean_gap), passthrough_from_(passthrough_from), per_thread_(per_thread) {}
+  // For replay_skip_ahead: the streams of make_byte_countdown_streams with the same
+  // passthrough_from and per_thread.
+  ByteCountdownSampler(double mean_gap, std::uint64_t passthrough_from, bool per_thread,
+                       std::shared_ptr<const ByteCountdownStreams> streams)
+      : mean_gap_(mean_gap), passthrough_from_(passthrough_from), per_thread_(per_thread),
+        streams_(std::move(streams)) {}
+
+  // The same sample points seen from the points: a counter's points sit at 1-based
+  // positions G1, G1 + G2, ... of its counted byte stream; the event holding a point
+  // is found by galloping search, and the further points inside it are counted
+  // exactly as count_points does, drawing from the same lane in the same order as
+  // replay() (one stream after another). Identical observations; the pass-through
+  // allocations come last.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& trace, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& streams = streams_->streams;
+    for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
+      Stream& lane = lanes[per_thread_ ? c : 0];
+      const std::uint64_t end = streams.total(c);
+      std::uint64_t gap = draw_gap(lane);
+      if (gap > end) continue;
+      std::uint64_t x = gap - 1;  // 0-based position of the next point
+      std::size_t k = 0;
+      while (x < end) {
+        k = streams.find(c, x, k);
+        const std::uint64_t last = streams.at(c, k + 1) - 1;  // the event's last byte
+        const std::uint64_t offset = x - streams.at(c, k);
+        std::uint64_t points = 1;
+        for (;;) {
+          gap = draw_gap(lane);
+          if (gap > last - x) {
+            x = gap > end - x ? end : x + gap;  // saturate: nothing beyond end matters
+            break;
+          }
+          x += gap;
+          ++points;
+        }
+        const auto samples = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(points, std::numeric_limits<std::uint32_t>::max()));
+        out.push_back({streams.event(c, k), samples, offset, mean_gap_ * static_cast<double>(points)});
+      }
+    }
+    for (const std::uint64_t i : streams_->passthrough) {
+      out.push_back({i, 1, 0, static_cast<double>(trace.requested[i])});
+    }
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
@@ -105,6 +180,7 @@ class ByteCountdownSampler {
   std::uint64_t passthrough_from_;
   bool per_thread_;
   std::vector<std::uint64_t> remaining_;
+  std::shared_ptr<const ByteCountdownStreams> streams_;  // skip-ahead only
 };
 
 struct ByteCountdownConfig {

@@ -3,6 +3,9 @@
 #include <bit>
 #include <string>
 
+#include "allocsim/estimate/bytes_interval.h"
+#include "allocsim/estimate/wald_interval.h"
+
 namespace allocsim {
 namespace {
 
@@ -19,12 +22,47 @@ class DotnetScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::allocated_bytes, "s / (1 - q^s) per sampled object (estimator 1)"},
+        {"bytes", Quantity::allocated_bytes, "s / (1 - q^s) per sampled object (estimator 1)", 2},
         {"bytes_nb", Quantity::allocated_bytes,
-         "s q/p + sum (s - offset): q/p + s - offset per sampled object (estimator 2)"},
-        {"count", Quantity::count, "1 / (1 - q^s) per sampled object"},
+         "s q/p + u from the group's samples s and tail bytes u = sum (size - offset) (estimator 2)", 2},
+        {"count", Quantity::count, "1 / (1 - q^s) per sampled object", 2},
     };
     return specs;
+  }
+
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation, variance estimate w^2 (1 - pi) per sampled object"},
+        {"nb-exact", 1, "the document's negative binomial interval, exact quantiles"},
+        {"nb-camp-paulson", 1, "the document's negative binomial interval, Camp-Paulson quantiles"},
+        {"nb-exact-corrected", 1,
+         "exact, with the boundary correction (lower bound from s - 1 samples, upper from s + 1)"},
+        {"nb-camp-paulson-corrected", 1, "Camp-Paulson, with the boundary correction"},
+        {"wald", 2, "normal approximation, variance estimate w^2 (1 - pi) per sampled object"},
+    };
+    return specs;
+  }
+
+  // Intervals 1-4 are bytes_interval() (bytes_interval.h) on the registers (s, u) of
+  // bytes_nb; the others are Wald intervals on (estimate, variance estimate).
+  // s = 0 without the boundary correction: bytes_interval rejects it (a sample-aligned
+  // window without samples is empty), so the answer is what the estimate gives,
+  // [u, u] = [0, 0], which misses every non-empty group.
+  Interval interval(std::size_t interval, std::span<const double> registers,
+                    double level) const override {
+    if (interval == 0 || interval == 5) return wald_interval(registers[0], registers[1], level);
+    const std::int64_t samples = std::llround(registers[0]);
+    const std::int64_t tail_bytes = std::llround(registers[1]);
+    const bool corrected = interval >= 3;
+    if (samples == 0 && !corrected) return {registers[1], registers[1]};
+    const interval::BytesInterval b = interval::bytes_interval(
+        {.samples = samples,
+         .tail_bytes = tail_bytes,
+         .p = 1.0 / rate_,
+         .level = level,
+         .method = interval % 2 == 1 ? interval::IntervalMethod::exact : interval::IntervalMethod::camp_paulson,
+         .boundary_correction = corrected});
+    return {b.lower, b.upper};
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
@@ -32,17 +70,41 @@ class DotnetScheme final : public Scheme {
                                                        DotnetSampler(rate_, pointer_size_, document_draw_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto objects = skip_ahead_cache_.get(
+        trace, index, [&] { return DotnetSampler::object_streams(trace, index, pointer_size_); });
+    return std::make_unique<SkipAheadRun<DotnetSampler>>(
+        trace, index, DotnetSampler(rate_, pointer_size_, document_draw_, std::move(objects)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // object-size prefix sums, per trace
+
+  // Registers: bytes and its variance estimate; bytes_nb's samples and tail bytes;
+  // count and its variance estimate. A weight w taken with the sampler's true
+  // probability pi = 1 - miss^s has variance w^2 pi (1 - pi), estimated without
+  // bias by w^2 (1 - pi) per sampled object (w divides by the document's
+  // 1 - q^s; under the code's draw pi differs from it by ~1/(2T) relative).
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
-    const double q_over_p = rate_ - 1;
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const double s = static_cast<double>(dotnet_object_size(trace.requested[obs.event], pointer_size_));
       const double inverse_pi = -1.0 / std::expm1(s * log_q_);
-      out[3 * o] = s * inverse_pi;
-      out[3 * o + 1] = q_over_p + s - static_cast<double>(obs.offset);
-      out[3 * o + 2] = inverse_pi;
+      const double p_none = std::exp(s * log_miss_);
+      const double bytes = s * inverse_pi;
+      double* registers = &out[6 * o];
+      registers[0] = bytes;
+      registers[1] = bytes * bytes * p_none;
+      registers[2] = 1.0;
+      registers[3] = s - static_cast<double>(obs.offset);
+      registers[4] = inverse_pi;
+      registers[5] = inverse_pi * inverse_pi * p_none;
     }
+  }
+
+  // bytes_nb = s q/p + u (linear in its registers, so its theory is unchanged);
+  // the others: their estimate register.
+  double finalize(std::size_t estimator, std::span<const double> registers) const override {
+    return estimator == 1 ? registers[0] * (rate_ - 1) + registers[1] : registers[0];
   }
 
   std::uint64_t allocated_size(const Trace& trace, std::size_t i) const override {
@@ -105,8 +167,10 @@ SchemeDescriptor dotnet_scheme() {
            "(relative bias <= ~1/(2T) for bytes and count, about -1/2 byte per sample for "
            "bytes_nb). draw=document: the document's exact geometric with p = 1/T; all three "
            "estimators unbiased.",
-           "Estimator 2 is the document's s q/p + u; its confidence interval (negative binomial) "
-           "is not part of this scheme.",
+           "Estimator 2 is the document's s q/p + u with its negative binomial interval "
+           "(nb-exact, nb-camp-paulson, and both with the boundary correction), taken per group "
+           "with p = 1/T; the document derives it for one thread's window, so it holds for the "
+           "total of a one-thread trace (its end is not on a sample: use the correction).",
            "Not modelled: the runtime's 32-bit xoshiro128++ uniform (caps a budget at ~22.18 T), "
            "allocation-context refills and slow-path redraws (they discard trials independently "
            "of their outcomes, which leaves the distribution unchanged, as the document argues), "

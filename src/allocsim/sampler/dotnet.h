@@ -32,6 +32,8 @@
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -47,6 +49,33 @@ class DotnetSampler {
   // otherwise the code's floor(-ln(1 - u) * T).
   DotnetSampler(double rate, std::uint64_t pointer_size, bool document_draw)
       : rate_(rate), pointer_size_(pointer_size), document_draw_(document_draw) {}
+
+  // Each thread's pointer-aligned object sizes with prefix sums, for replay_skip_ahead.
+  static CountedStreams object_streams(const Trace& trace, const ThreadIndex& index, std::uint64_t pointer_size) {
+    const std::uint64_t* requested = trace.requested.data();
+    return CountedStreams::per_thread(
+        index, [=](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
+  }
+  // For replay_skip_ahead only: `objects` is object_streams(trace, index, pointer_size).
+  DotnetSampler(double rate, std::uint64_t pointer_size, bool document_draw,
+                std::shared_ptr<const CountedStreams> objects)
+      : rate_(rate), pointer_size_(pointer_size), document_draw_(document_draw), objects_(std::move(objects)) {}
+
+  // The same budgets seen from the successful bytes: a budget of f failures starting
+  // at byte position b of the thread's object stream samples the object holding
+  // byte b + f (offset: that byte's), and the fresh budget starts after the object.
+  // Draws come from the same lane in the same order as replay(): identical
+  // observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& streams = *objects_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      first_success_skip_ahead(
+          streams, t, [&] { return draw_budget(lanes[t]); },
+          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
+    }
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
@@ -82,6 +111,7 @@ class DotnetSampler {
   std::uint64_t pointer_size_;
   bool document_draw_;
   std::vector<std::uint64_t> budget_;  // per thread: failed trials left before the next success
+  std::shared_ptr<const CountedStreams> objects_;  // skip-ahead only
 };
 
 SchemeDescriptor dotnet_scheme();

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "allocsim/estimate/wald_interval.h"
+
 namespace allocsim {
 namespace {
 
@@ -21,8 +23,8 @@ class JemallocScheme final : public Scheme {
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
         {"bytes", Quantity::allocated_bytes,
-         "Z / (1 - exp(-Z/R)) per sampled allocation (size class Z; unbias-then-sum)"},
-        {"count", Quantity::count, "1 / (1 - exp(-Z/R)) per sampled allocation, in eighths"},
+         "Z / (1 - exp(-Z/R)) per sampled allocation (size class Z; unbias-then-sum)", 2},
+        {"count", Quantity::count, "1 / (1 - exp(-Z/R)) per sampled allocation, in eighths", 2},
         {"bytes_sum_then_unbias", Quantity::allocated_bytes,
          "jeprof on raw counts: S / (1 - exp(-(S/C)/R)) from a group's sampled bytes S and "
          "samples C (biased for mixed sizes)",
@@ -31,26 +33,57 @@ class JemallocScheme final : public Scheme {
     return specs;
   }
 
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation, variance estimate w^2 (1 - pi) per sampled allocation"},
+        {"wald", 1, "normal approximation, variance estimate w^2 (1 - pi) per sampled allocation"},
+    };
+    return specs;
+  }
+
+  // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
+                    double level) const override {
+    return wald_interval(registers[0], registers[1], level);
+  }
+
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
     return std::make_unique<SamplerRun<JemallocSampler>>(trace, JemallocSampler(trace, rate_));
   }
 
-  // Registers: bytes, count, then the sum-then-unbias pair (sampled bytes, samples).
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto usable = skip_ahead_cache_.get(trace, index, [&] { return JemallocSampler::usable_streams(trace, index); });
+    return std::make_unique<SkipAheadRun<JemallocSampler>>(trace, index, JemallocSampler(rate_, std::move(usable)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // usable-size prefix sums, per trace
+
+  // Registers: bytes and count, each with its variance estimate, then the
+  // sum-then-unbias pair (sampled bytes, samples). A weight w taken with the true
+  // probability pi = 1 - (1 - 1/R)^Z has variance w^2 pi (1 - pi), which
+  // w^2 (1 - pi) per sampled allocation estimates without bias whatever w is (the
+  // code's rounded weights divide by 1 - e^(-Z/R), not by pi; the estimate is then
+  // the variance of what the code reports, around its slightly biased mean).
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const std::uint64_t z = jemalloc_usable_size(trace.requested[observations[o].event]);
-      double* registers = &out[4 * o];
-      registers[0] = byte_weight(z);
-      registers[1] = count_weight(z);
-      registers[2] = static_cast<double>(z);
-      registers[3] = 1.0;
+      const double p_none = std::exp(static_cast<double>(z) * log_miss_);  // 1 - pi
+      const double bytes = byte_weight(z), count = count_weight(z);
+      double* registers = &out[6 * o];
+      registers[0] = bytes;
+      registers[1] = bytes * bytes * p_none;
+      registers[2] = count;
+      registers[3] = count * count * p_none;
+      registers[4] = static_cast<double>(z);
+      registers[5] = 1.0;
     }
   }
 
-  // jeprof's AdjustSamples: scale by the inverse inclusion probability of the
-  // group's average sampled size.
-  double finalize(std::size_t, std::span<const double> registers) const override {
+  // bytes and count: their estimate register. bytes_sum_then_unbias: jeprof's
+  // AdjustSamples, scaling by the inverse inclusion probability of the group's
+  // average sampled size.
+  double finalize(std::size_t estimator, std::span<const double> registers) const override {
+    if (estimator < 2) return registers[0];
     const double bytes = registers[0], samples = registers[1];
     if (samples == 0) return 0.0;
     return bytes / -std::expm1(-(bytes / samples) / rate_);

@@ -33,6 +33,8 @@
 #include "allocsim/sampler/jemalloc_size_classes.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -41,6 +43,31 @@ class JemallocSampler {
  public:
   JemallocSampler(const Trace& trace, double rate) : p_(1.0 / rate), usable_(trace.size()) {
     for (std::size_t i = 0; i < trace.size(); ++i) usable_[i] = jemalloc_usable_size(trace.requested[i]);
+  }
+
+  // Each thread's usable sizes with prefix sums, for replay_skip_ahead.
+  static CountedStreams usable_streams(const Trace& trace, const ThreadIndex& index) {
+    const std::uint64_t* requested = trace.requested.data();
+    return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jemalloc_usable_size(requested[i]); });
+  }
+  // For replay_skip_ahead only: `usable` is usable_streams(trace, index).
+  JemallocSampler(double rate, std::shared_ptr<const CountedStreams> usable)
+      : p_(1.0 / rate), usable_streams_(std::move(usable)) {}
+
+  // The same waits seen from the sampled bytes: a wait of W usable bytes starting
+  // at byte position b of the thread's stream samples the allocation holding byte
+  // b + W - 1, and the next wait starts after that allocation. Draws come from the
+  // same lane in the same order as replay(): identical observations, thread by
+  // thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& streams = *usable_streams_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      first_success_skip_ahead(
+          streams, t, [&] { return draw_wait(lanes[t]) - 1; },
+          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
+    }
   }
 
   template <class Stream>
@@ -71,6 +98,7 @@ class JemallocSampler {
   double p_;
   std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
   std::vector<std::uint64_t> wait_;    // per thread: bytes up to and including the next sampled one
+  std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only
 };
 
 SchemeDescriptor jemalloc_scheme();

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "allocsim/estimate/wald_interval.h"
+
 namespace allocsim {
 namespace {
 
@@ -11,20 +13,46 @@ class PerAllocationScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::requested_bytes, "N * s per sampled allocation"},
-        {"count", Quantity::count, "N per sampled allocation"},
+        {"bytes", Quantity::requested_bytes, "N * s per sampled allocation", 2},
+        {"count", Quantity::count, "N per sampled allocation", 2},
     };
     return specs;
+  }
+
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation, Horvitz-Thompson variance estimate N (N - 1) s^2"},
+        {"wald", 1, "normal approximation, Horvitz-Thompson variance estimate N (N - 1)"},
+    };
+    return specs;
+  }
+
+  // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
+                    double level) const override {
+    return wald_interval(registers[0], registers[1], level);
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
     return std::make_unique<SamplerRun<PerAllocationSampler>>(trace, PerAllocationSampler(every_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return std::make_unique<SkipAheadRun<PerAllocationSampler>>(trace, index, PerAllocationSampler(every_));
+  }
+
+  // Registers: estimate and Horvitz-Thompson variance estimate (1 - pi)/pi^2 y^2 with
+  // pi = 1/N, i.e. w^2 (1 - 1/N) for a weight w = N y; its mean (N - 1) y^2 is the
+  // variance below.
   void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
+    const double keep = 1.0 - 1.0 / every_;
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      out[2 * o] = observations[o].weight;
-      out[2 * o + 1] = every_;
+      const double bytes = observations[o].weight;
+      double* registers = &out[4 * o];
+      registers[0] = bytes;
+      registers[1] = bytes * bytes * keep;
+      registers[2] = every_;
+      registers[3] = every_ * every_ * keep;
     }
   }
 

@@ -16,6 +16,7 @@
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -23,6 +24,26 @@ namespace allocsim {
 class PerAllocationSampler {
  public:
   explicit PerAllocationSampler(double every) : every_(every), probability_(1.0 / every) {}
+
+  // The same skips over each thread's event list: the sampled events are its
+  // K1-th, (K1 + K2)-th, ... events, drawn from the same lane in the same order as
+  // replay(). Identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& trace, const ThreadIndex& index, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
+      const std::size_t n = index.size(t);
+      std::size_t next = 0;  // first event of the current skip
+      for (;;) {
+        const std::uint64_t skip = draw_skip(lanes[t]);  // >= 1
+        if (skip > n - next) break;
+        const std::size_t k = next + (skip - 1);
+        const std::uint64_t i = index.event(t, k);
+        out.push_back({i, 1, 0, every_ * static_cast<double>(trace.requested[i])});
+        next = k + 1;
+      }
+    }
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {

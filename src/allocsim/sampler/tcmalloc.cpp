@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/estimate/wald_interval.h"
 #include "allocsim/sampler/tcmalloc_size_classes.h"
 
 namespace allocsim {
@@ -52,31 +53,60 @@ class TcmallocScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::allocated_bytes, "W a / (r + 1) per sampled allocation, W = T + k - f"},
-        {"count", Quantity::count, "W / (r + 1) per sampled allocation"},
+        {"bytes", Quantity::allocated_bytes, "W a / (r + 1) per sampled allocation, W = T + k - f", 2},
+        {"count", Quantity::count, "W / (r + 1) per sampled allocation", 2},
     };
     return specs;
+  }
+
+  const std::vector<IntervalSpec>& intervals() const override {
+    static const std::vector<IntervalSpec> specs = {
+        {"wald", 0, "normal approximation, variance estimate (T a / k)^2 per sampled allocation"},
+        {"wald", 1, "normal approximation, variance estimate (T / k)^2 per sampled allocation"},
+    };
+    return specs;
+  }
+
+  // bytes and count keep (estimate, variance estimate): a Wald interval.
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
+                    double level) const override {
+    return wald_interval(registers[0], registers[1], level);
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
     return std::make_unique<SamplerRun<TcmallocSampler>>(trace, TcmallocSampler(period_, faithful_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return std::make_unique<SkipAheadRun<TcmallocSampler>>(trace, index, TcmallocSampler(period_, faithful_));
+  }
+
+  // Registers: bytes and its variance estimate, count and its variance estimate.
+  // Var[W 1{sampled}] = T^2 pi (tcmalloc.h), and T^2 per sampled allocation has
+  // exactly that mean, so (T/k)^2 (count) and (T a/k)^2 (bytes) per sample are
+  // unbiased in the continuous model (T = 1: always sampled with W = k, 0). With
+  // round_counts they are the unrounded variance, an approximation (the rounding
+  // changes it by at most a few percent for k << T).
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const double T = static_cast<double>(period_);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const std::uint64_t r = trace.requested[obs.event];
       const std::uint64_t a = tcmalloc_allocated_size(r);
       const double k = static_cast<double>(r + 1);
+      const double count_variance = period_ == 1 ? 0.0 : T * T / (k * k);
+      double* registers = &out[4 * o];
       if (round_counts_) {
         const double count = static_cast<double>(rounded_count(obs.weight, r + 1, a));
-        out[2 * o] = count * static_cast<double>(a);
-        out[2 * o + 1] = count;
+        registers[0] = count * static_cast<double>(a);
+        registers[2] = count;
       } else {
-        out[2 * o] = obs.weight * static_cast<double>(a) / k;
-        out[2 * o + 1] = obs.weight / k;
+        registers[0] = obs.weight * static_cast<double>(a) / k;
+        registers[2] = obs.weight / k;
       }
+      registers[1] = count_variance * static_cast<double>(a) * static_cast<double>(a);
+      registers[3] = count_variance;
     }
   }
 

@@ -38,6 +38,8 @@
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/tcmalloc_random.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -47,6 +49,30 @@ class TcmallocSampler {
   // faithful: draw intervals with tcmalloc's LCG (tcmalloc_random.h), seeded per
   // thread from its lane; otherwise an ideal exponential from the lane's uniforms.
   TcmallocSampler(std::uint64_t period, bool faithful) : period_(period), faithful_(faithful) {}
+
+  // The same countdown seen from the sampled bytes, over each thread's stream of
+  // requested + 1 bytes per allocation (the ThreadIndex prefix plus k, no new
+  // memory): a counter of c bytes starting at byte position b samples the
+  // allocation holding byte b + c, with offset f - 1 = c - (bytes before it) and
+  // W = T + k - f, and the next interval starts after it. Lanes are seeded and drawn
+  // in the same order as replay(): identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+                         std::vector<Observation>& out) {
+    const CountedStreams streams = CountedStreams::requested(index, 1);
+    lcg_.clear();
+    if (faithful_) {
+      for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64());
+    }
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      first_success_skip_ahead(
+          streams, t, [&] { return pick_next_sampling_point(lanes, t); },
+          [&](std::size_t k, std::uint64_t counter) {
+            const std::uint64_t size = streams.at(t, k + 1) - streams.at(t, k);  // requested + 1
+            out.push_back({streams.event(t, k), 1, counter, static_cast<double>(period_ + (size - counter - 1))});
+          });
+    }
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {

@@ -45,4 +45,60 @@ std::size_t gallop_last_not_above(std::span<const std::uint64_t> prefix, double 
   return static_cast<std::size_t>(it - prefix.begin()) - 1;
 }
 
+CountedStreams CountedStreams::requested(const ThreadIndex& index, std::uint64_t add) {
+  CountedStreams s;
+  s.threads_ = &index;
+  s.add_ = add;
+  for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
+    s.prefix_.push_back(index.requested_prefix(t));
+    s.coarse_.push_back(index.requested_coarse(t));
+  }
+  return s;
+}
+
+void CountedStreams::finish_owned() {
+  own_coarse_.resize(own_.size());
+  for (std::size_t s = 0; s < own_.size(); ++s) {
+    for (std::size_t k = 0; k < own_[s].size(); k += kStride) own_coarse_[s].push_back(own_[s][k]);
+    prefix_.emplace_back(own_[s]);
+    coarse_.emplace_back(own_coarse_[s]);
+  }
+}
+
+namespace {
+
+// The last i in [from, n) with p[i] + step * i <= x, galloping from `from`
+// (which satisfies it).
+std::size_t gallop_integer(const std::uint64_t* p, std::size_t n, std::uint64_t step_add, std::uint64_t x,
+                           std::size_t from) {
+  auto value = [&](std::size_t i) { return p[i] + step_add * i; };
+  std::size_t lo = from, step = 1;
+  while (lo + step < n && value(lo + step) <= x) {
+    lo += step;
+    step *= 2;
+  }
+  std::size_t hi = std::min(n, lo + step);  // value(hi) > x, or hi == n
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (value(mid) <= x) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::size_t CountedStreams::find(std::uint32_t s, std::uint64_t x, std::size_t from) const {
+  const auto coarse = coarse_[s];
+  const auto prefix = prefix_[s];
+  const std::size_t block = gallop_integer(coarse.data(), coarse.size(), add_ * kStride, x, from / kStride);
+  const std::size_t first = std::max(from, block * kStride);
+  const std::size_t last = std::min(prefix.size(), (block + 1) * kStride + 1);
+  // Positions are absolute, so the per-event addend applies to the fine array as is.
+  return gallop_integer(prefix.data(), last, add_, x, first);
+}
+
 }  // namespace allocsim

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "allocsim/report/csv.h"
+#include "allocsim/trace/format/atomic_output.h"
 #include "allocsim/trace/format/line_reader.h"
-#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -258,13 +258,62 @@ class CsvTraceReader {
 
 std::string label(const std::vector<std::string>& names, std::uint32_t id, const char* what) {
   if (names.empty()) return std::to_string(id);
-  const std::string& name = names[id];
+  const std::string name = id < names.size() ? names[id] : std::string();
   if (name.find_first_of("\r\n") != std::string::npos) {
     throw InputError(std::string(what) + " name \"" + name + "\" has a line break, which a CSV trace cannot hold");
   }
   if (!name.empty()) return csv_field(name);
   std::string fallback = what;
   return fallback.append("-").append(std::to_string(id));
+}
+
+std::vector<std::string> labels(const std::vector<std::string>& names, std::uint32_t count, const char* what) {
+  std::vector<std::string> out(count);
+  for (std::uint32_t id = 0; id < count; ++id) out[id] = label(names, id, what);
+  return out;
+}
+
+// Writes the CSV text in time order, handing `flush` about a megabyte at a time.
+template <typename Flush>
+void encode(const Trace& trace, Flush&& flush) {
+  constexpr std::size_t kChunk = 1 << 20;
+  const bool with_allocated = trace.has_allocated_sizes();
+  const auto stacks = labels(trace.stack_names, trace.stack_count, "stack");
+  const auto types = labels(trace.type_names, trace.type_count, "type");
+  std::string out = "thread,op,size,stack,type,time,id";
+  out.append(with_allocated ? ",allocated\n" : "\n");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> frees;  // (time, event)
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (!trace.live_at_end(i)) frees.emplace_back(trace.free_time[i], i);
+  }
+  std::sort(frees.begin(), frees.end());
+  auto end_line = [&] {
+    out.append("\n");
+    if (out.size() >= kChunk) {
+      flush(out);
+      out.clear();
+    }
+  };
+  std::size_t next_free = 0;
+  auto write_frees_before = [&](std::uint64_t time) {
+    for (; next_free < frees.size() && frees[next_free].first < time; ++next_free) {
+      const auto [at, event] = frees[next_free];
+      out.append(",free,").append(std::to_string(trace.requested[event])).append(",,,");
+      out.append(std::to_string(at)).append(",").append(std::to_string(event));
+      if (with_allocated) out.append(",");
+      end_line();
+    }
+  };
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    write_frees_before(trace.time[i]);
+    out.append(std::to_string(trace.thread[i])).append(",alloc,").append(std::to_string(trace.requested[i]));
+    out.append(",").append(stacks[trace.stack[i]]).append(",").append(types[trace.type[i]]);
+    out.append(",").append(std::to_string(trace.time[i])).append(",").append(std::to_string(i));
+    if (with_allocated) out.append(",").append(std::to_string(trace.allocated[i]));
+    end_line();
+  }
+  write_frees_before(kNeverFreed);
+  flush(out);
 }
 
 }  // namespace
@@ -275,38 +324,15 @@ bool is_csv_trace_header(std::string_view line) {
 }
 
 std::string encode_csv_trace(const Trace& trace) {
-  const bool with_allocated = trace.has_allocated_sizes();
-  std::string out = "thread,op,size,stack,type,time,id";
-  out += with_allocated ? ",allocated\n" : "\n";
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> frees;  // (time, event)
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (!trace.live_at_end(i)) frees.emplace_back(trace.free_time[i], i);
-  }
-  std::sort(frees.begin(), frees.end());
-  std::size_t next_free = 0;
-  auto write_frees_until = [&](std::uint64_t time) {  // frees strictly before `time`
-    for (; next_free < frees.size() && frees[next_free].first < time; ++next_free) {
-      const auto [at, event] = frees[next_free];
-      out.append(",free,").append(std::to_string(trace.requested[event])).append(",,,");
-      out.append(std::to_string(at)).append(",").append(std::to_string(event));
-      out.append(with_allocated ? ",\n" : "\n");
-    }
-  };
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    write_frees_until(trace.time[i]);
-    out.append(std::to_string(trace.thread[i])).append(",alloc,").append(std::to_string(trace.requested[i]));
-    out.append(",").append(label(trace.stack_names, trace.stack[i], "stack"));
-    out.append(",").append(label(trace.type_names, trace.type[i], "type"));
-    out.append(",").append(std::to_string(trace.time[i])).append(",").append(std::to_string(i));
-    if (with_allocated) out.append(",").append(std::to_string(trace.allocated[i]));
-    out.append("\n");
-  }
-  write_frees_until(kNeverFreed);
-  return out;
+  std::string text;
+  encode(trace, [&](const std::string& chunk) { text += chunk; });
+  return text;
 }
 
 void write_csv_trace(const Trace& trace, const std::string& path) {
-  write_file_atomically(path, encode_csv_trace(trace));
+  AtomicOutput output(path);
+  encode(trace, [&](const std::string& chunk) { output.write(chunk); });
+  output.commit();
 }
 
 Trace read_csv_trace(const std::string& path) { return CsvTraceReader(path).read(); }

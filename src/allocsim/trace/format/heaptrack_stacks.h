@@ -26,7 +26,6 @@ class HeaptrackStacks {
   // Interpreted files: string table, instruction pointers, then nodes by ip index.
   void add_string(std::string_view text) { strings_.emplace_back(text); }
   std::uint64_t string_count() const { return strings_.size() - 1; }
-  const std::string& string_at(std::uint64_t index) const { return strings_[index]; }
   struct Frame {
     std::uint64_t function = 0;  // string indices, 0 = unknown
     std::uint64_t file = 0;

@@ -1,0 +1,47 @@
+#include "allocsim/trace/format/atomic_output.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+
+AtomicOutput::AtomicOutput(const std::string& path)
+    : path_(path), temporary_(path + ".tmp." + std::to_string(::getpid())) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec) throw InputError(target.parent_path().string() + ": cannot create directory: " + ec.message());
+  }
+  file_ = std::fopen(temporary_.c_str(), "wb");
+  if (file_ == nullptr) throw InputError(path + ": cannot write file");
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    std::remove(temporary_.c_str());
+  }
+}
+
+void AtomicOutput::write(std::string_view bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) throw InputError(path_ + ": write failed");
+}
+
+void AtomicOutput::commit() {
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  std::error_code ec;
+  if (flushed && closed) std::filesystem::rename(temporary_, path_, ec);
+  if (!flushed || !closed || ec) {
+    std::remove(temporary_.c_str());
+    throw InputError(path_ + ": write failed" + (ec ? ": " + ec.message() : std::string()));
+  }
+}
+
+}  // namespace allocsim

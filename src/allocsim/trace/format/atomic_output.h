@@ -1,0 +1,28 @@
+#pragma once
+// A file written piece by piece and published whole: the bytes go to a temporary
+// file beside the target, and commit() flushes it to disk and renames it over the
+// target. Destroyed without commit(), it removes the temporary file, so a failed
+// write leaves no output. For content built in memory, see util/atomic_file.h.
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace allocsim {
+
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(const std::string& path);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  void write(std::string_view bytes);
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace allocsim

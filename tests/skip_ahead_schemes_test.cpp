@@ -1,0 +1,337 @@
+// Skip-ahead replay of every integer countdown scheme gives exactly the streaming
+// replay's observations (event, samples, offset, weight) for the same lanes, and
+// consumes each lane's draws identically; the engine's metrics agree in both modes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "allocsim/sampler/allocation_tick.h"
+#include "allocsim/sampler/byte_countdown.h"
+#include "allocsim/sampler/dotnet.h"
+#include "allocsim/sampler/jemalloc.h"
+#include "allocsim/sampler/per_allocation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/tcmalloc.h"
+#include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/synthetic.h"
+#include "allocsim/trace/thread_index.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+using testing::make_trace;
+
+Trace synthetic(const std::string& json, std::uint64_t seed) {
+  const nlohmann::json spec = nlohmann::json::parse(json);
+  JsonObject object(spec, "$.trace");
+  return generate_synthetic(parse_synthetic_spec(object), seed);
+}
+
+// Zero-size events, small ones, and a heavy tail up to 10^8 bytes on 5 threads.
+const Trace& mixed_trace() {
+  static const Trace trace = synthetic(R"({"allocations": 6000, "threads": 5, "thread_assignment": "random",
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.1, "distribution": "constant", "size": 0},
+        {"weight": 0.8, "distribution": "lognormal", "median": 100, "sigma": 2},
+        {"weight": 0.1, "distribution": "pareto", "scale": 10000, "shape": 1.2, "max": 100000000}]}})",
+                                       7);
+  return trace;
+}
+
+// One thread (the index's arrays are borrowed where the counted size is the
+// requested one).
+const Trace& single_thread_trace() {
+  static const Trace trace = synthetic(R"({"allocations": 4000, "threads": 1,
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.05, "distribution": "constant", "size": 0},
+        {"weight": 0.9, "distribution": "log_uniform", "min": 1, "max": 5000},
+        {"weight": 0.05, "distribution": "constant", "size": 3000000}]}})",
+                                       3);
+  return trace;
+}
+
+std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
+  const nlohmann::json json = nlohmann::json::parse(params);
+  JsonObject object(json, "$");
+  const SchemeDescriptor* descriptor = find_scheme(name);
+  EXPECT_NE(descriptor, nullptr) << name;
+  auto scheme = descriptor->create(object);
+  object.finish();
+  return scheme;
+}
+
+std::vector<Observation> sorted(std::vector<Observation> v) {
+  std::sort(v.begin(), v.end(), [](const Observation& a, const Observation& b) { return a.event < b.event; });
+  return v;
+}
+
+// Replays `replications` keys both ways and requires identical observations.
+void expect_identical(const std::string& name, const std::string& params, const Trace& trace,
+                      std::uint64_t replications = 4) {
+  SCOPED_TRACE(name + " " + params);
+  const ThreadIndex index(trace);
+  const auto scheme = make_scheme(name, params);
+  auto streaming = scheme->start(trace);
+  auto skipping = scheme->start_skip_ahead(trace, index);
+  ASSERT_NE(skipping, nullptr) << "no skip-ahead replay";
+  std::size_t sampled = 0;
+  for (std::uint64_t r = 0; r < replications; ++r) {
+    std::vector<Observation> a, b;
+    streaming->replay({11, 3, r}, a);
+    skipping->replay({11, 3, r}, b);
+    a = sorted(std::move(a));
+    b = sorted(std::move(b));
+    ASSERT_EQ(a.size(), b.size()) << "replication " << r;
+    for (std::size_t o = 0; o < a.size(); ++o) {
+      ASSERT_EQ(a[o].event, b[o].event) << "replication " << r << " observation " << o;
+      ASSERT_EQ(a[o].samples, b[o].samples) << "event " << a[o].event;
+      ASSERT_EQ(a[o].offset, b[o].offset) << "event " << a[o].event;
+      ASSERT_EQ(a[o].weight, b[o].weight) << "event " << a[o].event;
+    }
+    sampled += a.size();
+  }
+  (void)sampled;  // may be 0 at the largest rates
+}
+
+std::string with_rate(const std::string& params, const std::string& rate) {
+  std::string s = params;
+  s.replace(s.find("%T"), 2, rate);
+  return s;
+}
+
+TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
+  const Trace& trace = mixed_trace();
+  const ThreadIndex index(trace);
+  for (std::uint64_t add : {0u, 1u}) {
+    const CountedStreams streams = CountedStreams::requested(index, add);
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      std::size_t from = 0;
+      const std::uint64_t end = streams.total(t);
+      for (std::uint64_t x = 0; x < end; x += 1 + end / 3000) {
+        std::size_t expected = from;
+        while (streams.at(t, expected + 1) <= x) ++expected;
+        const std::size_t found = streams.find(t, x, from);
+        ASSERT_EQ(found, expected) << "add " << add << " x " << x;
+        from = found;
+      }
+    }
+  }
+  // A whole-trace stream: event k is k.
+  const CountedStreams whole = CountedStreams::whole_trace(trace.size(), [&](std::uint64_t i) { return trace.requested[i]; });
+  ASSERT_EQ(whole.stream_count(), 1u);
+  EXPECT_EQ(whole.size(0), trace.size());
+  EXPECT_EQ(whole.event(0, 17), 17u);
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < trace.size(); ++k) {
+    ASSERT_EQ(whole.at(0, k), sum);
+    if (trace.requested[k] > 0) ASSERT_EQ(whole.find(0, sum + trace.requested[k] - 1, 0), k);
+    sum += trace.requested[k];
+  }
+}
+
+TEST(SkipAheadSchemes, ByteCountdownIdentical) {
+  const char* rates[] = {"1", "64", "4096", "524288", "100000000"};
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* rate : rates) {
+      for (const char* passthrough : {"p99", "rate", "none"}) {
+        for (const char* counter : {"process", "thread"}) {
+          expect_identical("heapprofd",
+                           with_rate(std::string(R"({"rate": %T, "passthrough": ")") + passthrough +
+                                         R"(", "counter": ")" + counter + "\"}",
+                                     rate),
+                           *trace);
+        }
+      }
+      expect_identical("memray", with_rate(R"({"rate": %T})", rate), *trace);
+    }
+  }
+}
+
+TEST(SkipAheadSchemes, PerAllocationIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* every : {"1", "3", "100", "10000", "100000000"}) {
+      expect_identical("per-allocation", with_rate(R"({"rate": %T})", every), *trace);
+    }
+  }
+}
+
+TEST(SkipAheadSchemes, JemallocIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* rate : {"1", "64", "4096", "524288", "100000000"}) {
+      expect_identical("jemalloc", with_rate(R"({"rate": %T})", rate), *trace);
+    }
+  }
+}
+
+TEST(SkipAheadSchemes, TcmallocIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* rate : {"1", "2", "64", "4096", "2097152", "100000000"}) {
+      for (const char* faithful : {"true", "false"}) {
+        expect_identical("tcmalloc", with_rate(std::string(R"({"rate": %T, "faithful": )") + faithful + "}", rate),
+                         *trace);
+      }
+    }
+  }
+}
+
+TEST(SkipAheadSchemes, DotnetIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* rate : {"1", "64", "4096", "102400", "100000000"}) {
+      for (const char* draw : {"code", "document"}) {
+        for (const char* pointer : {"8", "16"}) {
+          expect_identical("dotnet",
+                           with_rate(std::string(R"({"rate": %T, "draw": ")") + draw + R"(", "pointer_size": )" +
+                                         pointer + "}",
+                                     rate),
+                           *trace);
+        }
+      }
+    }
+  }
+}
+
+TEST(SkipAheadSchemes, DotnetTickIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* stride : {"1", "7", "4096", "102400", "100000000", "4611686018427387904"}) {
+      for (const char* mode : {"stride", "reset"}) {
+        expect_identical("dotnet-tick", with_rate(std::string(R"({"stride": %T, "mode": ")") + mode + "\"}", stride),
+                         *trace, 1);
+      }
+    }
+  }
+}
+
+// Each lane is drawn exactly as often by both replays (so a lane's later draws,
+// and any scheme sharing it, see the same numbers).
+template <class Stream>
+class CountingStream {
+ public:
+  Stream inner;
+  std::size_t uniforms = 0, words = 0;
+  double next_uniform() {
+    ++uniforms;
+    return inner.next_uniform();
+  }
+  std::uint64_t next_u64() {
+    ++words;
+    return inner.next_u64();
+  }
+};
+
+template <class Sampler, class SkipSampler>
+void expect_same_draws(Sampler streaming, SkipSampler skipping, const Trace& trace, std::uint64_t r) {
+  const ThreadIndex index(trace);
+  using Lane = CountingStream<RandomStream>;
+  std::vector<Lane> a(trace.thread_count), b(trace.thread_count);
+  for (std::uint32_t t = 0; t < trace.thread_count; ++t) {
+    a[t].inner.reset({5, 1, r}, t);
+    b[t].inner.reset({5, 1, r}, t);
+  }
+  std::vector<Observation> out_a, out_b;
+  streaming.replay(trace, std::span<Lane>(a), out_a);
+  skipping.replay_skip_ahead(trace, index, std::span<Lane>(b), out_b);
+  ASSERT_EQ(out_a.size(), out_b.size());
+  for (std::uint32_t t = 0; t < trace.thread_count; ++t) {
+    EXPECT_EQ(a[t].uniforms, b[t].uniforms) << "lane " << t;
+    EXPECT_EQ(a[t].words, b[t].words) << "lane " << t;
+  }
+}
+
+TEST(SkipAheadSchemes, LanesConsumedIdentically) {
+  const Trace& trace = mixed_trace();
+  const ThreadIndex index(trace);
+  for (std::uint64_t r = 0; r < 3; ++r) {
+    for (bool per_thread : {false, true}) {
+      const std::uint64_t from = 20000;
+      auto streams = std::make_shared<const ByteCountdownStreams>(
+          make_byte_countdown_streams(trace, index, from, per_thread));
+      expect_same_draws(ByteCountdownSampler(512, from, per_thread),
+                        ByteCountdownSampler(512, from, per_thread, streams), trace, r);
+    }
+    expect_same_draws(JemallocSampler(trace, 4096),
+                      JemallocSampler(4096, std::make_shared<const CountedStreams>(
+                                                JemallocSampler::usable_streams(trace, index))),
+                      trace, r);
+    expect_same_draws(TcmallocSampler(4096, true), TcmallocSampler(4096, true), trace, r);
+    expect_same_draws(TcmallocSampler(4096, false), TcmallocSampler(4096, false), trace, r);
+    expect_same_draws(DotnetSampler(1000, 8, false),
+                      DotnetSampler(1000, 8, false, std::make_shared<const CountedStreams>(
+                                                        DotnetSampler::object_streams(trace, index, 8))),
+                      trace, r);
+    expect_same_draws(PerAllocationSampler(10), PerAllocationSampler(10), trace, r);
+  }
+}
+
+// Scripted trace: pass-through events (never touching the process-wide counter),
+// zero-size events and a carry over several events, checked by hand.
+TEST(SkipAheadSchemes, ScriptedProcessCounterWithPassThrough) {
+  const Trace trace = make_trace({0, 30, 500, 40, 0, 300, 10}, {0, 1, 0, 1, 1, 0, 1});
+  const ThreadIndex index(trace);
+  // Counted stream (pass-through at >= 400: event 2 counts 0): 0, 30, 0, 40, 0, 300, 10.
+  // Gaps (floor(Exp(100)) + 1 with u = e^(-g/100)): 50, 250, 20, 1000.
+  auto u = [](double g) { return std::exp(-(g - 0.5) / 100.0); };
+  const std::vector<double> uniforms = {u(50), u(250), u(20), u(1000)};
+  std::vector<testing::ScriptedStream> a = {testing::ScriptedStream(uniforms), testing::ScriptedStream({})};
+  std::vector<testing::ScriptedStream> b = a;
+  ByteCountdownSampler streaming(100, 400, false);
+  ByteCountdownSampler skipping(100, 400, false,
+                                std::make_shared<const ByteCountdownStreams>(
+                                    make_byte_countdown_streams(trace, index, 400, false)));
+  std::vector<Observation> out_a, out_b;
+  streaming.replay(trace, std::span<testing::ScriptedStream>(a), out_a);
+  skipping.replay_skip_ahead(trace, index, std::span<testing::ScriptedStream>(b), out_b);
+  // Points at 1-based positions 50 (event 3, offset 19), 300 and 320 (event 5,
+  // offsets 229 and 249), then 1320 (beyond the 380 counted bytes).
+  const std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t, double>> expected = {
+      {2, 1, 0, 500.0}, {3, 1, 19, 100.0}, {5, 2, 229, 200.0}};
+  for (auto* out : {&out_a, &out_b}) {
+    const auto s = sorted(*out);
+    ASSERT_EQ(s.size(), expected.size());
+    for (std::size_t o = 0; o < s.size(); ++o) {
+      EXPECT_EQ(s[o].event, std::get<0>(expected[o]));
+      EXPECT_EQ(s[o].samples, std::get<1>(expected[o]));
+      EXPECT_EQ(s[o].offset, std::get<2>(expected[o]));
+      EXPECT_EQ(s[o].weight, std::get<3>(expected[o]));
+    }
+  }
+  EXPECT_EQ(a[0].uniforms_used(), 4u);
+  EXPECT_EQ(b[0].uniforms_used(), 4u);
+}
+
+// The engine gives the same metrics with either replay (the observations are the
+// same; only summation order differs).
+TEST(SkipAheadSchemes, EngineResultsIdenticalInBothModes) {
+  const std::string schemes = R"([
+      {"scheme": "heapprofd", "rate": 4096},
+      {"scheme": "heapprofd", "rate": 4096, "counter": "thread", "passthrough": "rate"},
+      {"scheme": "memray", "rate": 4096},
+      {"scheme": "per-allocation", "rate": 10},
+      {"scheme": "jemalloc", "rate": 4096},
+      {"scheme": "tcmalloc", "rate": 4096},
+      {"scheme": "dotnet", "rate": 4096},
+      {"scheme": "dotnet-tick", "stride": 4096},
+      {"scheme": "dotnet-tick", "stride": 4096, "mode": "reset"}])";
+  const std::string base = R"({"name": "t", "seed": 4, "replications": 60,
+    "trace": {"allocations": 4000, "threads": 3, "sizes": {"distribution": "lognormal", "median": 300, "sigma": 1.5},
+              "stacks": {"rule": "round_robin", "count": 7}},
+    "schemes": )" + schemes + R"(, "groups": ["total", "stack"], "replay": ")";
+  const auto streaming = testing::run_scenario_text(base + "streaming\"}", 2);
+  const auto skipping = testing::run_scenario_text(base + "skip_ahead\"}", 2);
+  ASSERT_EQ(streaming.rows.size(), skipping.rows.size());
+  for (std::size_t i = 0; i < streaming.rows.size(); ++i) {
+    const Metrics& a = streaming.rows[i].metrics;
+    const Metrics& b = skipping.rows[i].metrics;
+    EXPECT_NEAR(a.mean, b.mean, 1e-12 * std::max(1.0, std::abs(a.truth))) << streaming.rows[i].scheme << " " << i;
+    EXPECT_NEAR(a.mape, b.mape, 1e-12) << streaming.rows[i].scheme << " " << i;
+    EXPECT_EQ(a.replications_with_sample, b.replications_with_sample) << streaming.rows[i].scheme << " " << i;
+  }
+}
+
+}  // namespace
+}  // namespace allocsim
