@@ -62,13 +62,20 @@ TEST(DotnetSampler, ScriptedBudgetsForBothDraws) {
     EXPECT_EQ(out[1].offset, 23u);
     EXPECT_EQ(lanes[0].uniforms_used(), 3u);
 
-    // q = 0.99: bytes 24 / (1 - 0.99^24) = 111.981, count 4.66588;
-    // failed trials q/p + s - offset = 99 + 24 - 0 = 123 and 99 + 24 - 23 = 100.
-    std::vector<double> w(6);
-    make_dotnet({{"rate", T}, {"draw", document ? "document" : "code"}})->weigh(trace, out, w);
-    const double expected[] = {111.98111144795614, 123, 4.665879643664839,
-                               111.98111144795614, 100, 4.665879643664839};
-    for (std::size_t j = 0; j < 6; ++j) EXPECT_NEAR(w[j], expected[j], 1e-11) << j;
+    // q = 0.99: bytes 24 / (1 - 0.99^24) = 111.981, count 4.66588; bytes_nb's
+    // registers: 1 sample and tail bytes s - offset = 24 and 1, so failed trials
+    // q/p + s - offset = 99 + 24 - 0 = 123 and 99 + 24 - 23 = 100. Registers per
+    // observation: bytes, its variance, samples, tail bytes, count, its variance.
+    std::vector<double> w(12);
+    const auto scheme = make_dotnet({{"rate", T}, {"draw", document ? "document" : "code"}});
+    scheme->weigh(trace, out, w);
+    const double expected[] = {111.98111144795614, 1, 24, 4.665879643664839,
+                               111.98111144795614, 1, 1, 4.665879643664839};
+    for (std::size_t o = 0; o < 2; ++o) {
+      for (std::size_t j = 0; j < 4; ++j) EXPECT_NEAR(w[6 * o + (j == 0 ? 0 : j + 1)], expected[4 * o + j], 1e-11) << j;
+    }
+    EXPECT_NEAR(scheme->finalize(1, std::vector<double>{w[2], w[3]}), 123, 1e-9);
+    EXPECT_NEAR(scheme->finalize(1, std::vector<double>{w[8], w[9]}), 100, 1e-9);
   }
 }
 
@@ -86,9 +93,9 @@ TEST(DotnetSampler, HugeObjectsAndThreads) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].event, 0u);
   EXPECT_EQ(out[0].offset, two48 - 1);
-  std::vector<double> w(3);
+  std::vector<double> w(6);
   make_dotnet({{"rate", T}})->weigh(trace, out, w);
-  EXPECT_EQ(w[1], T);  // q/p + s - offset = (T - 1) + 1
+  EXPECT_EQ(w[3], 1);  // tail bytes s - offset; q/p + s - offset = (T - 1) + 1
   EXPECT_DOUBLE_EQ(w[0], std::ldexp(1.0, 48) / -std::expm1(std::ldexp(1.0, 48) * std::log1p(-1 / T)));
   EXPECT_THROW(make_dotnet({{"pointer_size", 6u}}), InputError);
   EXPECT_THROW(make_dotnet({{"draw", "exact"}}), InputError);

@@ -81,12 +81,23 @@ TEST(JemallocSampler, ScriptedWaitsOverUsableSizes) {
   // Weights (code): Z = 8: 8 / (1 - e^(-8/1024)) = 1028.005 -> 1028 bytes and
   // round(1028.005) / 8 = 128.5 allocations; Z = 112: 1081.02 -> 1081 and
   // round(77.216) / 8 = 9.625; Z = 80: 1064.52 -> 1065 and round(106.452) / 8 = 13.25.
-  // The sum-then-unbias registers hold the usable size and 1.
+  // The sum-then-unbias registers hold the usable size and 1. Registers per
+  // observation: bytes, its variance estimate, count, its variance estimate, then
+  // the sum-then-unbias pair; the variance estimates are w^2 (1 - 1/R)^Z.
   const auto scheme = make_jemalloc({{"rate", R}});
-  std::vector<double> w(4 * out.size());
+  std::vector<double> w(6 * out.size());
   scheme->weigh(trace, out, w);
   const double expected[] = {1028, 128.5, 8, 1, 1081, 9.625, 112, 1, 1065, 13.25, 80, 1};
-  for (std::size_t j = 0; j < w.size(); ++j) EXPECT_DOUBLE_EQ(w[j], expected[j]) << j;
+  const double z[] = {8, 112, 80};
+  for (std::size_t o = 0; o < 3; ++o) {
+    const double p_none = std::pow(1 - 1 / R, z[o]);
+    EXPECT_DOUBLE_EQ(w[6 * o], expected[4 * o]) << o;
+    EXPECT_DOUBLE_EQ(w[6 * o + 1], expected[4 * o] * expected[4 * o] * p_none) << o;
+    EXPECT_DOUBLE_EQ(w[6 * o + 2], expected[4 * o + 1]) << o;
+    EXPECT_DOUBLE_EQ(w[6 * o + 3], expected[4 * o + 1] * expected[4 * o + 1] * p_none) << o;
+    EXPECT_DOUBLE_EQ(w[6 * o + 4], expected[4 * o + 2]) << o;
+    EXPECT_DOUBLE_EQ(w[6 * o + 5], expected[4 * o + 3]) << o;
+  }
   // Truth for allocated bytes is the usable size.
   EXPECT_EQ(scheme->allocated_size(trace, 0), 8u);
   EXPECT_EQ(scheme->allocated_size(trace, 4), 80u);
@@ -114,10 +125,10 @@ TEST(JemallocSampler, HugeAllocationsNear2To48) {
   EXPECT_EQ(out[1].offset, two48 - 1);
   // Weight 2^48 / (1 - e^-16): finite, just above 2^48.
   const auto scheme = make_jemalloc({{"rate", R}, {"weight", "exponential"}});
-  std::vector<double> w(8);
+  std::vector<double> w(12);
   scheme->weigh(trace, out, w);
   EXPECT_DOUBLE_EQ(w[0], std::ldexp(1.0, 48) / -std::expm1(-16.0));
-  EXPECT_DOUBLE_EQ(w[1], 1 / -std::expm1(-16.0));
+  EXPECT_DOUBLE_EQ(w[2], 1 / -std::expm1(-16.0));
 }
 
 TEST(JemallocSampler, ThreadsKeepTheirOwnWait) {
@@ -139,15 +150,15 @@ TEST(JemallocScheme, WeightVariantsAndRateOne) {
   const double R = 524288;
   const Trace trace = make_trace({524288});
   const std::vector<Observation> one = {{0, 1, 0, 0.0}};
-  std::vector<double> w(4);
+  std::vector<double> w(6);  // bytes, its variance, count, its variance, S, C
   // Z = R: 1 / (1 - e^-1) = 1.58198; in eighths round(12.656) / 8 = 1.625.
   make_jemalloc({{"rate", R}})->weigh(trace, one, w);
   EXPECT_DOUBLE_EQ(w[0], std::round(R / -std::expm1(-1.0)));
-  EXPECT_DOUBLE_EQ(w[1], 1.625);
+  EXPECT_DOUBLE_EQ(w[2], 1.625);
   make_jemalloc({{"rate", R}, {"weight", "exponential"}})->weigh(trace, one, w);
-  EXPECT_DOUBLE_EQ(w[1], 1 / -std::expm1(-1.0));
+  EXPECT_DOUBLE_EQ(w[2], 1 / -std::expm1(-1.0));
   make_jemalloc({{"rate", R}, {"weight", "geometric"}})->weigh(trace, one, w);
-  EXPECT_DOUBLE_EQ(w[1], 1 / -std::expm1(R * std::log1p(-1 / R)));
+  EXPECT_DOUBLE_EQ(w[2], 1 / -std::expm1(R * std::log1p(-1 / R)));
   // R = 1: every allocation sampled at its first byte; the geometric weight is Z.
   std::vector<ScriptedStream> lanes = {ScriptedStream({0.3, 0.9})};
   JemallocSampler every(trace, 1);
@@ -277,11 +288,11 @@ TEST(JemallocScheme, SumThenUnbiasBiasOfTheDocumentsExample) {
   for (int r = 0; r < R; ++r) {
     observations.clear();
     run->replay({2024, 1, static_cast<std::uint64_t>(r)}, observations);
-    w.assign(4 * observations.size(), 0.0);
+    w.assign(6 * observations.size(), 0.0);
     scheme->weigh(trace, observations, w);
-    double registers[4] = {0, 0, 0, 0};
-    for (std::size_t j = 0; j < w.size(); ++j) registers[j % 4] += w[j];
-    const double estimates[2] = {registers[0], scheme->finalize(2, {registers + 2, 2})};
+    double registers[6] = {0, 0, 0, 0, 0, 0};
+    for (std::size_t j = 0; j < w.size(); ++j) registers[j % 6] += w[j];
+    const double estimates[2] = {registers[0], scheme->finalize(2, {registers + 4, 2})};
     for (int e = 0; e < 2; ++e) {
       sum[e] += estimates[e];
       sum_sq[e] += estimates[e] * estimates[e];

@@ -92,22 +92,27 @@ TEST(TcmallocSampler, ScriptedCountdownOnRequestedPlusOne) {
   }
   EXPECT_EQ(lanes[0].uniforms_used(), 6u);
 
-  // a = 8, 64, 1024, 112, 8. bytes = W a / k, count = W / k.
-  std::vector<double> w(10);
+  // a = 8, 64, 1024, 112, 8. bytes = W a / k, count = W / k; registers per
+  // observation: bytes, its variance estimate (T a / k)^2, count, (T / k)^2.
+  std::vector<double> w(20);
   make_tcmalloc({{"rate", 100u}})->weigh(trace, out, w);
   const double bytes[] = {800, 149.0 * 64 / 51, 1100.0 * 1024 / 1001, 112, 140};
   const double counts[] = {100, 149.0 / 51, 1100.0 / 1001, 1, 17.5};
   for (std::size_t j = 0; j < 5; ++j) {
-    EXPECT_DOUBLE_EQ(w[2 * j], bytes[j]) << j;
-    EXPECT_DOUBLE_EQ(w[2 * j + 1], counts[j]) << j;
+    const double k = static_cast<double>(trace.requested[out[j].event] + 1);
+    const double a = static_cast<double>(tcmalloc_allocated_size(trace.requested[out[j].event]));
+    EXPECT_DOUBLE_EQ(w[4 * j], bytes[j]) << j;
+    EXPECT_DOUBLE_EQ(w[4 * j + 1], 100.0 * 100 * a * a / (k * k)) << j;
+    EXPECT_DOUBLE_EQ(w[4 * j + 2], counts[j]) << j;
+    EXPECT_DOUBLE_EQ(w[4 * j + 3], 100.0 * 100 / (k * k)) << j;
   }
   // Rounded as AddTrace: 186.98 -> 187 bytes -> (187 + 32) / 64 = 3 objects = 192 bytes;
   // 1125.27 -> 1125 -> (1125 + 512) / 1024 = 1; 140 -> (140 + 4) / 8 = 18 objects.
   make_tcmalloc({{"rate", 100u}, {"round_counts", true}})->weigh(trace, out, w);
   const double rounded_counts[] = {100, 3, 1, 1, 18};
   for (std::size_t j = 0; j < 5; ++j) {
-    EXPECT_EQ(w[2 * j + 1], rounded_counts[j]) << j;
-    EXPECT_EQ(w[2 * j], rounded_counts[j] * static_cast<double>(tcmalloc_allocated_size(trace.requested[out[j].event])));
+    EXPECT_EQ(w[4 * j + 2], rounded_counts[j]) << j;
+    EXPECT_EQ(w[4 * j], rounded_counts[j] * static_cast<double>(tcmalloc_allocated_size(trace.requested[out[j].event])));
   }
 }
 
@@ -135,10 +140,11 @@ TEST(TcmallocSampler, PeriodOneSamplesEverythingAndHugeSizesDoNotOverflow) {
   std::vector<Observation> out;
   every.replay(trace, std::span<ScriptedStream>(none), out);
   ASSERT_EQ(out.size(), 3u);
-  std::vector<double> w(6);
+  std::vector<double> w(12);
   make_tcmalloc({{"rate", 1u}})->weigh(trace, out, w);
-  const double expected[] = {8, 1, 32, 1, std::ldexp(1.0, 48), 1};  // W = k: bytes a, count 1
-  for (std::size_t j = 0; j < 6; ++j) EXPECT_DOUBLE_EQ(w[j], expected[j]) << j;
+  // W = k: bytes a, count 1, both without variance.
+  const double expected[] = {8, 0, 1, 0, 32, 0, 1, 0, std::ldexp(1.0, 48), 0, 1, 0};
+  for (std::size_t j = 0; j < 12; ++j) EXPECT_DOUBLE_EQ(w[j], expected[j]) << j;
 
   // T = 100: counter 999 lands inside the 2^48-byte extent at offset 999;
   // W = 100 + 2^48 - 1000, exact in a double; a = k so bytes = W.

@@ -54,8 +54,8 @@ std::string differing_columns(const CsvTable& table, std::size_t a, std::size_t 
 
 }  // namespace
 
-double plotted_y(const ChartSpec& spec, double value) {
-  return value * spec.y.scale * (spec.y.unit == Unit::percent ? 100 : 1);
+double displayed_y(const ChartSpec& spec, double value) {
+  return spec.y.unit == Unit::percent ? 100 * value : value;
 }
 
 ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where) {
@@ -82,7 +82,7 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
   // y-like values in plotting units: divided, scaled, percent.
   auto y_value = [&](std::size_t row, double value) {
     if (divide_column) value /= number(row, *divide_column, true);
-    return plotted_y(spec, value);
+    return displayed_y(spec, value * spec.y.scale);
   };
 
   SeriesIndex index;

@@ -38,7 +38,8 @@ struct ChartData {
 // a plotted cell is not a number, or two rows of a series share an x value.
 ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where);
 
-// A y value (or a reference's y) in plotting units: scaled, and x100 for percent.
-double plotted_y(const ChartSpec& spec, double value);
+// A y value in chart units (scaled and divided, like references and axis limits)
+// as drawn: x100 on a percent axis.
+double displayed_y(const ChartSpec& spec, double value);
 
 }  // namespace allocsim

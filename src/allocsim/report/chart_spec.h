@@ -29,12 +29,15 @@
 
 namespace allocsim {
 
+// Chart units: a column's values times `scale` (and, for y, divided by
+// "y_divide_by"). Axis limits and references are given in chart units; a percent
+// axis shows them x100 (a fraction 0.95 is drawn as 95%).
 struct ChartAxis {
   std::string column;
   std::string label;  // default: the column name
   Unit unit = Unit::none;
   bool log = false;
-  double scale = 1;  // values are multiplied by this before plotting
+  double scale = 1;
   std::optional<double> min, max;
 };
 

@@ -29,11 +29,14 @@ struct Range {
 
 std::string number(double v) { return std::isnan(v) ? "NaN" : format_number(v); }
 
-// The plotted range of an axis: the data's, unless the spec fixes an end. A
-// linear byte axis that starts near zero starts at zero.
-Range axis_range(const ChartAxis& axis, Range data, double scale_of_limits) {
-  if (axis.min) data.low = *axis.min * scale_of_limits;
-  if (axis.max) data.high = *axis.max * scale_of_limits;
+std::string bars_note() { return " (bars: ±" + format_number(kErrorBarSigmas) + " SE)"; }
+
+// The plotted range of an axis: the data's, unless the spec fixes an end (in chart
+// units, times `display_factor`: 100 on a percent axis). A linear axis whose data
+// start near zero starts at zero.
+Range axis_range(const ChartAxis& axis, Range data, double display_factor) {
+  if (axis.min) data.low = *axis.min * display_factor;
+  if (axis.max) data.high = *axis.max * display_factor;
   if (!axis.min && !axis.log && data.low > 0 && data.low < 0.25 * data.high) data.low = 0;
   // A little room on a log axis, so that marks and ticks at the ends stay inside.
   if (axis.log && !data.empty()) {
@@ -109,16 +112,16 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
   for (const ChartReference& ref : spec.references) {
     const std::string label = ref.label.empty() ? "" : gnuplot_quote(ref.label, false);
     if (ref.x && ref.y) {
-      const std::string at = number(*ref.x * spec.x.scale) + ", " + number(plotted_y(spec, *ref.y));
+      const std::string at = number(*ref.x) + ", " + number(displayed_y(spec, *ref.y));
       out += "set label " + (label.empty() ? "''" : label) + " at " + at + " " +
-             label_side(ref, spec.x, x_range, *ref.x * spec.x.scale) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
+             label_side(ref, spec.x, x_range, *ref.x) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
     } else if (ref.x) {
-      const std::string x = number(*ref.x * spec.x.scale);
+      const std::string x = number(*ref.x);
       out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " front\n";
       // Along the line, reading upwards from the bottom, on its left.
       if (!label.empty()) out += "set label " + label + " at " + x + ", graph 0.03 left rotate by 90 offset -1.0, 0 front\n";
     } else {
-      const std::string y = number(plotted_y(spec, *ref.y));
+      const std::string y = number(displayed_y(spec, *ref.y));
       out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " front\n";
       if (!label.empty()) out += "set label " + label + " at graph 0.02, first " + y + " offset 0, 0.7 front\n";
     }
@@ -173,11 +176,11 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
     }
   }
   for (const ChartReference& ref : spec.references) {
-    if (ref.x) x_data.add(*ref.x * spec.x.scale, spec.x.log);
-    if (ref.y) y_data.add(plotted_y(spec, *ref.y), spec.y.log);
+    if (ref.x) x_data.add(*ref.x, spec.x.log);
+    if (ref.y) y_data.add(displayed_y(spec, *ref.y), spec.y.log);
   }
-  const Range x_range = axis_range(spec.x, x_data, spec.x.scale);
-  const Range y_range = axis_range(spec.y, y_data, plotted_y(spec, 1));
+  const Range x_range = axis_range(spec.x, x_data, 1);
+  const Range y_range = axis_range(spec.y, y_data, displayed_y(spec, 1));
 
   std::string s;
   s += "# " + spec.title + "\n";
@@ -210,7 +213,8 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
     const std::string style = "ls " + std::to_string(i + 1);
     const std::string label = single ? "" : gnuplot_quote(series.label, true);
     if (!series.points.empty()) {
-      const std::string title = single ? gnuplot_quote(spec.points_title, false) : label;
+      const std::string title =
+          single ? gnuplot_quote(spec.points_title + (has_errors ? bars_note() : ""), false) : label;
       clauses.push_back(file + " index " + std::to_string(2 * i) +
                         (has_errors ? " using 1:2:3 with yerrorbars " : " using 1:2 with points ") + style +
                         " title " + title);
@@ -223,11 +227,9 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
     }
   }
   if (!single) {
-    const std::string points = spec.points_title + (has_errors ? " (bars: ±2 SE)" : "");
+    const std::string points = spec.points_title + (has_errors ? bars_note() : "");
     clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points, false));
     if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
-  } else if (has_errors && !data.series[0].points.empty()) {
-    s += "set key title '(bars: ±2 SE)'\n";
   }
   std::string plot = "plot ";
   for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];
