@@ -136,7 +136,9 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
 }
 
 TEST(SkipAheadSchemes, ByteCountdownIdentical) {
-  const char* rates[] = {"1", "64", "4096", "524288", "100000000"};
+  // (T = 1 with pass-through "none" would draw once per byte of the 10^8-byte tail.)
+  expect_identical("heapprofd", R"({"rate": 1})", mixed_trace());  // everything passes through
+  const char* rates[] = {"64", "4096", "524288", "100000000"};
   for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
     for (const char* rate : rates) {
       for (const char* passthrough : {"p99", "rate", "none"}) {
@@ -309,14 +311,14 @@ TEST(SkipAheadSchemes, ScriptedProcessCounterWithPassThrough) {
 TEST(SkipAheadSchemes, EngineResultsIdenticalInBothModes) {
   const std::string schemes = R"([
       {"scheme": "heapprofd", "rate": 4096},
-      {"scheme": "heapprofd", "rate": 4096, "counter": "thread", "passthrough": "rate"},
+      {"scheme": "heapprofd", "rate": 4096, "counter": "thread", "passthrough": "rate", "label": "heapprofd-thread"},
       {"scheme": "memray", "rate": 4096},
       {"scheme": "per-allocation", "rate": 10},
       {"scheme": "jemalloc", "rate": 4096},
       {"scheme": "tcmalloc", "rate": 4096},
       {"scheme": "dotnet", "rate": 4096},
       {"scheme": "dotnet-tick", "stride": 4096},
-      {"scheme": "dotnet-tick", "stride": 4096, "mode": "reset"}])";
+      {"scheme": "dotnet-tick", "stride": 4096, "mode": "reset", "label": "dotnet-tick-reset"}])";
   const std::string base = R"({"name": "t", "seed": 4, "replications": 60,
     "trace": {"allocations": 4000, "threads": 3, "sizes": {"distribution": "lognormal", "median": 300, "sigma": 1.5},
               "stacks": {"rule": "round_robin", "count": 7}},

@@ -154,6 +154,7 @@ ChartSpec parse_chart(const JsonValue& value, const std::vector<std::string>& sw
     spec.theory_title = v->string();
   }
   if (auto v = object.maybe("point_every")) spec.point_every = v->positive_uint();
+  if (auto v = object.maybe("join_points")) spec.join_points = v->boolean();
   if (auto v = object.maybe("legend")) spec.legend = read_legend(*v);
   if (auto v = object.maybe("references")) {
     for (const JsonValue& item : v->array()) spec.references.push_back(parse_reference(item));

@@ -72,7 +72,7 @@ CsvTable parse_csv(const std::string& text, const std::string& where) {
   table.columns = std::move(records.front());
   for (std::size_t r = 1; r < records.size(); ++r) {
     if (records[r].size() != table.columns.size()) {
-      throw InputError(where + ": row " + std::to_string(r + 1) + " has " + std::to_string(records[r].size()) +
+      throw InputError(where + ": record " + std::to_string(r + 1) + " has " + std::to_string(records[r].size()) +
                        " fields, the header " + std::to_string(table.columns.size()));
     }
     table.rows.push_back(std::move(records[r]));

@@ -206,6 +206,8 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   // One legend entry per series (its points, or its line when it has no points);
   // two black entries say which mark is which when there are several series.
   const bool single = data.series.size() == 1 && data.series[0].label.empty();
+  // Without a closed form, thin lines join a series' points so that it can be followed.
+  const bool join = spec.join_points.value_or(!has_theory);
   std::vector<std::string> clauses;
   const std::string file = gnuplot_quote(data_file, false);
   for (std::size_t i = 0; i < data.series.size(); ++i) {
@@ -215,8 +217,9 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
     if (!series.points.empty()) {
       const std::string title =
           single ? gnuplot_quote(spec.points_title + (has_errors ? bars_note() : ""), false) : label;
-      clauses.push_back(file + " index " + std::to_string(2 * i) +
-                        (has_errors ? " using 1:2:3 with yerrorbars " : " using 1:2 with points ") + style +
+      const std::string with = has_errors ? (join ? " using 1:2:3 with yerrorlines " : " using 1:2:3 with yerrorbars ")
+                                          : (join ? " using 1:2 with linespoints " : " using 1:2 with points ");
+      clauses.push_back(file + " index " + std::to_string(2 * i) + with + style + (join ? " lw 1" : "") +
                         " title " + title);
     }
     if (!series.theory.empty()) {

@@ -1,0 +1,253 @@
+// Charts and tables from result files: the numbers a chart plots, its byte ticks
+// and gnuplot text, real PNG and SVG files from `allocsim run`, `allocsim plot`
+// redrawing them from a results directory, and clear failures.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "allocsim/report/axis_ticks.h"
+#include "allocsim/report/chart_data.h"
+#include "allocsim/report/figures.h"
+#include "allocsim/report/gnuplot_chart.h"
+#include "allocsim/report/gnuplot_script.h"
+#include "allocsim/report/table_writer.h"
+#include "allocsim/scenario/scenario.h"
+#include "allocsim/util/error.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+const char* kResults =
+    "rate,size,scheme,y,se_y,theory_y,truth\n"
+    "2,30,a,0.5,0.01,0.4,10\n"
+    "1,10,a,0.1,0.02,0.2,10\n"
+    "1,20,a,0.3,0.01,0.3,10\n"
+    "1,20,b,0.9,0.01,,10\n"
+    "2,10,a,0.2,,0.25,10\n";
+
+ChartSpec basic_spec() {
+  ChartSpec spec;
+  spec.name = "c";
+  spec.path = "$.charts[0]";
+  spec.x.column = "size";
+  spec.y.column = "y";
+  spec.error = "se_y";
+  spec.theory = "theory_y";
+  spec.series = {"rate"};
+  spec.series_title = "T = {rate}";
+  spec.where.conditions = {{"scheme", {"a"}}};
+  return spec;
+}
+
+TEST(ChartData, SeriesInSweepOrderSortedByX) {
+  const CsvTable table = parse_csv(kResults, "m.csv");
+  const ChartData data = chart_data(basic_spec(), table, "m.csv");
+  ASSERT_EQ(data.series.size(), 2u);
+  EXPECT_EQ(data.series[0].label, "T = 2");  // first seen first
+  ASSERT_EQ(data.series[0].points.size(), 2u);
+  EXPECT_EQ(data.series[0].points[0].x, 10);
+  EXPECT_EQ(data.series[0].points[1].x, 30);
+  EXPECT_TRUE(std::isnan(data.series[0].points[0].error));  // no standard error in the row
+  EXPECT_EQ(data.series[0].points[1].error, 2 * 0.01);      // bars: 2 standard errors
+  ASSERT_EQ(data.series[1].points.size(), 2u);
+  EXPECT_EQ(data.series[1].points[1].y, 0.3);
+  EXPECT_EQ(data.series[1].theory[0].y, 0.2);
+}
+
+TEST(ChartData, ScalingPercentDivisionThinningAndTheoryRows) {
+  const CsvTable table = parse_csv(kResults, "m.csv");
+  ChartSpec spec = basic_spec();
+  spec.where.conditions = {{"rate", {1}}};
+  spec.series = {"scheme"};
+  spec.series_title = "";
+  spec.x.scale = 0.5;
+  spec.y.unit = Unit::percent;
+  spec.y_divide_by = "truth";
+  spec.theory_where = RowFilter{{{"scheme", {"a"}}, {"rate", {2}}}};
+  const ChartData data = chart_data(spec, table, "m.csv");
+  ASSERT_EQ(data.series.size(), 2u);
+  EXPECT_EQ(data.series[0].label, "a");
+  EXPECT_EQ(data.series[0].points[0].x, 5);
+  EXPECT_DOUBLE_EQ(data.series[0].points[0].y, 100 * 0.1 / 10);
+  EXPECT_DOUBLE_EQ(data.series[0].points[0].error, 100 * 0.04 / 10);
+  ASSERT_EQ(data.series[0].theory.size(), 2u);  // the lines come from the rate-2 rows
+  EXPECT_DOUBLE_EQ(data.series[0].theory[0].y, 100 * 0.25 / 10);
+  EXPECT_TRUE(data.series[1].theory.empty());
+
+  spec.where.conditions = {{"scheme", {"a"}}};
+  spec.series = {"rate"};
+  spec.theory_where.reset();
+  spec.point_every = 2;
+  const ChartData thinned = chart_data(spec, table, "m.csv");
+  EXPECT_EQ(thinned.series[1].points.size(), 1u);  // rate 1: x = 10 kept, 20 dropped
+  EXPECT_EQ(thinned.series[1].theory.size(), 2u);  // the line keeps every point
+}
+
+TEST(ChartData, AmbiguousOrEmptySelectionsAreErrors) {
+  const CsvTable table = parse_csv(kResults, "m.csv");
+  ChartSpec spec = basic_spec();
+  spec.where.conditions.clear();
+  try {
+    chart_data(spec, table, "m.csv");
+    FAIL() << "two rows of one series at one x were accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "m.csv: chart \"c\" ($.charts[0]): two rows of series \"T = 1\" at x = 20 (they differ in scheme, y); "
+                 "narrow \"where\" or add a \"series\" column");
+  }
+  spec.where.conditions = {{"scheme", {"z"}}};
+  EXPECT_THROW(chart_data(spec, table, "m.csv"), InputError);
+}
+
+TEST(AxisTicks, BytesAsKibAndMib) {
+  const auto linear = byte_ticks(0, 5 * 1048576.0, false);
+  ASSERT_EQ(linear.size(), 6u);
+  EXPECT_EQ(linear[1].label, "1 MiB");
+  EXPECT_EQ(linear[5].value, 5 * 1048576.0);
+  const auto small = byte_ticks(0, 5000, false);
+  EXPECT_EQ(small[1].label, "1 KiB");
+  const auto log = byte_ticks(16, 65536, true);
+  EXPECT_EQ(log.front().label, "16 B");
+  EXPECT_EQ(log.back().label, "64 KiB");
+  EXPECT_LE(log.size(), 15u);
+  const auto wide = byte_ticks(1, 1099511627776.0, true);
+  ASSERT_EQ(wide.size(), 9u);  // every 5 doublings: 1 B, 32 B, 1 KiB, ... 1 TiB
+  EXPECT_EQ(wide[2].label, "1 KiB");
+  EXPECT_EQ(wide[6].label, "1 GiB");
+}
+
+TEST(GnuplotScript, QuotingAndAxes) {
+  EXPECT_EQ(gnuplot_quote("it's", false), "'it''s'");
+  EXPECT_EQ(gnuplot_quote("p_any^2", true), "'p\\_any\\^2'");
+  const CsvTable table = parse_csv(kResults, "m.csv");
+  ChartSpec spec = basic_spec();
+  spec.title = "A title";
+  spec.x.unit = Unit::bytes;
+  spec.y.unit = Unit::percent;
+  spec.references = {{std::nullopt, 0.5, "half", std::nullopt}};
+  const ChartData data = chart_data(spec, table, "m.csv");
+  const std::string script = gnuplot_script(spec, data, "c.dat", "../metrics.csv");
+  EXPECT_NE(script.find("set xtics ('12 B' 12, '16 B' 16, "), std::string::npos) << script;
+  EXPECT_NE(script.find("set format y '%g%%'"), std::string::npos);
+  EXPECT_NE(script.find("first 50 nohead"), std::string::npos);  // the reference, drawn as a percent
+  EXPECT_NE(script.find("with yerrorbars ls 1 title 'T = 2'"), std::string::npos);
+  EXPECT_NE(script.find("index 3 using 1:2 with lines ls 2 notitle"), std::string::npos);
+  EXPECT_NE(script.find("set output png_file"), std::string::npos);
+  const std::string dat = gnuplot_data(data);
+  EXPECT_NE(dat.find("10\t20\tNaN\n"), std::string::npos) << dat;
+}
+
+class FiguresTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("allocsim-charts-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write_scenario() {
+    const fs::path path = dir_ / "s.json";
+    std::ofstream(path) << R"json({"name": "fig", "seed": 3, "replications": 200,
+      "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": "$size"}},
+      "schemes": [{"scheme": "poisson", "rate": "$rate"}],
+      "sweep": {"rate": [1024, 4096], "size": [512, 1024, 2048, 4096, 8192]},
+      "charts": [{"name": "p", "title": "P(≥ 1 sample)", "where": {"estimator": "bytes"},
+        "x": "size", "x_unit": "bytes", "y": "p_any_sample", "y_unit": "percent",
+        "error": "se_p_any_sample", "theory": "theory_p_any_sample",
+        "series": "rate", "series_title": "T = {rate:bytes}",
+        "references": [{"x": 1536, "y": 0.95, "label": "claim"}]}],
+      "tables": [{"name": "t", "title": "Coverage", "where": {"estimator": "bytes", "size": 4096},
+        "columns": ["rate", {"column": "p_any_sample", "label": "P", "unit": "percent"}]}]})json";
+    return path.string();
+  }
+  std::string results() const { return (dir_ / "out" / "fig").string(); }
+
+  fs::path dir_;
+};
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(FiguresTest, RunRendersPngSvgScriptDataAndTables) {
+  const auto r = run_cli("run --quiet --out " + (dir_ / "out").string() + " " + write_scenario(), true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string png = file_text(results() + "/charts/p.png");
+  ASSERT_GT(png.size(), 1000u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  const std::string svg = file_text(results() + "/charts/p.svg");
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("2 KiB"), std::string::npos);  // a byte tick
+  EXPECT_NE(svg.find("T = 4 KiB"), std::string::npos);  // a series title
+  EXPECT_TRUE(fs::exists(results() + "/charts/p.gp"));
+  EXPECT_TRUE(fs::exists(results() + "/charts/p.dat"));
+  for (const auto& entry : fs::recursive_directory_iterator(results())) {
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+  const std::string md = file_text(results() + "/tables/t.md");
+  EXPECT_NE(md.find("**Coverage**"), std::string::npos);
+  EXPECT_NE(md.find("| rate | P |"), std::string::npos) << md;
+  EXPECT_NE(file_text(results() + "/tables/t.csv").find("rate,p_any_sample\n1024,"), std::string::npos);
+
+  // The script can be re-run by hand inside charts/.
+  fs::remove(results() + "/charts/p.png");
+  const std::string by_hand = "cd " + results() + "/charts && gnuplot p.gp 2>&1";
+  EXPECT_EQ(std::system(by_hand.c_str()), 0);
+  EXPECT_TRUE(fs::exists(results() + "/charts/p.png"));
+}
+
+TEST_F(FiguresTest, PlotRedrawsFromTheResultsDirectory) {
+  ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
+  EXPECT_FALSE(fs::exists(results() + "/charts"));
+  const auto r = run_cli("plot " + results(), true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GT(fs::file_size(results() + "/charts/p.png"), 1000u);
+  EXPECT_GT(fs::file_size(results() + "/charts/p.svg"), 1000u);
+  EXPECT_TRUE(fs::exists(results() + "/tables/t.md"));
+
+  const FigureSpecs specs = figure_specs_from_summary(results());
+  EXPECT_EQ(specs.charts.size(), 1u);
+  EXPECT_EQ(specs.tables.size(), 1u);
+
+  const auto missing = run_cli("plot " + (dir_ / "nowhere").string(), true);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("not a results directory (no summary.json)"), std::string::npos) << missing.output;
+}
+
+TEST_F(FiguresTest, MissingGnuplotIsAClearError) {
+  ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
+  const FigureSpecs specs = figure_specs_from_summary(results());
+  ::setenv("ALLOCSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
+  try {
+    render_figures(specs, results());
+    ADD_FAILURE() << "rendered without gnuplot";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gnuplot-nox"), std::string::npos) << e.what();
+  }
+  ::unsetenv("ALLOCSIM_GNUPLOT");
+  EXPECT_FALSE(fs::exists(results() + "/charts/p.png"));
+}
+
+TEST(QuantileTable, ReproducesTheDocumentsFirstRow) {
+  TableSpec spec;
+  spec.name = "q";
+  spec.title = "quantiles";
+  spec.kind = TableKind::nb_quantiles;
+  spec.document = {{1, 2591, 377738}};
+  const TableText text = table_text(spec, CsvTable{}, "unused");
+  EXPECT_NE(text.csv.find("\n1,2591,377738,"), std::string::npos) << text.csv;
+  EXPECT_NE(text.csv.find(",2591,377738,0,0\n"), std::string::npos) << text.csv;  // document - exact
+  EXPECT_NE(text.markdown.find("| samples s |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace allocsim
