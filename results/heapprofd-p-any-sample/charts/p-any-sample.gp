@@ -1,0 +1,40 @@
+# heapprofd: probability that an allocation of S bytes is sampled
+# allocsim chart "p-any-sample" from ../metrics.csv; data: p-any-sample.dat.
+# Re-render inside this directory with: gnuplot p-any-sample.gp
+if (!exists('png_file')) png_file = 'p-any-sample.png'
+if (!exists('svg_file')) svg_file = 'p-any-sample.svg'
+set encoding utf8
+set datafile separator '\t'
+set title 'heapprofd: probability that an allocation of S bytes is sampled' font ',15'
+set xlabel 'allocation size S'
+set xrange [0:5242880]
+set xtics ('0 B' 0, '1 MiB' 1048576, '2 MiB' 2097152, '3 MiB' 3145728, '4 MiB' 4194304, '5 MiB' 5242880)
+set ylabel 'P(≥ 1 sample)'
+set yrange [0:100]
+set format y '%g%%'
+set grid back lc rgb '#d4d4d4' lw 1
+set border lw 1.2
+set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
+set bars 0.6
+set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.75
+set style line 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.75
+set label 'document: 95% at 1.5 MiB (T = 512 KiB)' at 1572864, 95 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'document: 80% at 3.5 MiB (T = 2 MiB)' at 3670016, 80 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output png_file
+plot 'p-any-sample.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'T = 32 KiB', \
+     'p-any-sample.dat' index 1 using 1:2 with lines ls 1 notitle, \
+     'p-any-sample.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'T = 128 KiB', \
+     'p-any-sample.dat' index 3 using 1:2 with lines ls 2 notitle, \
+     'p-any-sample.dat' index 4 using 1:2:3 with yerrorbars ls 3 title 'T = 512 KiB', \
+     'p-any-sample.dat' index 5 using 1:2 with lines ls 3 notitle, \
+     'p-any-sample.dat' index 6 using 1:2:3 with yerrorbars ls 4 title 'T = 2 MiB', \
+     'p-any-sample.dat' index 7 using 1:2 with lines ls 4 notitle, \
+     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'heapprofd code, Monte Carlo (bars: ±2 SE)', \
+     NaN with lines lw 2 lc rgb 'black' title '1 − e^{−S/T} (document)'
+set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output svg_file
+replot
+set output
