@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
-# (ctest) and the regression expectations of scenarios/regression/ (allocsim check).
+# (ctest), the notebooks (executed headless against the committed results/) and the
+# regression expectations of scenarios/regression/ (allocsim check).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
 scripts/build.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure -j"$jobs"
+scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json

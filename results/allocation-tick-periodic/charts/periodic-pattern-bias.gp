@@ -16,7 +16,7 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'periodic-pattern-bias.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'AllocationTick (fixed stride)', \

@@ -18,11 +18,11 @@ set border lw 1.2
 set key inside bottom left opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
 set label 'document''s bound N q/p' at graph 0.02, first 1 offset 0, 0.7 front
-set arrow from 102400, graph 0 to 102400, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'z = 1/p' at 102400, graph 0.03 left rotate by 90 offset -1.0, 0 front
+set arrow from 102400, graph 0 to 102400, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'z = 1/p' at 102400, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'estimator-variance.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'bytes', \

@@ -16,10 +16,10 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
-set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.75
-set style line 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.75
-set arrow from graph 0, first 95 to graph 1, first 95 nohead dt 2 lw 1.5 lc rgb '#444444' front
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
+set arrow from graph 0, first 95 to graph 1, first 95 nohead dt 2 lw 1.5 lc rgb '#444444' back
 set label 'nominal 95%' at graph 0.02, first 95 offset 0, 0.7 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file

@@ -16,12 +16,12 @@ set border lw 1.2
 set key inside top right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
-set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.75
-set arrow from 131072, graph 0 to 131072, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'old cutoff S ≥ T' at 131072, graph 0.03 left rotate by 90 offset -1.0, 0 front
-set arrow from 603607, graph 0 to 603607, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'new cutoff (4.6 T)' at 603607, graph 0.03 left rotate by 90 offset -1.0, 0 front
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set arrow from 131072, graph 0 to 131072, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'old cutoff S ≥ T' at 131072, graph 0.03 left rotate by 90 offset -1, 0 front
+set arrow from 603607, graph 0 to 603607, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'new cutoff (4.6 T)' at 603607, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'passthrough-expected-error.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'heapprofd before Android 12', \

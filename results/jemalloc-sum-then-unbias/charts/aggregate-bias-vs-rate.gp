@@ -17,7 +17,7 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
 set label 'derived expectation' at 131072, -20.4 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label '' at 262144, -19.61 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label '' at 524288, -18.02 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front

@@ -19,12 +19,12 @@ set border lw 1.2
 set key inside top left opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
 set label 'document: Z = R ln 2 adds Z²' at 2839, 8060000 left offset 1.5, -1.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set arrow from 4096, graph 0 to 4096, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'Z = R' at 4096, graph 0.03 left rotate by 90 offset -1.0, 0 front
-set arrow from 256, graph 0 to 256, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'Z = R / N (mean size)' at 256, graph 0.03 left rotate by 90 offset -1.0, 0 front
+set arrow from 4096, graph 0 to 4096, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'Z = R' at 4096, graph 0.03 left rotate by 90 offset -1, 0 front
+set arrow from 256, graph 0 to 256, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'Z = R / N (mean size)' at 256, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'variance-per-allocation.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'jemalloc: per-byte, R = 4 KiB', \

@@ -17,17 +17,17 @@ set border lw 1.2
 set key inside top right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
-set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.75
-set style line 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.75
-set arrow from 32, graph 0 to 32, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'T = 32 B' at 32, graph 0.03 left rotate by 90 offset -1.0, 0 front
-set arrow from 128, graph 0 to 128, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'T = 128 B' at 128, graph 0.03 left rotate by 90 offset -1.0, 0 front
-set arrow from 512, graph 0 to 512, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'T = 512 B' at 512, graph 0.03 left rotate by 90 offset -1.0, 0 front
-set arrow from 2048, graph 0 to 2048, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'T = 2 KiB' at 2048, graph 0.03 left rotate by 90 offset -1.0, 0 front
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
+set arrow from 32, graph 0 to 32, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'T = 32 B' at 32, graph 0.03 left rotate by 90 offset -1, 0 front
+set arrow from 128, graph 0 to 128, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'T = 128 B' at 128, graph 0.03 left rotate by 90 offset -1, 0 front
+set arrow from 512, graph 0 to 512, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'T = 512 B' at 512, graph 0.03 left rotate by 90 offset -1, 0 front
+set arrow from 2048, graph 0 to 2048, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'T = 2 KiB' at 2048, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'sampling-error.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'T = 32 B', \

@@ -17,9 +17,9 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set style line 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.75
-set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.75
-set style line 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
 set label 'document: 95% at 1.5 KiB (T = 512 B)' at 1536, 95 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label 'document: 80% at 3.5 KiB (T = 2 KiB)' at 3584, 80 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'

@@ -16,8 +16,8 @@ set border lw 1.2
 set key inside top right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'per-byte sampling of allocated bytes' at graph 0.02, first 1 offset 0, 0.7 front
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'per-byte sampling of allocated bytes' at graph 0.02, first 1 offset 0, -1.2 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'size-class-variance.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'Monte Carlo (bars: ±2 SE)', \

@@ -18,12 +18,12 @@ set border lw 1.2
 set key inside top right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
 set label 'upper bound T M (allocations ≪ T; the ideal Poisson process for any k)' at graph 0.02, first 1 offset 0, 0.7 front
-set arrow from graph 0, first 0.003906235098838806 to graph 1, first 0.003906235098838806 nohead dt 2 lw 1.5 lc rgb '#444444' front
+set arrow from graph 0, first 0.003906235098838806 to graph 1, first 0.003906235098838806 nohead dt 2 lw 1.5 lc rgb '#444444' back
 set label 'lower bound T² − T (one allocation of M bytes)' at graph 0.02, first 0.003906235098838806 offset 0, 0.7 front
-set arrow from 262144, graph 0 to 262144, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' front
-set label 'k = T' at 262144, graph 0.03 left rotate by 90 offset -1.0, 0 front
+set arrow from 262144, graph 0 to 262144, graph 1 nohead dt 2 lw 1.5 lc rgb '#444444' back
+set label 'k = T' at 262144, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'variance-bounds.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'tcmalloc, Monte Carlo (bars: ±2 SE)', \

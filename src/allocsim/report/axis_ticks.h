@@ -12,8 +12,9 @@ struct Tick {
   std::string label;
 };
 
-// Between 3 and about 10 ticks covering [low, high]: multiples of a power of two on a
-// linear axis; powers of two, every 1, 2, 5 or 10 doublings, on a log axis (low > 0).
+// Ticks covering [low, high]: at most 10 multiples of a power of two on a linear
+// axis; at most 15 powers of two, every 1, 2, 5, 10 or 20 doublings, on a log axis
+// (low > 0).
 std::vector<Tick> byte_ticks(double low, double high, bool log);
 
 }  // namespace allocsim

@@ -46,7 +46,8 @@ struct ChartAxis {
 struct ChartReference {
   std::optional<double> x, y;
   std::string label;
-  std::optional<std::pair<double, double>> label_offset;  // in character widths and heights
+  // Moves the label from its default place, in character widths and heights.
+  std::optional<std::pair<double, double>> label_offset;
 };
 
 enum class LegendPosition { top_left, top_right, bottom_left, bottom_right, outside };

@@ -12,7 +12,13 @@ namespace {
 
 // Okabe-Ito: distinguishable with the common forms of colour blindness.
 constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
-constexpr int kPointTypes[] = {7, 5, 9, 11, 13, 15};  // filled circle, square, triangles, diamond, pentagon
+// Filled and larger hollow marks alternate, so that series drawn on the same spot
+// stay visible: circle, hollow square, triangle, hollow diamond, square, hollow triangle.
+struct Mark {
+  int type;
+  double size;
+};
+constexpr Mark kMarks[] = {{7, 0.75}, {4, 1.3}, {9, 0.9}, {12, 1.5}, {5, 0.75}, {8, 1.3}};
 constexpr const char* kReferenceColor = "#444444";
 constexpr double kLogPadding = 1.1;
 
@@ -52,11 +58,9 @@ std::string axis_commands(const std::string& name, const ChartAxis& axis, const 
   if (axis.log) out += "set logscale " + name + (axis.unit == Unit::bytes ? " 2" : " 10") + "\n";
   if (data_range_set) {
     out += "set " + name + "range [" + number(range.low) + ":" + number(range.high) + "]\n";
-  } else {
-    if (axis.min || axis.max) {
-      out += "set " + name + "range [" + (axis.min ? number(range.low) : "*") + ":" +
-             (axis.max ? number(range.high) : "*") + "]\n";
-    }
+  } else if (axis.min || axis.max) {
+    out += "set " + name + "range [" + (axis.min ? number(range.low) : "*") + ":" +
+           (axis.max ? number(range.high) : "*") + "]\n";
   }
   switch (axis.unit) {
     case Unit::bytes: {
@@ -117,16 +121,60 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
              label_side(ref, spec.x, x_range, *ref.x) + " point pt 6 ps 2.2 lw 2 " + color + " front\n";
     } else if (ref.x) {
       const std::string x = number(*ref.x);
-      out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " front\n";
+      out += "set arrow from " + x + ", graph 0 to " + x + ", graph 1 nohead dt 2 lw 1.5 " + color + " back\n";
       // Along the line, reading upwards from the bottom, on its left.
-      if (!label.empty()) out += "set label " + label + " at " + x + ", graph 0.03 left rotate by 90 offset -1.0, 0 front\n";
+      const auto [dx, dy] = ref.label_offset.value_or(std::make_pair(-1.0, 0.0));
+      if (!label.empty()) {
+        out += "set label " + label + " at " + x + ", graph 0.03 left rotate by 90 offset " + number(dx) + ", " +
+               number(dy) + " front\n";
+      }
     } else {
       const std::string y = number(displayed_y(spec, *ref.y));
-      out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " front\n";
-      if (!label.empty()) out += "set label " + label + " at graph 0.02, first " + y + " offset 0, 0.7 front\n";
+      out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " back\n";
+      const auto [dx, dy] = ref.label_offset.value_or(std::make_pair(0.0, 0.7));
+      if (!label.empty()) {
+        out += "set label " + label + " at graph 0.02, first " + y + " offset " + number(dx) + ", " + number(dy) +
+               " front\n";
+      }
     }
   }
   return out;
+}
+
+// One legend entry per series (its points, or its line when it has no points);
+// two black entries say which mark is which when there are several series.
+std::string plot_command(const ChartSpec& spec, const ChartData& data, const std::string& data_file,
+                         bool has_errors, bool has_theory) {
+  const bool single = data.series.size() == 1 && data.series[0].label.empty();
+  // Without a closed form, thin lines join a series' points so that it can be followed.
+  const bool join = spec.join_points.value_or(!has_theory);
+  const std::string points_with = has_errors ? (join ? " using 1:2:3 with yerrorlines " : " using 1:2:3 with yerrorbars ")
+                                             : (join ? " using 1:2 with linespoints " : " using 1:2 with points ");
+  const std::string points_title = spec.points_title + (has_errors ? bars_note() : "");
+  const std::string file = gnuplot_quote(data_file, false);
+  std::vector<std::string> clauses;
+  for (std::size_t i = 0; i < data.series.size(); ++i) {
+    const ChartSeries& series = data.series[i];
+    const std::string style = "ls " + std::to_string(i + 1);
+    const std::string label = " title " + gnuplot_quote(series.label, true);
+    if (!series.points.empty()) {
+      clauses.push_back(file + " index " + std::to_string(2 * i) + points_with + style + (join ? " lw 1" : "") +
+                        (single ? " title " + gnuplot_quote(points_title, false) : label));
+    }
+    if (!series.theory.empty()) {
+      const std::string title = single                 ? " title " + gnuplot_quote(spec.theory_title, false)
+                                : series.points.empty() ? label
+                                                        : std::string(" notitle");
+      clauses.push_back(file + " index " + std::to_string(2 * i + 1) + " using 1:2 with lines " + style + title);
+    }
+  }
+  if (!single) {
+    clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points_title, false));
+    if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
+  }
+  std::string plot = "plot ";
+  for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];
+  return plot;
 }
 
 }  // namespace
@@ -198,45 +246,13 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   s += std::string("set key ") + legend_position(spec.legend) + " opaque box lw 1 samplen 2.5 spacing 1.15\n";
   s += "set bars 0.6\n";
   for (std::size_t i = 0; i < data.series.size(); ++i) {
-    s += "set style line " + std::to_string(i + 1) + " lc rgb '" + kColors[i % std::size(kColors)] +
-         "' lw 2 pt " + std::to_string(kPointTypes[i % std::size(kPointTypes)]) + " ps 0.75\n";
+    const Mark& mark = kMarks[i % std::size(kMarks)];
+    s += "set style line " + std::to_string(i + 1) + " lc rgb '" + kColors[i % std::size(kColors)] + "' lw 2 pt " +
+         std::to_string(mark.type) + " ps " + number(mark.size) + "\n";
   }
   s += reference_commands(spec, x_range);
 
-  // One legend entry per series (its points, or its line when it has no points);
-  // two black entries say which mark is which when there are several series.
-  const bool single = data.series.size() == 1 && data.series[0].label.empty();
-  // Without a closed form, thin lines join a series' points so that it can be followed.
-  const bool join = spec.join_points.value_or(!has_theory);
-  std::vector<std::string> clauses;
-  const std::string file = gnuplot_quote(data_file, false);
-  for (std::size_t i = 0; i < data.series.size(); ++i) {
-    const ChartSeries& series = data.series[i];
-    const std::string style = "ls " + std::to_string(i + 1);
-    const std::string label = single ? "" : gnuplot_quote(series.label, true);
-    if (!series.points.empty()) {
-      const std::string title =
-          single ? gnuplot_quote(spec.points_title + (has_errors ? bars_note() : ""), false) : label;
-      const std::string with = has_errors ? (join ? " using 1:2:3 with yerrorlines " : " using 1:2:3 with yerrorbars ")
-                                          : (join ? " using 1:2 with linespoints " : " using 1:2 with points ");
-      clauses.push_back(file + " index " + std::to_string(2 * i) + with + style + (join ? " lw 1" : "") +
-                        " title " + title);
-    }
-    if (!series.theory.empty()) {
-      const std::string title = single ? gnuplot_quote(spec.theory_title, false)
-                                       : (series.points.empty() ? label : std::string("''"));
-      clauses.push_back(file + " index " + std::to_string(2 * i + 1) + " using 1:2 with lines " + style +
-                        (title == "''" ? " notitle" : " title " + title));
-    }
-  }
-  if (!single) {
-    const std::string points = spec.points_title + (has_errors ? bars_note() : "");
-    clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points, false));
-    if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
-  }
-  std::string plot = "plot ";
-  for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];
-
+  const std::string plot = plot_command(spec, data, data_file, has_errors, has_theory);
   s += "set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'\n";
   s += "set output png_file\n";
   s += plot + "\n";

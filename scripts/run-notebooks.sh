@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Executes every notebook of notebooks/ headless against the committed results/,
+# with Debian's Python (/usr/bin/python3, packages python3-matplotlib,
+# python3-pandas, python3-numpy, python3-ipykernel, jupyter-nbconvert), not
+# whichever python3 comes first on the PATH. The executed copies go to
+# build/notebooks/; the script fails if any notebook raises.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=/usr/bin/python3
+if ! "$python" -c 'import matplotlib, pandas, numpy, nbconvert, ipykernel' 2>/dev/null; then
+  echo "run-notebooks: $python lacks matplotlib, pandas, numpy, nbconvert or ipykernel" >&2
+  echo "  (Debian: apt-get install python3-matplotlib python3-pandas python3-numpy python3-ipykernel jupyter-nbconvert)" >&2
+  exit 1
+fi
+# Only the system-wide kernel spec (it runs /usr/bin/python3): a user's own specs
+# under ~/.local/share/jupyter could point at another Python.
+data_dir=$(mktemp -d)
+trap 'rm -rf "$data_dir"' EXIT
+export JUPYTER_DATA_DIR="$data_dir" PYDEVD_DISABLE_FILE_VALIDATION=1
+mkdir -p build/notebooks
+"$python" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=python3 \
+  --ExecutePreprocessor.timeout=300 --output-dir build/notebooks notebooks/*.ipynb
+echo "notebooks executed: build/notebooks/"
