@@ -78,11 +78,7 @@ TEST(AllocationTickSampler, HugeAllocationHoldsManyBoundaries) {
 }
 
 std::shared_ptr<const Scheme> make_tick(const std::string& params) {
-  const nlohmann::json json = nlohmann::json::parse(params);
-  JsonObject object(json, "$.schemes[0]");
-  auto scheme = find_scheme("dotnet-tick")->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme_from_text("dotnet-tick", params);
 }
 
 TEST(DotnetTick, CatalogueListsDefaultsSourceAndVariants) {

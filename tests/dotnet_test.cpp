@@ -19,12 +19,7 @@ using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
-std::unique_ptr<Scheme> make_dotnet(const nlohmann::json& params) {
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = find_scheme("dotnet")->create(object);
-  object.finish();
-  return scheme;
-}
+std::unique_ptr<Scheme> make_dotnet(const nlohmann::json& params) { return testing::create_scheme("dotnet", params); }
 
 // Uniforms v (playing 1 - u) that make the budget exactly `failures`: the code's
 // floor(-T ln v) and the document's floor(ln v / ln(1 - 1/T)) both land mid-way.

@@ -49,11 +49,7 @@ void expect_observation(const Observation& o, std::uint64_t event, std::uint32_t
 }
 
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
-  const nlohmann::json json = nlohmann::json::parse(params);
-  JsonObject object(json, "$.schemes[0]");
-  auto scheme = find_scheme(name)->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme_from_text(name, params);
 }
 
 TEST(ByteCountdown, GapIsFloorOfExponentialPlusOne) {

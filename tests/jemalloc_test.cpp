@@ -20,12 +20,7 @@ using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
-std::unique_ptr<Scheme> make_jemalloc(const nlohmann::json& params) {
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = find_scheme("jemalloc")->create(object);
-  object.finish();
-  return scheme;
-}
+std::unique_ptr<Scheme> make_jemalloc(const nlohmann::json& params) { return testing::create_scheme("jemalloc", params); }
 
 // A uniform that makes floor(ln u / ln(1 - 1/R)) + 1 equal `wait`: ln u / ln(1 - 1/R)
 // = wait - 1/2 lies mid-way between two integers.

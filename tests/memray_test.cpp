@@ -26,11 +26,7 @@ using testing::ScriptedStream;
 double u_for_gap(double g, double T) { return std::exp(-(g - 0.5) / T); }
 
 std::shared_ptr<const Scheme> make_memray(const std::string& params) {
-  const nlohmann::json json = nlohmann::json::parse(params);
-  JsonObject object(json, "$.schemes[0]");
-  auto scheme = find_scheme("memray")->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme_from_text("memray", params);
 }
 
 // T = 100, process-wide counter, gaps 150, 20, 30, 17 (lane 0 only; lane 1 is empty).

@@ -57,13 +57,7 @@ const Trace& single_thread_trace() {
 }
 
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
-  const nlohmann::json json = nlohmann::json::parse(params);
-  JsonObject object(json, "$");
-  const SchemeDescriptor* descriptor = find_scheme(name);
-  EXPECT_NE(descriptor, nullptr) << name;
-  auto scheme = descriptor->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme_from_text(name, params);
 }
 
 std::vector<Observation> sorted(std::vector<Observation> v) {
@@ -130,7 +124,9 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
   std::uint64_t sum = 0;
   for (std::size_t k = 0; k < trace.size(); ++k) {
     ASSERT_EQ(whole.at(0, k), sum);
-    if (trace.requested[k] > 0) ASSERT_EQ(whole.find(0, sum + trace.requested[k] - 1, 0), k);
+    if (trace.requested[k] > 0) {
+      ASSERT_EQ(whole.find(0, sum + trace.requested[k] - 1, 0), k);
+    }
     sum += trace.requested[k];
   }
 }

@@ -21,12 +21,7 @@ using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
-std::unique_ptr<Scheme> make_tcmalloc(const nlohmann::json& params) {
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = find_scheme("tcmalloc")->create(object);
-  object.finish();
-  return scheme;
-}
+std::unique_ptr<Scheme> make_tcmalloc(const nlohmann::json& params) { return testing::create_scheme("tcmalloc", params); }
 
 // A uniform whose ideal draw -T ln u is interval + 1/2, so trunc gives `interval`.
 double uniform_for_interval(double interval, double period) { return std::exp(-(interval + 0.5) / period); }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "allocsim/engine/experiment.h"
+#include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/trace/trace.h"
 
@@ -56,6 +57,22 @@ inline Trace make_trace(const std::vector<std::uint64_t>& sizes,
   t.thread_count = 1;
   for (auto id : t.thread) t.thread_count = std::max(t.thread_count, id + 1);
   return t;
+}
+
+// A scheme from the registry with the given parameters, as a scenario's "schemes"
+// entry would create it (unknown keys rejected).
+inline std::unique_ptr<Scheme> create_scheme(const std::string& name, const nlohmann::json& params) {
+  const SchemeDescriptor* descriptor = find_scheme(name);
+  if (descriptor == nullptr) throw std::logic_error("no scheme " + name);
+  JsonObject object(params, "$.schemes[0]");
+  auto scheme = descriptor->create(object);
+  object.finish();
+  return scheme;
+}
+
+// The same with the parameters given as JSON text.
+inline std::unique_ptr<Scheme> create_scheme_from_text(const std::string& name, const std::string& params) {
+  return create_scheme(name, nlohmann::json::parse(params));
 }
 
 // Runs a scenario given as JSON text.

@@ -15,10 +15,7 @@ namespace allocsim {
 namespace {
 
 std::unique_ptr<Scheme> make_scheme(const std::string& name, const nlohmann::json& params) {
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = find_scheme(name)->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme(name, params);
 }
 
 // 3000 allocations cycling through sizes from 1 B to 300 KB (some at or above the
