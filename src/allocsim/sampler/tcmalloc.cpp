@@ -48,8 +48,8 @@ CountMoments rounded_count_moments(double period, std::uint64_t k, std::uint64_t
 
 class TcmallocScheme final : public Scheme {
  public:
-  TcmallocScheme(std::uint64_t period, bool faithful, bool round_counts)
-      : period_(period), faithful_(faithful), round_counts_(round_counts) {}
+  TcmallocScheme(std::uint64_t period, bool faithful, bool round_counts, bool correct_size)
+      : period_(period), faithful_(faithful), round_counts_(round_counts), correct_size_(correct_size) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
@@ -96,16 +96,17 @@ class TcmallocScheme final : public Scheme {
       const std::uint64_t a = tcmalloc_allocated_size(r);
       const double k = static_cast<double>(r + 1);
       const double count_variance = period_ == 1 ? 0.0 : T * T / (k * k);
+      const double unit = bytes_per_counted_allocation(r);
       double* registers = &out[4 * o];
       if (round_counts_) {
         const double count = static_cast<double>(rounded_count(obs.weight, r + 1, a));
         registers[0] = count * static_cast<double>(a);
         registers[2] = count;
       } else {
-        registers[0] = obs.weight * static_cast<double>(a) / k;
+        registers[0] = obs.weight * unit / k;
         registers[2] = obs.weight / k;
       }
-      registers[1] = count_variance * static_cast<double>(a) * static_cast<double>(a);
+      registers[1] = count_variance * unit * unit;
       registers[3] = count_variance;
     }
   }
@@ -123,19 +124,30 @@ class TcmallocScheme final : public Scheme {
     const std::uint64_t r = trace.requested[i];
     const double k = static_cast<double>(r + 1);
     const double a = static_cast<double>(tcmalloc_allocated_size(r));
-    const double scale = estimator == 0 ? a : 1.0;  // bytes = scale * count
-    if (period_ == 1) return {0.0, 0.0, -INFINITY};  // always sampled, W = k: exact
+    const double scale = estimator == 0 ? bytes_per_counted_allocation(r) : 1.0;  // bytes = scale * count
+    // E[count] = 1, so the bytes estimate's mean is `scale`: a when corrected,
+    // k = r + 1 (bias k - a) when not.
+    const double bias = estimator == 0 ? scale - a : 0.0;
+    if (period_ == 1) return {bias, 0.0, -INFINITY};  // always sampled, W = k: exact
     const double T = static_cast<double>(period_);
     const double log_p_none = -k / T;
-    if (!round_counts_) return {0.0, scale * scale / (k * k) * T * T * -std::expm1(log_p_none), log_p_none};
+    if (!round_counts_) return {bias, scale * scale / (k * k) * T * T * -std::expm1(log_p_none), log_p_none};
     const CountMoments m = rounded_count_moments(T, r + 1, tcmalloc_allocated_size(r));
     return {scale * (m.mean - 1), scale * scale * (m.mean_square - m.mean * m.mean), log_p_none};
   }
 
  private:
+  // What one estimated allocation of request r counts as in the bytes estimate: its
+  // allocated size a (the document's a/(r+1) correction), or, uncorrected, the
+  // r + 1 bytes the counter advanced by (W itself read as bytes).
+  double bytes_per_counted_allocation(std::uint64_t r) const {
+    return correct_size_ ? static_cast<double>(tcmalloc_allocated_size(r)) : static_cast<double>(r + 1);
+  }
+
   std::uint64_t period_;
   bool faithful_;
   bool round_counts_;
+  bool correct_size_;
 };
 
 }  // namespace
@@ -154,7 +166,10 @@ SchemeDescriptor tcmalloc_scheme() {
             "draw intervals with tcmalloc's 48-bit LCG and 26-bit quantised log (false: ideal "
             "exponential)"},
            {"round_counts", "boolean", false,
-            "round each sample's bytes and count to integers as the heap profile does"}},
+            "round each sample's bytes and count to integers as the heap profile does"},
+           {"size_correction", "boolean", true,
+            "scale each sample's weight W by a/(r+1) to estimate allocated bytes (false: report "
+            "W, the requested+1 bytes the counter saw, as bytes)"}},
       .variants =
           {"Draw: the document says the interval is the ceiling of an exponential and sampling "
            "fires when the counter reaches zero; the code floors it, subtracts kIntervalOffset = 1 "
@@ -168,16 +183,24 @@ SchemeDescriptor tcmalloc_scheme() {
            "W/(r+1). round_counts=true: the profile's StackTraceTable::AddTrace rounding per "
            "sample (bytes half up, count to the nearest integer, bytes = count * a), biased for "
            "k near or above T (-13.5% at k = 2T, +2.6% at k = T).",
+           "size_correction=false: a consumer that reads the sampling weight W as bytes, "
+           "without the document's a/(r+1) correction: biased by (r+1)/a - 1 per allocation "
+           "(-75% for 1-byte requests, 8-byte class), and 0 only where a = r + 1.",
            "Size classes: the default x86-64 table (8 KiB pages, 16-byte new alignment); requests "
            "above 256 KiB get whole pages."},
       .create =
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         std::uint64_t rate = 2097152;
-        bool faithful = true, round_counts = false;
+        bool faithful = true, round_counts = false, size_correction = true;
         if (auto v = params.maybe("rate")) rate = v->positive_uint();
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
         if (auto v = params.maybe("round_counts")) round_counts = v->boolean();
-        return std::make_unique<TcmallocScheme>(rate, faithful, round_counts);
+        if (auto v = params.maybe("size_correction")) {
+          size_correction = v->boolean();
+          // The profile's rounding works in whole objects of the allocated size.
+          if (!size_correction && round_counts) v->fail("round_counts needs size_correction");
+        }
+        return std::make_unique<TcmallocScheme>(rate, faithful, round_counts, size_correction);
       },
   };
 }

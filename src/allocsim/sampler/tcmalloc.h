@@ -18,7 +18,8 @@
 //   bytes = W a / (r + 1),   count = W / (r + 1).
 // Option round_counts models the profile's per-sample rounding (StackTraceTable::
 // AddTrace): bytes' = floor(W a / (r+1) + 0.5), count = floor((bytes' + floor(a/2)) / a),
-// bytes = count * a.
+// bytes = count * a. Option size_correction = false reads W itself as bytes (the
+// counted r + 1, not a): mean r + 1 per allocation, biased by (r + 1)/a - 1.
 //
 // Theory. In the continuous model (sample points a Poisson process of rate 1/T on
 // each thread's stream of k's, f the first point's position) an allocation is
