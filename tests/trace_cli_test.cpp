@@ -44,6 +44,12 @@ TEST(TraceCli, ImportWritesNativeAndInfoReportsIt) {
   }
   EXPECT_EQ(histogram_allocations, 10052u);
   EXPECT_EQ(histogram_bytes, info["bytes"].get<std::uint64_t>());
+  // The live heap's high-water mark lies between the live bytes at the end and
+  // all bytes allocated, within the trace's time range.
+  const auto peak = info["peak_live_bytes"].get<std::uint64_t>();
+  EXPECT_GE(peak, info["live_bytes"].get<std::uint64_t>());
+  EXPECT_LT(peak, info["bytes"].get<std::uint64_t>());
+  EXPECT_LE(info["peak_time"].get<std::uint64_t>(), info["last_time"].get<std::uint64_t>());
 
   // The heaptrack file itself reports the same counts, plus how frees were linked.
   const nlohmann::json direct = info_json(recorded_trace("sqlite3.zst"), "--pairing fifo");

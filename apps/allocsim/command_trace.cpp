@@ -102,6 +102,8 @@ void print_summary_text(const TraceFile& file, const TraceSummary& s, const Trac
   std::printf("frees        %llu\n", static_cast<unsigned long long>(s.frees));
   std::printf("live at end  %llu (%llu bytes)\n", static_cast<unsigned long long>(s.live_allocations),
               static_cast<unsigned long long>(s.live_bytes));
+  std::printf("live at peak %llu bytes at time %llu\n", static_cast<unsigned long long>(s.peak_live_bytes),
+              static_cast<unsigned long long>(s.peak_time));
   std::printf("threads      %u   stacks %u   types %u\n", s.threads, s.stacks, s.types);
   std::printf("time         %llu .. %llu\n", static_cast<unsigned long long>(s.first_time),
               static_cast<unsigned long long>(s.last_time));

@@ -55,8 +55,8 @@ TraceSummary summarize(const Trace& trace) {
   return s;
 }
 
-std::string estimator_row_name(const EstimatorSpec& spec, Window window) {
-  return window == Window::live_at_end ? "live_" + spec.name : spec.name;
+std::string estimator_row_name(const EstimatorSpec& spec, const Window& window) {
+  return window.estimator_prefix() + spec.name;
 }
 
 bool reported(const Scenario& scenario, const std::string& name) {
@@ -100,13 +100,14 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     result.traces.push_back(summarize(*trace));
 
     const GroupIndex groups(*trace, scenario.groups);
+    const std::vector<Window> windows = resolve_windows(scenario.windows, *trace);
     std::unique_ptr<const ThreadIndex> thread_index;
     if (scenario.replay == ReplayMode::skip_ahead) thread_index = std::make_unique<const ThreadIndex>(*trace);
     const std::size_t scheme_count = point.schemes.size();
     std::vector<Truth> truths;  // per scheme: allocated bytes follow its allocator model
     truths.reserve(scheme_count);
     for (const auto& instance : point.schemes) {
-      truths.emplace_back(*trace, groups,
+      truths.emplace_back(*trace, groups, windows,
                           [&](std::size_t i) { return instance.scheme->allocated_size(*trace, i); });
     }
     std::vector<std::vector<std::unique_ptr<SchemeEvaluator>>> evaluators(threads);
@@ -120,7 +121,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       if (!evaluator) {
         evaluator = std::make_unique<SchemeEvaluator>(*trace, thread_index.get(), groups, truths[s],
                                                       *point.schemes[s].scheme,
-                                                      scenario.windows, scenario.interval_level,
+                                                      windows, scenario.interval_level,
                                                       scenario.outputs.estimates);
       }
       const StreamKey first{scenario.seed, stream_id(p, s), block * kReplicationsPerBlock};
@@ -141,10 +142,12 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       const Truth& truth = truths[s];
       const BlockResult& total = merged[s].result();
       const auto& specs = scheme.estimators();
-      const std::vector<AllocationTheory> theory_sums = sum_allocation_theory(*trace, groups, scheme);
-      for (Window w : scenario.windows) {
+      const std::vector<AllocationTheory> theory_sums = sum_allocation_theory(*trace, groups, windows, scheme);
+      const SlotLayout estimator_layout{windows.size(), specs.size()};
+      const SlotLayout interval_layout{windows.size(), scheme.intervals().size()};
+      for (std::size_t w = 0; w < windows.size(); ++w) {
         for (std::size_t e = 0; e < specs.size(); ++e) {
-          const std::string name = estimator_row_name(specs[e], w);
+          const std::string name = estimator_row_name(specs[e], windows[w]);
           if (!reported(scenario, name)) continue;
           for (std::size_t k = 0; k < groups.kind_count(); ++k) {
             for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
@@ -152,7 +155,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
               const GroupTotals& totals = truth.at(slot, w);
               const double value = Truth::value(totals, specs[e].quantity);
               if (!(value > 0)) continue;  // nothing to estimate in this group
-              const std::size_t index = accumulator_index(specs.size(), slot, w, e);
+              const std::size_t index = estimator_layout.at(slot, w, e);
               result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k), groups.label(k, g),
                                      compute_metrics(total.accumulators[index], value,
                                                      scheme.theory(e, totals, theory_sums[index]))});
@@ -161,17 +164,17 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
         }
       }
       const auto& interval_specs = scheme.intervals();
-      for (Window w : scenario.windows) {
+      for (std::size_t w = 0; w < windows.size(); ++w) {
         for (std::size_t j = 0; j < interval_specs.size(); ++j) {
           const std::size_t e = interval_specs[j].estimator;
-          const std::string name = estimator_row_name(specs[e], w);
+          const std::string name = estimator_row_name(specs[e], windows[w]);
           if (!reported(scenario, name)) continue;
           for (std::size_t k = 0; k < groups.kind_count(); ++k) {
             for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
               const std::uint32_t slot = groups.first_slot(k) + g;
               const double value = Truth::value(truth.at(slot, w), specs[e].quantity);
               if (!(value > 0)) continue;
-              const auto& acc = total.intervals[accumulator_index(interval_specs.size(), slot, w, j)];
+              const auto& acc = total.intervals[interval_layout.at(slot, w, j)];
               result.interval_rows.push_back({p, point.schemes[s].label, name, interval_specs[j].name,
                                               groups.kind(k), groups.label(k, g),
                                               compute_interval_metrics(acc, value, scenario.interval_level)});
@@ -181,16 +184,16 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       }
       for (std::size_t k = 0; k < groups.kind_count(); ++k) {
         if (groups.kind(k) == GroupKind::total) continue;
-        for (Window w : scenario.windows) {
+        for (std::size_t w = 0; w < windows.size(); ++w) {
           for (std::size_t e = 0; e < specs.size(); ++e) {
-            const std::string name = estimator_row_name(specs[e], w);
+            const std::string name = estimator_row_name(specs[e], windows[w]);
             if (!reported(scenario, name)) continue;
             std::uint32_t holding = 0;
             for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
               holding += Truth::value(truth.at(groups.first_slot(k) + g, w), specs[e].quantity) > 0 ? 1 : 0;
             }
             const ProfileAccumulator& acc =
-                total.profiles[SchemeEvaluator::profile_index(k, w, e, specs.size())];
+                total.profiles[SchemeEvaluator::profile_index(k, w, e, windows.size(), specs.size())];
             result.profile_rows.push_back({p, point.schemes[s].label, name, groups.kind(k), holding,
                                            acc.distance.count(), acc.distance.mean(),
                                            acc.distance.standard_error(), acc.groups_seen.mean()});
@@ -200,9 +203,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       if (total.total_estimates.empty()) continue;
       const auto total_kind = std::find(scenario.groups.begin(), scenario.groups.end(), GroupKind::total);
       const std::uint32_t total_slot = groups.first_slot(total_kind - scenario.groups.begin());
+      const std::size_t allocated = std::find(windows.begin(), windows.end(), Window{}) - windows.begin();
       for (std::size_t e = 0; e < specs.size(); ++e) {
         ReplicationEstimates series{p, point.schemes[s].label, specs[e].name,
-                                    Truth::value(truth.at(total_slot, Window::allocated), specs[e].quantity),
+                                    Truth::value(truth.at(total_slot, allocated), specs[e].quantity),
                                     {}};
         series.estimates.reserve(R);
         for (std::uint64_t r = 0; r < R; ++r) series.estimates.push_back(total.total_estimates[r * specs.size() + e]);

@@ -48,22 +48,26 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
     first_register_.push_back(register_count_);
     register_count_ += spec.registers;
   }
-  const std::size_t slots = groups.slot_count();
+  estimator_layout_ = {windows_.size(), estimator_count_};
+  register_layout_ = {windows_.size(), register_count_};
+  interval_layout_ = {windows_.size(), scheme.intervals().size()};
+  const std::uint32_t slots = groups.slot_count();
+  const auto allocated = std::find(windows_.begin(), windows_.end(), Window{});
   for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-    if (groups.kind(k) == GroupKind::total && keep_total_estimates) {
+    if (groups.kind(k) == GroupKind::total && keep_total_estimates && allocated != windows_.end()) {
       keep_total_estimates_ = true;
       total_slot_ = groups.first_slot(k);
+      allocated_window_ = static_cast<std::size_t>(allocated - windows_.begin());
     }
   }
-  estimates_.assign(slots * kWindowCount * estimator_count_, 0.0);
-  registers_.assign(slots * kWindowCount * register_count_, 0.0);
-  sampled_.assign(slots * kWindowCount, 0);
+  estimates_.assign(estimator_layout_.size(slots), 0.0);
+  registers_.assign(register_layout_.size(slots), 0.0);
+  sampled_.assign(SlotLayout{windows_.size(), 1}.size(slots), 0);
   truth_values_.assign(estimates_.size(), 0.0);
   for (std::uint32_t slot = 0; slot < slots; ++slot) {
-    for (Window w : windows_) {
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
       for (std::size_t e = 0; e < estimator_count_; ++e) {
-        truth_values_[accumulator_index(estimator_count_, slot, w, e)] =
-            Truth::value(truth.at(slot, w), scheme.estimators()[e].quantity);
+        truth_values_[estimator_layout_.at(slot, w, e)] = Truth::value(truth.at(slot, w), scheme.estimators()[e].quantity);
       }
     }
   }
@@ -72,9 +76,8 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
 BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t count) {
   BlockResult result;
   result.accumulators.resize(estimates_.size());
-  result.intervals.resize(static_cast<std::size_t>(groups_.slot_count()) * kWindowCount *
-                          scheme_.intervals().size());
-  result.profiles.resize(groups_.kind_count() * kWindowCount * estimator_count_);
+  result.intervals.resize(interval_layout_.size(groups_.slot_count()));
+  result.profiles.resize(groups_.kind_count() * windows_.size() * estimator_count_);
   if (keep_total_estimates_) result.total_estimates.reserve(count * estimator_count_);
   StreamKey key = first;
   for (std::uint64_t r = 0; r < count; ++r, ++key.replication) replicate(key, result);
@@ -96,18 +99,19 @@ void SchemeEvaluator::sum_registers() {
   const std::size_t W = register_count_;
   std::fill(registers_.begin(), registers_.end(), 0.0);
   std::fill(sampled_.begin(), sampled_.end(), 0);
-  const bool track_live =
-      std::find(windows_.begin(), windows_.end(), Window::live_at_end) != windows_.end();
   for (std::size_t o = 0; o < observations_.size(); ++o) {
     const std::size_t event = observations_[o].event;
     const double* contribution = &contributions_[o * W];
-    const bool live = track_live && trace_.live_at_end(event);
+    observation_windows_.clear();
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      if (windows_[w].contains(trace_, event)) observation_windows_.push_back(w);
+    }
     for (std::size_t k = 0; k < groups_.kind_count(); ++k) {
       const std::uint32_t slot = groups_.slot_of(k, event);
-      for (std::size_t w = 0; w < (live ? 2u : 1u); ++w) {
-        double* group_registers = &registers_[(slot * kWindowCount + w) * W];
+      for (std::size_t w : observation_windows_) {
+        double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
         for (std::size_t j = 0; j < W; ++j) group_registers[j] += contribution[j];
-        sampled_[slot * kWindowCount + w] = 1;
+        sampled_[slot * windows_.size() + w] = 1;
       }
     }
   }
@@ -115,12 +119,11 @@ void SchemeEvaluator::sum_registers() {
 
 void SchemeEvaluator::estimate_groups(BlockResult& result) {
   const std::size_t E = estimator_count_;
-  const std::size_t W = register_count_;
   const auto& interval_specs = scheme_.intervals();
   for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
-    for (Window w : windows_) {
-      const double* group_registers = &registers_[(slot * kWindowCount + static_cast<std::size_t>(w)) * W];
-      double* estimate = &estimates_[accumulator_index(E, slot, w, 0)];
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      const double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
+      double* estimate = &estimates_[estimator_layout_.at(slot, w, 0)];
       for (std::size_t e = 0; e < E; ++e) {
         const std::size_t n = scheme_.estimators()[e].registers;
         estimate[e] = n == 1 ? group_registers[first_register_[e]]
@@ -128,11 +131,11 @@ void SchemeEvaluator::estimate_groups(BlockResult& result) {
       }
       for (std::size_t j = 0; j < interval_specs.size(); ++j) {
         const std::size_t e = interval_specs[j].estimator;
-        const double truth = truth_values_[accumulator_index(E, slot, w, e)];
+        const double truth = truth_values_[estimator_layout_.at(slot, w, e)];
         if (!(truth > 0)) continue;
         const std::span<const double> registers(group_registers + first_register_[e],
                                                 scheme_.estimators()[e].registers);
-        result.intervals[accumulator_index(interval_specs.size(), slot, w, j)].add(
+        result.intervals[interval_layout_.at(slot, w, j)].add(
             scheme_.interval(j, registers, interval_level_), truth);
       }
     }
@@ -142,16 +145,16 @@ void SchemeEvaluator::estimate_groups(BlockResult& result) {
 void SchemeEvaluator::accumulate_errors(BlockResult& result) {
   const std::size_t E = estimator_count_;
   for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
-    for (Window w : windows_) {
-      const bool any = sampled_[slot * kWindowCount + static_cast<std::size_t>(w)] != 0;
-      const std::size_t base = accumulator_index(E, slot, w, 0);
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      const bool any = sampled_[slot * windows_.size() + w] != 0;
+      const std::size_t base = estimator_layout_.at(slot, w, 0);
       for (std::size_t e = 0; e < E; ++e) {
         result.accumulators[base + e].add(estimates_[base + e], truth_values_[base + e], any);
       }
     }
   }
   if (keep_total_estimates_) {
-    const std::size_t base = accumulator_index(E, total_slot_, Window::allocated, 0);
+    const std::size_t base = estimator_layout_.at(total_slot_, allocated_window_, 0);
     result.total_estimates.insert(result.total_estimates.end(), estimates_.begin() + base,
                                   estimates_.begin() + base + E);
   }
@@ -165,13 +168,13 @@ void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
   for (std::size_t k = 0; k < groups_.kind_count(); ++k) {
     if (groups_.kind(k) == GroupKind::total) continue;
     const std::uint32_t first = groups_.first_slot(k), count = groups_.group_count(k);
-    for (Window w : windows_) {
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
       std::size_t seen = 0;
-      for (std::uint32_t g = 0; g < count; ++g) seen += sampled_[(first + g) * kWindowCount + static_cast<std::size_t>(w)];
+      for (std::uint32_t g = 0; g < count; ++g) seen += sampled_[(first + g) * windows_.size() + w];
       for (std::size_t e = 0; e < E; ++e) {
         double estimate_sum = 0, truth_sum = 0;
         for (std::uint32_t g = 0; g < count; ++g) {
-          const std::size_t i = accumulator_index(E, first + g, w, e);
+          const std::size_t i = estimator_layout_.at(first + g, w, e);
           estimate_sum += estimates_[i];
           truth_sum += truth_values_[i];
         }
@@ -179,7 +182,7 @@ void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
         if (estimate_sum > 0 && truth_sum > 0) {
           distance = 0;
           for (std::uint32_t g = 0; g < count; ++g) {
-            const std::size_t i = accumulator_index(E, first + g, w, e);
+            const std::size_t i = estimator_layout_.at(first + g, w, e);
             distance += std::fabs(estimates_[i] / estimate_sum - truth_values_[i] / truth_sum);
           }
           distance /= 2;

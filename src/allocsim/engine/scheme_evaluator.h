@@ -12,14 +12,21 @@
 #include "allocsim/stats/groups.h"
 #include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/truth.h"
+#include "allocsim/stats/window.h"
 
 namespace allocsim {
 
-// Position of (group slot, window, estimator) in the flat per-scheme arrays.
-inline std::size_t accumulator_index(std::size_t estimator_count, std::uint32_t slot, Window window,
-                                     std::size_t estimator) {
-  return (slot * kWindowCount + static_cast<std::size_t>(window)) * estimator_count + estimator;
-}
+// Position of (group slot, window, entry) in a flat per-scheme array, where the
+// entries are the scheme's estimators, registers or intervals and the window is
+// an index into the scenario's windows.
+struct SlotLayout {
+  std::size_t windows;
+  std::size_t entries;
+  std::size_t at(std::uint32_t slot, std::size_t window, std::size_t entry) const {
+    return (slot * windows + window) * entries + entry;
+  }
+  std::size_t size(std::uint32_t slots) const { return slots * windows * entries; }
+};
 
 // Per replication, for one group kind (other than total), window and estimator:
 // the distance between the estimated and the true profile, and the number of
@@ -30,14 +37,15 @@ struct ProfileAccumulator {
 };
 
 struct BlockResult {
-  // Indexed by accumulator_index(estimators, slot, window, estimator).
+  // Indexed by SlotLayout{windows, estimators}.at(slot, window, estimator).
   std::vector<ErrorAccumulator> accumulators;
-  // Indexed by accumulator_index(intervals, slot, window, interval).
+  // Indexed by SlotLayout{windows, intervals}.at(slot, window, interval).
   std::vector<IntervalAccumulator> intervals;
   // Indexed by SchemeEvaluator::profile_index(kind, window, estimator).
   std::vector<ProfileAccumulator> profiles;
   // [replication in block][estimator]: estimates for the whole trace (allocated
-  // window), kept only when requested and the "total" group is evaluated.
+  // window), kept only when requested and the "total" group and the allocated
+  // window are evaluated.
   std::vector<double> total_estimates;
 
   void merge(const BlockResult& later);
@@ -45,16 +53,19 @@ struct BlockResult {
 
 class SchemeEvaluator {
  public:
-  // `index` non-null selects skip-ahead replay where the scheme has it.
+  // `index` non-null selects skip-ahead replay where the scheme has it; `windows`
+  // are resolved for this trace (resolve_windows) and `truth` computed for them.
   SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
                   const Truth& truth, const Scheme& scheme, const std::vector<Window>& windows,
                   double interval_level, bool keep_total_estimates);
 
   BlockResult run_block(const StreamKey& first, std::uint64_t count);
 
-  static std::size_t profile_index(std::size_t kind, Window window, std::size_t estimator,
-                                   std::size_t estimator_count) {
-    return (kind * kWindowCount + static_cast<std::size_t>(window)) * estimator_count + estimator;
+  // Profiles are laid out like SlotLayout{windows, estimators} with group kinds
+  // in place of slots.
+  static std::size_t profile_index(std::size_t kind, std::size_t window, std::size_t estimator,
+                                   std::size_t window_count, std::size_t estimator_count) {
+    return SlotLayout{window_count, estimator_count}.at(static_cast<std::uint32_t>(kind), window, estimator);
   }
 
  private:
@@ -63,8 +74,8 @@ class SchemeEvaluator {
   void estimate_groups(BlockResult& result);
   void accumulate_errors(BlockResult& result);
   void accumulate_profiles(BlockResult& result);
-  std::size_t profile_index(std::size_t kind, Window window, std::size_t estimator) const {
-    return profile_index(kind, window, estimator, estimator_count_);
+  std::size_t profile_index(std::size_t kind, std::size_t window, std::size_t estimator) const {
+    return profile_index(kind, window, estimator, windows_.size(), estimator_count_);
   }
 
   const Trace& trace_;
@@ -72,15 +83,20 @@ class SchemeEvaluator {
   const Scheme& scheme_;
   std::vector<Window> windows_;
   double interval_level_;
-  bool keep_total_estimates_;  // only when the "total" group kind is present
+  bool keep_total_estimates_;  // only when the "total" group kind and allocated window are present
   std::uint32_t total_slot_ = 0;
+  std::size_t allocated_window_ = 0;
   std::size_t estimator_count_;
   std::size_t register_count_;                  // W: registers over all estimators
+  SlotLayout estimator_layout_;
+  SlotLayout register_layout_;
+  SlotLayout interval_layout_;
   std::vector<std::size_t> first_register_;     // per estimator
   std::unique_ptr<SchemeRun> run_;
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<Observation> observations_;
   std::vector<double> contributions_;
+  std::vector<std::size_t> observation_windows_;  // windows holding the current observation
   std::vector<double> registers_;        // [slot][window][register]
   std::vector<std::uint8_t> sampled_;    // [slot][window]: any observation in the group
   std::vector<double> estimates_;        // same layout as the accumulators

@@ -91,11 +91,19 @@ std::vector<std::vector<nlohmann::json>> cartesian_points(const std::vector<Swee
   return points;
 }
 
+// "allocated", "live_at_end", "live_at_peak", or {"live_at": time}.
 Window parse_window(const JsonValue& item) {
+  if (item.is_object()) {
+    JsonObject object = item.object();
+    const Window w{Window::Kind::live_at, object.at("live_at").uint()};
+    object.finish();
+    return w;
+  }
   const std::string name = item.string();
-  if (name == "allocated") return Window::allocated;
-  if (name == "live_at_end") return Window::live_at_end;
-  item.fail("unknown window \"" + name + "\" (known: allocated, live_at_end)");
+  if (name == "allocated") return {};
+  if (name == "live_at_end") return {Window::Kind::live_at_end};
+  if (name == "live_at_peak") return {Window::Kind::live_at_peak};
+  item.fail("unknown window \"" + name + "\" (known: allocated, live_at_end, live_at_peak, {\"live_at\": time})");
 }
 
 std::string describe_point(const std::vector<SweepVariable>& sweep,
@@ -184,7 +192,7 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
         scenario.groups.push_back(*kind);
       }
     }
-    scenario.windows = {Window::allocated};
+    scenario.windows = {Window{}};
     if (auto v = root.maybe("windows")) {
       scenario.windows.clear();
       for (const JsonValue& item : v->non_empty_array()) {

@@ -18,6 +18,7 @@
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/scenario/expectation.h"
 #include "allocsim/stats/groups.h"
+#include "allocsim/stats/window.h"
 #include "allocsim/trace/trace_source.h"
 
 namespace allocsim {

@@ -17,11 +17,6 @@ enum class GroupKind { total, stack, type, size_bucket };
 const char* to_string(GroupKind kind);
 std::optional<GroupKind> parse_group_kind(std::string_view name);
 
-// Which allocations a truth or an estimate covers: all allocated over the trace,
-// or those still live at its end.
-enum class Window { allocated = 0, live_at_end = 1 };
-inline constexpr std::size_t kWindowCount = 2;
-
 // log2 size bucket: 0 for size 0, else k such that 2^(k-1) <= size < 2^k.
 inline std::uint32_t size_bucket_of(std::uint64_t size) {
   std::uint32_t k = 0;

@@ -2,16 +2,16 @@
 
 namespace allocsim {
 
-Truth::Truth(const Trace& trace, const GroupIndex& groups,
+Truth::Truth(const Trace& trace, const GroupIndex& groups, const std::vector<Window>& windows,
              const std::function<std::uint64_t(std::size_t)>& allocated_size)
-    : totals_(static_cast<std::size_t>(groups.slot_count()) * kWindowCount) {
+    : window_count_(windows.size()), totals_(static_cast<std::size_t>(groups.slot_count()) * window_count_) {
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const double requested = static_cast<double>(trace.requested[i]);
     const double allocated = static_cast<double>(allocated_size(i));
-    const bool live = trace.live_at_end(i);
     for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-      const std::size_t base = groups.slot_of(k, i) * kWindowCount;
-      for (std::size_t w = 0; w < (live ? 2u : 1u); ++w) {
+      const std::size_t base = groups.slot_of(k, i) * window_count_;
+      for (std::size_t w = 0; w < window_count_; ++w) {
+        if (!windows[w].contains(trace, i)) continue;
         GroupTotals& t = totals_[base + w];
         t.requested_bytes += requested;
         t.allocated_bytes += allocated;

@@ -6,6 +6,7 @@
 
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/stats/groups.h"
+#include "allocsim/stats/window.h"
 
 namespace allocsim {
 
@@ -13,15 +14,16 @@ class Truth {
  public:
   // `allocated_size(i)` is the allocator's size for allocation i, as the scheme
   // being evaluated models it.
-  Truth(const Trace& trace, const GroupIndex& groups,
+  // Totals per group slot and window (windows resolved for this trace).
+  Truth(const Trace& trace, const GroupIndex& groups, const std::vector<Window>& windows,
         const std::function<std::uint64_t(std::size_t)>& allocated_size);
 
-  const GroupTotals& at(std::uint32_t slot, Window window) const {
-    return totals_[slot * kWindowCount + static_cast<std::size_t>(window)];
-  }
+  // Window w is the w-th of the windows given to the constructor.
+  const GroupTotals& at(std::uint32_t slot, std::size_t w) const { return totals_[slot * window_count_ + w]; }
   static double value(const GroupTotals& totals, Quantity quantity);
 
  private:
+  std::size_t window_count_;
   std::vector<GroupTotals> totals_;
 };
 

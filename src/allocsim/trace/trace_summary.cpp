@@ -4,6 +4,7 @@
 #include <array>
 
 #include "allocsim/stats/groups.h"
+#include "allocsim/trace/live_peak.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -45,6 +46,9 @@ TraceSummary summarize_trace(const Trace& trace, const std::string& where, std::
       if (!trace.live_at_end(i)) s.last_time = std::max(s.last_time, trace.free_time[i]);
     }
   }
+  const LivePeak peak = live_peak(trace);
+  s.peak_time = peak.time;
+  s.peak_live_bytes = peak.bytes;
   for (std::uint32_t b = 0; b < buckets.size(); ++b) {
     if (buckets[b].allocations == 0) continue;
     TraceSummary::Bucket bucket = buckets[b];
@@ -76,6 +80,8 @@ nlohmann::ordered_json to_json(const TraceSummary& s) {
   out["allocated_bytes"] = s.has_allocated_sizes ? nlohmann::ordered_json(s.allocated_bytes) : nullptr;
   out["first_time"] = s.first_time;
   out["last_time"] = s.last_time;
+  out["peak_time"] = s.peak_time;
+  out["peak_live_bytes"] = s.peak_live_bytes;
   out["size_histogram"] = nlohmann::ordered_json::array();
   for (const auto& b : s.size_histogram) {
     out["size_histogram"].push_back({{"bucket", b.label},

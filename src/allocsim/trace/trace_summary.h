@@ -1,6 +1,6 @@
 #pragma once
 // What a trace holds, for `allocsim trace info`: event counts, bytes, live heap at
-// the end, threads, stacks, the log2 size histogram and the biggest stacks.
+// the end and at its peak, threads, stacks, the log2 size histogram and the biggest stacks.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -30,6 +30,7 @@ struct TraceSummary {
   bool has_allocated_sizes = false;
   std::uint64_t allocated_bytes = 0;  // allocator's sizes, when known
   std::uint64_t first_time = 0, last_time = 0;
+  std::uint64_t peak_time = 0, peak_live_bytes = 0;  // high-water mark of live requested bytes
   std::vector<Bucket> size_histogram;  // only buckets that occur, in size order
   std::vector<Stack> top_stacks;       // by bytes, at most `top` of them
 };
