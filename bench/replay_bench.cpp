@@ -1,5 +1,7 @@
-// Replay speed: streaming and skip-ahead events per second per scheme, and
-// replications per second of the engine on 1 and 2 threads.
+// Replay speed: streaming and skip-ahead events per second per scheme, the
+// memory a trace and its skip-ahead index take, and replications per second of
+// the engine (a synthetic scenario and the heapprofd figure scenario) on 1 and 2
+// threads.
 //
 //   build/bin/replay_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
@@ -42,6 +44,13 @@ const Trace& bench_trace() {
   return trace;
 }
 
+// Bytes held by the trace's columns (their capacity: what the process pays).
+std::size_t column_bytes(const Trace& t) {
+  auto bytes = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
+  return bytes(t.thread) + bytes(t.requested) + bytes(t.allocated) + bytes(t.stack) + bytes(t.type) +
+         bytes(t.time) + bytes(t.free_time);
+}
+
 const ThreadIndex& bench_index() {
   static const ThreadIndex index(bench_trace());
   return index;
@@ -73,6 +82,7 @@ void replay(benchmark::State& state, const std::string& name, const std::string&
     benchmark::DoNotOptimize(observations.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.size()));
+  state.counters["trace_bytes_per_event"] = static_cast<double>(column_bytes(trace)) / static_cast<double>(trace.size());
   state.counters["sampled_allocations"] =
       benchmark::Counter(static_cast<double>(samples) / static_cast<double>(state.iterations()));
 }
@@ -122,6 +132,20 @@ void engine(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * scenario.replications));
 }
 BENCHMARK(engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The heapprofd figure scenario (P(>= 1 sample) vs size, 4 rates x 320 sizes x 2
+// schemes x 2000 replications of a one-allocation trace): replications per second
+// of the whole engine, per-point set-up included, on 1 and 2 threads.
+void heapprofd_figure(benchmark::State& state) {
+  const Scenario scenario = load_scenario(ALLOCSIM_SOURCE_DIR "/scenarios/figures/heapprofd-p-any-sample.json");
+  RunOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  std::uint64_t replications = 0;
+  for (const auto& point : scenario.points) replications += point.schemes.size() * scenario.replications;
+  for (auto _ : state) benchmark::DoNotOptimize(run_scenario(scenario, options).rows.size());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * replications));
+}
+BENCHMARK(heapprofd_figure)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 const bool registered = (register_replay_benchmarks(), true);
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "allocsim/util/huge_pages.h"
+
 namespace allocsim {
 namespace {
 
@@ -67,7 +69,8 @@ void draw_sizes(const SizeDistribution& distribution, RandomStream& random,
 
 std::vector<std::uint32_t> assign_threads(ThreadAssignment assignment, std::uint32_t threads,
                                           std::size_t n, RandomStream& random) {
-  std::vector<std::uint32_t> thread(n);
+  std::vector<std::uint32_t> thread;
+  resize_on_huge_pages(thread, n);
   switch (assignment) {
     case ThreadAssignment::round_robin:
       for (std::size_t i = 0; i < n; ++i) thread[i] = static_cast<std::uint32_t>(i % threads);
@@ -141,7 +144,7 @@ Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   const bool needs_components =
       spec.stacks.kind == GroupRuleKind::component || spec.types.kind == GroupRuleKind::component;
   std::vector<std::uint32_t> components(needs_components ? n : 0);
-  trace.requested.resize(n);
+  resize_on_huge_pages(trace.requested, n);
   RandomStream size_random = stream_for(seed, Purpose::sizes);
   draw_sizes(spec.sizes, size_random, trace.requested, components);
 
@@ -162,9 +165,9 @@ Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   trace.type_names = std::move(types.names);
   trace.type_count = static_cast<std::uint32_t>(trace.type_names.size());
 
-  trace.time.resize(n);
+  resize_on_huge_pages(trace.time, n);
   std::iota(trace.time.begin(), trace.time.end(), std::uint64_t{0});
-  trace.free_time.resize(n);
+  resize_on_huge_pages(trace.free_time, n);
   RandomStream lifetime_random = stream_for(seed, Purpose::lifetimes);
   fill_free_times(spec.lifetime, trace.time, trace.free_time, lifetime_random);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "allocsim/util/huge_pages.h"
+
 namespace allocsim {
 
 ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count), coarse_(trace.thread_count) {
@@ -9,13 +11,14 @@ ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count), coar
     events_.resize(trace.thread_count);
     std::vector<std::size_t> counts(trace.thread_count, 0);
     for (std::uint32_t t : trace.thread) ++counts[t];
-    for (std::uint32_t t = 0; t < trace.thread_count; ++t) events_[t].reserve(counts[t]);
-    for (std::size_t i = 0; i < trace.size(); ++i) events_[trace.thread[i]].push_back(i);
+    for (std::uint32_t t = 0; t < trace.thread_count; ++t) resize_on_huge_pages(events_[t], counts[t]);
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t i = 0; i < trace.size(); ++i) events_[trace.thread[i]][counts[trace.thread[i]]++] = i;
   }
   for (std::uint32_t t = 0; t < trace.thread_count; ++t) {
     const std::size_t n = events_.empty() ? trace.size() : events_[t].size();
     auto& prefix = prefix_[t];
-    prefix.resize(n + 1);
+    resize_on_huge_pages(prefix, n + 1);
     prefix[0] = 0;
     for (std::size_t k = 0; k < n; ++k) prefix[k + 1] = prefix[k] + trace.requested[event(t, k)];
     for (std::size_t k = 0; k < prefix.size(); k += kStride) coarse_[t].push_back(prefix[k]);

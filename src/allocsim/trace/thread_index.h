@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "allocsim/trace/trace.h"
+#include "allocsim/util/huge_pages.h"
 
 namespace allocsim {
 
@@ -67,7 +68,7 @@ class CountedStreams {
     s.own_.resize(index.thread_count());
     for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
       auto& prefix = s.own_[t];
-      prefix.resize(index.size(t) + 1);
+      resize_on_huge_pages(prefix, index.size(t) + 1);
       prefix[0] = 0;
       for (std::size_t k = 0; k < index.size(t); ++k) prefix[k + 1] = prefix[k] + counted(index.event(t, k));
     }
@@ -80,7 +81,7 @@ class CountedStreams {
     CountedStreams s;
     s.own_.resize(1);
     auto& prefix = s.own_[0];
-    prefix.resize(n + 1);
+    resize_on_huge_pages(prefix, n + 1);
     prefix[0] = 0;
     for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + counted(i);
     s.finish_owned();

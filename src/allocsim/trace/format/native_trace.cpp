@@ -8,6 +8,7 @@
 #include "allocsim/trace/format/mapped_file.h"
 #include "allocsim/trace/format/xxhash64.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/huge_pages.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -127,7 +128,7 @@ class NativeDecoder {
            std::string("section '") + name_of(s) + "' has " + std::to_string(bytes.size()) +
                " bytes, expected " + std::to_string(n * sizeof(T)));
     }
-    out.resize(n);
+    resize_on_huge_pages(out, n);
     if (n > 0) std::memcpy(out.data(), bytes.data(), bytes.size());
   }
 
