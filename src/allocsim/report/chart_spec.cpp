@@ -54,9 +54,8 @@ ResultSource parse_source(JsonObject& object) {
   auto v = object.maybe("source");
   if (!v) return ResultSource::metrics;
   const std::string name = v->string();
-  if (name == "metrics") return ResultSource::metrics;
-  if (name == "intervals") return ResultSource::intervals;
-  v->fail("unknown source \"" + name + "\" (known: metrics, intervals)");
+  if (const auto source = parse_result_source(name)) return *source;
+  v->fail("unknown source \"" + name + "\" (known: metrics, intervals, profiles)");
 }
 
 Unit read_unit(const JsonValue& value) {

@@ -43,7 +43,7 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
       const std::string path = (std::filesystem::path(results_dir) / file_name(source)).string();
       if (!std::filesystem::exists(path)) {
         throw InputError(path + ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
-                         "offers confidence intervals)");
+                         "offers confidence intervals, profiles.csv when a stack, type or size_bucket group is evaluated)");
       }
       it = tables.emplace(source, read_csv_file(path)).first;
     }

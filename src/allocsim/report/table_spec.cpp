@@ -66,15 +66,15 @@ TableSpec parse_table(const JsonValue& value, const std::vector<std::string>& sw
       if (spec.level <= 0 || spec.level >= 1) v->fail("must be in (0, 1)");
     }
     if (auto v = object.maybe("document")) spec.document = parse_document(*v);
-  } else if (source == "metrics" || source == "intervals") {
-    spec.source = source == "metrics" ? ResultSource::metrics : ResultSource::intervals;
+  } else if (const auto result_source = parse_result_source(source)) {
+    spec.source = *result_source;
     const auto columns = result_columns(spec.source, sweep_names);
     if (auto v = object.maybe("where")) spec.where = parse_row_filter(*v, columns);
     for (const JsonValue& item : object.at("columns").non_empty_array()) {
       spec.columns.push_back(parse_column(item, columns, spec.source));
     }
   } else {
-    object.at("source").fail("unknown source \"" + source + "\" (known: metrics, intervals, nb_quantiles)");
+    object.at("source").fail("unknown source \"" + source + "\" (known: metrics, intervals, profiles, nb_quantiles)");
   }
   object.finish();
   return spec;
