@@ -1,0 +1,110 @@
+#include "allocsim/design/advisor.h"
+
+#include <boost/math/distributions/normal.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "allocsim/sampler/registry.h"
+
+namespace allocsim {
+namespace {
+
+constexpr double kLargestInterval = 0x1p48;
+
+std::unique_ptr<Scheme> create(const std::string& name, const nlohmann::json& parameters) {
+  JsonObject object(parameters, "$.advise." + name);
+  auto scheme = find_scheme(name)->create(object);
+  object.finish();
+  return scheme;
+}
+
+double total_requested(const Trace& trace) {
+  return std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
+                         [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); });
+}
+
+}  // namespace
+
+double AccuracyTargets::total_z() const {
+  return boost::math::quantile(boost::math::normal(), (1 + confidence) / 2);
+}
+
+const std::vector<AdvisedScheme>& advised_schemes() {
+  static const std::vector<AdvisedScheme> schemes = {
+      {"heapprofd", "bytes"}, {"jemalloc", "bytes"},         {"tcmalloc", "bytes"},
+      {"dotnet", "bytes"},    {"per-allocation", "allocations"}, {"optimal-size-class", "bytes"},
+  };
+  return schemes;
+}
+
+nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
+                                  const AccuracyTargets& targets) {
+  if (scheme.name == "optimal-size-class") {
+    return {{"samples", trace_bytes / interval},
+            {"objective", targets.has_stack_targets() ? "stack" : "allocated"}};
+  }
+  return {{"rate", static_cast<std::uint64_t>(interval)}};
+}
+
+AdvicePoint evaluate_advice(const AdvisedScheme& scheme, double interval, const Trace& trace,
+                            const AccuracyTargets& targets, bool with_gaps) {
+  AdvicePoint point;
+  point.scheme = scheme.name;
+  point.interval = interval;
+  point.parameters = advised_parameters(scheme, interval, total_requested(trace), targets);
+  const auto instance = create(scheme.name, point.parameters);
+  const SchemeAccuracy accuracy = scheme_accuracy(*instance, trace);
+  const double truth = accuracy.total.truth;
+  point.expected_samples = accuracy.expected_samples;
+  point.samples_per_mb = truth > 0 ? accuracy.expected_samples / (truth / 1e6) : 0;
+  point.total_relative_rmse = truth > 0 ? accuracy.total.rmse() / truth : 0;
+  point.meets = !targets.total_error || targets.total_z() * point.total_relative_rmse <= *targets.total_error;
+  for (const GroupAccuracy& stack : accuracy.stacks) {
+    if (!(stack.truth > 0) || stack.truth < targets.stack_share * truth) continue;
+    ++point.target_stacks;
+    point.worst_stack_mape = std::max(point.worst_stack_mape, stack.normal_mape());
+    point.least_stack_seen = std::min(point.least_stack_seen, stack.p_seen());
+  }
+  if (targets.stack_mape && point.worst_stack_mape > *targets.stack_mape) point.meets = false;
+  if (targets.stack_seen && point.least_stack_seen < *targets.stack_seen) point.meets = false;
+  if (!with_gaps) return point;
+  point.allocated_gap = optimum_gap(accuracy, trace, DesignObjective::allocated);
+  point.live_gap = optimum_gap(accuracy, trace, DesignObjective::live);
+  point.stack_gap = optimum_gap(accuracy, trace, DesignObjective::stack);
+  return point;
+}
+
+std::optional<AdvicePoint> recommend_interval(const AdvisedScheme& scheme, const Trace& trace,
+                                              const AccuracyTargets& targets) {
+  auto meets = [&](double interval) { return evaluate_advice(scheme, interval, trace, targets, false).meets; };
+  if (!meets(1)) return std::nullopt;
+  // Double until the targets fail, then bisect on the integers between.
+  double good = 1, bad = 2;
+  while (bad <= kLargestInterval && meets(bad)) {
+    good = bad;
+    bad *= 2;
+  }
+  if (bad > kLargestInterval) return evaluate_advice(scheme, good, trace, targets);
+  while (bad - good > 1 && bad > good * 1.001) {
+    const double middle = std::floor((good + bad) / 2);
+    (meets(middle) ? good : bad) = middle;
+  }
+  return evaluate_advice(scheme, good, trace, targets);
+}
+
+std::vector<AdvicePoint> advice_frontier(const Trace& trace, const AccuracyTargets& targets) {
+  std::vector<AdvicePoint> points;
+  for (const AdvisedScheme& scheme : advised_schemes()) {
+    const bool allocations = scheme.unit == "allocations";
+    for (int k = allocations ? 0 : 8; k <= (allocations ? 28 : 48); ++k) {
+      const double interval = std::round(std::exp2(k / 2.0));
+      AdvicePoint point = evaluate_advice(scheme, interval, trace, targets);
+      if (point.expected_samples >= 1) points.push_back(std::move(point));
+    }
+  }
+  return points;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,80 @@
+#pragma once
+// The sampling-rate advisor: for one trace and accuracy targets a user states,
+// the largest sampling interval of each scheme (fewest samples, least overhead)
+// that meets them, from the schemes' closed forms (scheme_accuracy.h), and the
+// accuracy-cost frontier over a grid of intervals.
+//
+// Targets (any subset):
+//   total:  the total bytes within +-e with confidence c, taken as
+//           z_{(1+c)/2} RMSE / truth <= e (normal approximation of the total);
+//   stacks: every stack holding >= f of the bytes has MAPE <= m (closed form: the
+//           folded normal mean of its bias and variance) and is seen (>= 1 sample)
+//           with probability >= q (exact: 1 - prod_i P_i(none)).
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/design/optimum_gap.h"
+#include "allocsim/design/scheme_accuracy.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+struct AccuracyTargets {
+  std::optional<double> total_error;  // e
+  double confidence = 0.95;           // c
+  double stack_share = 0.01;          // f
+  std::optional<double> stack_mape;   // m
+  std::optional<double> stack_seen;   // q
+
+  bool has_stack_targets() const { return stack_mape || stack_seen; }
+  double total_z() const;  // z_{(1+c)/2}
+};
+
+// A scheme the advisor tunes through one interval: the mean bytes (allocations for
+// per-allocation) between samples. optimal-size-class is tuned through its budget,
+// P = bytes / interval, with the stack objective when stack targets are given and
+// the allocated one otherwise.
+struct AdvisedScheme {
+  std::string name;
+  std::string unit;  // of the interval: "bytes" or "allocations"
+};
+const std::vector<AdvisedScheme>& advised_schemes();
+
+// The scheme's parameters at an interval (integer intervals: every rate parameter accepts them).
+nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
+                                  const AccuracyTargets& targets);
+
+struct AdvicePoint {
+  std::string scheme;
+  double interval = 0;
+  nlohmann::json parameters;
+  double expected_samples = 0;
+  double samples_per_mb = 0;  // expected samples per 10^6 bytes of the scheme's measured bytes
+  double total_relative_rmse = 0;
+  std::uint32_t target_stacks = 0;     // stacks holding >= f of the bytes
+  double worst_stack_mape = 0;         // over those stacks (normal approximation)
+  double least_stack_seen = 1;         // over those stacks
+  bool meets = false;
+  OptimumGap allocated_gap, live_gap, stack_gap;  // against the optimum at the same samples
+};
+
+// The closed-form point at one interval; the optimum gaps (three design solves)
+// only when `with_gaps`.
+AdvicePoint evaluate_advice(const AdvisedScheme& scheme, double interval, const Trace& trace,
+                            const AccuracyTargets& targets, bool with_gaps = true);
+
+// The largest integer interval meeting the targets (to 0.1%), or nullopt when even
+// interval 1 (every allocation sampled) does not. Assumes accuracy falls as the
+// interval grows.
+std::optional<AdvicePoint> recommend_interval(const AdvisedScheme& scheme, const Trace& trace,
+                                              const AccuracyTargets& targets);
+
+// Every scheme over intervals 2^(k/2) (16 B .. 16 MiB; 1 .. 16384 allocations),
+// keeping points with at least one expected sample.
+std::vector<AdvicePoint> advice_frontier(const Trace& trace, const AccuracyTargets& targets);
+
+}  // namespace allocsim
