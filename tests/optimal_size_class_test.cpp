@@ -8,6 +8,7 @@
 #include "allocsim/design/optimal_design.h"
 #include "allocsim/sampler/jemalloc_size_classes.h"
 #include "allocsim/sampler/optimal_size_class.h"
+#include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"
 
@@ -39,7 +40,7 @@ TEST(OptimalSizeClass, SamplesWhenTheUniformIsAtMostPAndWeighsZOverP) {
   EXPECT_EQ(lanes[0].uniforms_used(), 2u);
 }
 
-TEST(OptimalSizeClass, LiveObjectiveIgnoresFreedClassesAndJemallocClassesRoundSizes) {
+TEST(OptimalSizeClass, LiveObjectiveIgnoresFreedClassesAndJemallocClassesRoundUp) {
   Trace trace = make_trace({10, 10, 20, 5000});
   trace.free_time[2] = 3;  // the 20-byte allocation dies: its class leaves the live objective
   const auto live = plan_optimal_size_class(trace, {.samples = 1.5, .objective = DesignObjective::live});
@@ -49,9 +50,9 @@ TEST(OptimalSizeClass, LiveObjectiveIgnoresFreedClassesAndJemallocClassesRoundSi
   EXPECT_DOUBLE_EQ(live.probability[3], 1.0);
   EXPECT_DOUBLE_EQ(live.probability[0], 0.25);
   const auto classes = plan_optimal_size_class(trace, {.samples = 2, .classes = SizeClassTable::jemalloc});
-  EXPECT_EQ(classes.measured[0], jemalloc_usable_size(10));
-  EXPECT_EQ(classes.measured[0], classes.measured[2]);  // 10 and 20 share the 16... no: both round up
-  EXPECT_EQ(classes.probability[0], classes.probability[2]);
+  EXPECT_EQ(classes.measured[0], 16u);  // jemalloc's classes 8, 16, 32, 48, ...
+  EXPECT_EQ(classes.measured[2], 32u);
+  EXPECT_EQ(classes.demand.sizes, (std::vector<std::uint64_t>{16, 32, 5120}));
 }
 
 TEST(OptimalSizeClass, RejectsBadParameters) {

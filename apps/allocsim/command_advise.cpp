@@ -40,11 +40,13 @@ struct AdviseOptions {
   bool json = false;
 };
 
-// A trace file of any readable format, or a JSON "trace" object (file or synthetic).
+// A trace file of any readable format, or a JSON "trace" object (file or
+// synthetic, as in a scenario; a "description" is allowed).
 TraceSource read_source(const std::string& path) {
   if (fs::path(path).extension() == ".json") {
     const nlohmann::json json = parse_json_file(path);
     JsonObject object(json, path + ": $");
+    object.ignore("description");
     return parse_trace_source(object, fs::path(path).parent_path().string());
   }
   const nlohmann::json json = {{"kind", "file"}, {"path", path}};
@@ -250,13 +252,14 @@ void run_advise(const AdviseOptions& o) {
                              .seed = o.seed,
                              .sigmas = 3,
                              .threads = o.threads == 0 ? default_thread_count() : o.threads};
+  Advisor advisor(trace, targets);
   std::vector<Advice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {
-    Advice a{scheme, recommend_interval(scheme, trace, targets), std::nullopt};
+    Advice a{scheme, advisor.recommend(scheme), std::nullopt};
     if (a.point && o.replications > 0) a.check = check_advice(source, *a.point, targets, mc);
     advice.push_back(std::move(a));
   }
-  const std::vector<AdvicePoint> frontier = advice_frontier(trace, targets);
+  const std::vector<AdvicePoint> frontier = advisor.frontier();
   const nlohmann::ordered_json json = advice_json(o.trace, targets, advice, frontier, mc);
   if (!o.out.empty()) write_outputs(o.out, json, frontier);
   if (o.json) {

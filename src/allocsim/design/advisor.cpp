@@ -20,11 +20,6 @@ std::unique_ptr<Scheme> create(const std::string& name, const nlohmann::json& pa
   return scheme;
 }
 
-double total_requested(const Trace& trace) {
-  return std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
-                         [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); });
-}
-
 }  // namespace
 
 double AccuracyTargets::total_z() const {
@@ -48,37 +43,54 @@ nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, 
   return {{"rate", static_cast<std::uint64_t>(interval)}};
 }
 
-AdvicePoint evaluate_advice(const AdvisedScheme& scheme, double interval, const Trace& trace,
-                            const AccuracyTargets& targets, bool with_gaps) {
+Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)
+    : trace_(trace),
+      targets_(targets),
+      trace_bytes_(std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
+                                   [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); })) {}
+
+const Advisor::References& Advisor::references(const std::string& scheme, const SchemeAccuracy& accuracy) {
+  auto found = references_.find(scheme);
+  if (found == references_.end()) {
+    found = references_
+                .emplace(scheme, References{{trace_, accuracy.measured, DesignObjective::allocated},
+                                            {trace_, accuracy.measured, DesignObjective::live},
+                                            {trace_, accuracy.measured, DesignObjective::stack}})
+                .first;
+  }
+  return found->second;
+}
+
+AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps) {
   AdvicePoint point;
   point.scheme = scheme.name;
   point.interval = interval;
-  point.parameters = advised_parameters(scheme, interval, total_requested(trace), targets);
+  point.parameters = advised_parameters(scheme, interval, trace_bytes_, targets_);
   const auto instance = create(scheme.name, point.parameters);
-  const SchemeAccuracy accuracy = scheme_accuracy(*instance, trace);
+  const SchemeAccuracy accuracy = scheme_accuracy(*instance, trace_);
   const double truth = accuracy.total.truth;
   point.expected_samples = accuracy.expected_samples;
   point.samples_per_mb = truth > 0 ? accuracy.expected_samples / (truth / 1e6) : 0;
   point.total_relative_rmse = truth > 0 ? accuracy.total.rmse() / truth : 0;
-  point.meets = !targets.total_error || targets.total_z() * point.total_relative_rmse <= *targets.total_error;
+  point.meets = !targets_.total_error || targets_.total_z() * point.total_relative_rmse <= *targets_.total_error;
   for (const GroupAccuracy& stack : accuracy.stacks) {
-    if (!(stack.truth > 0) || stack.truth < targets.stack_share * truth) continue;
+    if (!(stack.truth > 0) || stack.truth < targets_.stack_share * truth) continue;
     ++point.target_stacks;
     point.worst_stack_mape = std::max(point.worst_stack_mape, stack.normal_mape());
     point.least_stack_seen = std::min(point.least_stack_seen, stack.p_seen());
   }
-  if (targets.stack_mape && point.worst_stack_mape > *targets.stack_mape) point.meets = false;
-  if (targets.stack_seen && point.least_stack_seen < *targets.stack_seen) point.meets = false;
+  if (targets_.stack_mape && point.worst_stack_mape > *targets_.stack_mape) point.meets = false;
+  if (targets_.stack_seen && point.least_stack_seen < *targets_.stack_seen) point.meets = false;
   if (!with_gaps) return point;
-  point.allocated_gap = optimum_gap(accuracy, trace, DesignObjective::allocated);
-  point.live_gap = optimum_gap(accuracy, trace, DesignObjective::live);
-  point.stack_gap = optimum_gap(accuracy, trace, DesignObjective::stack);
+  const References& r = references(scheme.name, accuracy);
+  point.allocated_gap = r.allocated.gap(accuracy);
+  point.live_gap = r.live.gap(accuracy);
+  point.stack_gap = r.stack.gap(accuracy);
   return point;
 }
 
-std::optional<AdvicePoint> recommend_interval(const AdvisedScheme& scheme, const Trace& trace,
-                                              const AccuracyTargets& targets) {
-  auto meets = [&](double interval) { return evaluate_advice(scheme, interval, trace, targets, false).meets; };
+std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
+  auto meets = [&](double interval) { return evaluate(scheme, interval, false).meets; };
   if (!meets(1)) return std::nullopt;
   // Double until the targets fail, then bisect on the integers between.
   double good = 1, bad = 2;
@@ -86,21 +98,19 @@ std::optional<AdvicePoint> recommend_interval(const AdvisedScheme& scheme, const
     good = bad;
     bad *= 2;
   }
-  if (bad > kLargestInterval) return evaluate_advice(scheme, good, trace, targets);
-  while (bad - good > 1 && bad > good * 1.001) {
+  while (bad <= kLargestInterval && bad - good > 1 && bad > good * 1.001) {
     const double middle = std::floor((good + bad) / 2);
     (meets(middle) ? good : bad) = middle;
   }
-  return evaluate_advice(scheme, good, trace, targets);
+  return evaluate(scheme, good);
 }
 
-std::vector<AdvicePoint> advice_frontier(const Trace& trace, const AccuracyTargets& targets) {
+std::vector<AdvicePoint> Advisor::frontier() {
   std::vector<AdvicePoint> points;
   for (const AdvisedScheme& scheme : advised_schemes()) {
     const bool allocations = scheme.unit == "allocations";
-    for (int k = allocations ? 0 : 8; k <= (allocations ? 28 : 48); ++k) {
-      const double interval = std::round(std::exp2(k / 2.0));
-      AdvicePoint point = evaluate_advice(scheme, interval, trace, targets);
+    for (int k = allocations ? 0 : 4; k <= (allocations ? 14 : 24); ++k) {
+      AdvicePoint point = evaluate(scheme, std::exp2(k));
       if (point.expected_samples >= 1) points.push_back(std::move(point));
     }
   }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,19 +63,34 @@ struct AdvicePoint {
   OptimumGap allocated_gap, live_gap, stack_gap;  // against the optimum at the same samples
 };
 
-// The closed-form point at one interval; the optimum gaps (three design solves)
-// only when `with_gaps`.
-AdvicePoint evaluate_advice(const AdvisedScheme& scheme, double interval, const Trace& trace,
-                            const AccuracyTargets& targets, bool with_gaps = true);
+// The advisor for one trace and set of targets. Each scheme's optimum references
+// (one per objective, over that scheme's measured sizes) are built on first use.
+class Advisor {
+ public:
+  Advisor(const Trace& trace, const AccuracyTargets& targets);
 
-// The largest integer interval meeting the targets (to 0.1%), or nullopt when even
-// interval 1 (every allocation sampled) does not. Assumes accuracy falls as the
-// interval grows.
-std::optional<AdvicePoint> recommend_interval(const AdvisedScheme& scheme, const Trace& trace,
-                                              const AccuracyTargets& targets);
+  // The closed-form point at one interval; the optimum gaps only when `with_gaps`.
+  AdvicePoint evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps = true);
 
-// Every scheme over intervals 2^(k/2) (16 B .. 16 MiB; 1 .. 16384 allocations),
-// keeping points with at least one expected sample.
-std::vector<AdvicePoint> advice_frontier(const Trace& trace, const AccuracyTargets& targets);
+  // The largest integer interval meeting the targets (to 0.1%), or nullopt when
+  // even interval 1 (every allocation sampled) does not. Assumes accuracy falls as
+  // the interval grows.
+  std::optional<AdvicePoint> recommend(const AdvisedScheme& scheme);
+
+  // Every scheme over intervals 2^k (16 B .. 16 MiB; 1 .. 16384 allocations),
+  // keeping points with at least one expected sample.
+  std::vector<AdvicePoint> frontier();
+
+ private:
+  struct References {
+    OptimumReference allocated, live, stack;
+  };
+  const References& references(const std::string& scheme, const SchemeAccuracy& accuracy);
+
+  const Trace& trace_;
+  AccuracyTargets targets_;
+  double trace_bytes_;
+  std::map<std::string, References> references_;
+};
 
 }  // namespace allocsim

@@ -4,6 +4,10 @@
 // of their variances, and the share of the sample budget the scheme spends in the
 // wrong size classes, (1/2) sum_Z a_Z |p_Z - p*_Z| / P (0: the optimal p_Z curve;
 // 1: no sample where the optimum puts one).
+#include <cstdint>
+#include <span>
+#include <vector>
+
 #include "allocsim/design/scheme_accuracy.h"
 #include "allocsim/design/size_class_demand.h"
 #include "allocsim/trace/trace.h"
@@ -17,6 +21,16 @@ struct OptimumGap {
   double misplaced_samples = 0;
 };
 
-OptimumGap optimum_gap(const SchemeAccuracy& accuracy, const Trace& trace, DesignObjective objective);
+// The optimum's inputs for one trace, measured sizes and objective, built once
+// and compared with any scheme that measures the same sizes.
+class OptimumReference {
+ public:
+  OptimumReference(const Trace& trace, std::span<const std::uint64_t> measured, DesignObjective objective);
+  OptimumGap gap(const SchemeAccuracy& accuracy) const;
+
+ private:
+  std::vector<double> weights_;  // w_i
+  SizeClassDemand demand_;
+};
 
 }  // namespace allocsim

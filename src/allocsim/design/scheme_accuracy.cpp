@@ -49,11 +49,4 @@ SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace) {
   return a;
 }
 
-double objective_variance(const SchemeAccuracy& accuracy, const Trace& trace, DesignObjective objective) {
-  const std::vector<double> w = objective_weights(trace, accuracy.measured, objective);
-  double v = 0;
-  for (std::size_t i = 0; i < w.size(); ++i) v += w[i] * accuracy.allocation_variance[i];
-  return v;
-}
-
 }  // namespace allocsim

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "allocsim/design/size_class_demand.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/trace/trace.h"
 
@@ -37,8 +36,5 @@ struct SchemeAccuracy {
 // Throws std::invalid_argument when estimator 0 is not a bytes estimator with
 // per-allocation theory.
 SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace);
-
-// sum_i w_i Var_i under an objective's weights (size_class_demand.h).
-double objective_variance(const SchemeAccuracy& accuracy, const Trace& trace, DesignObjective objective);
 
 }  // namespace allocsim
