@@ -7,6 +7,7 @@
 
 #include "allocsim/design/advice_check.h"
 #include "allocsim/design/advisor.h"
+#include "allocsim/trace/trace_source.h"
 #include "test_support.h"
 #include "trace_test_files.h"
 
@@ -18,12 +19,12 @@ using testing::run_cli;
 
 // 20 000 lognormal requests (median 256 B, sigma 1, at most 64 KiB; about 8.6 MB)
 // over 8 Zipf-weighted stacks.
-TraceSource mixed_source() {
+Trace mixed_trace() {
   const nlohmann::json json = nlohmann::json::parse(R"({"allocations": 20000, "seed": 5,
       "sizes": {"distribution": "lognormal", "median": 256, "sigma": 1.0, "max": 65536},
       "stacks": {"rule": "random", "count": 8, "zipf": 1.0}})");
   JsonObject object(json, "$.trace");
-  return parse_trace_source(object, ".");
+  return load_trace(parse_trace_source(object, "."), 1);
 }
 
 const AdvisedScheme& scheme_named(const std::string& name) {
@@ -35,8 +36,8 @@ const AdvisedScheme& scheme_named(const std::string& name) {
 
 // Monte Carlo with 2000 replications and a seed the advisor never used; a target
 // counts as met within 5 standard errors (advice_check.h).
-MonteCarloCheck independent_check(const TraceSource& source, const AdvicePoint& point, const AccuracyTargets& t) {
-  return check_advice(source, point, t, {.replications = 2000, .seed = 424242, .sigmas = 5, .threads = 2});
+MonteCarloCheck independent_check(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& t) {
+  return check_advice(trace, point, t, {.replications = 2000, .seed = 424242, .sigmas = 5});
 }
 
 // Total within +-5% at 95%: z RMSE / truth <= 0.05. heapprofd's variance is about
@@ -45,8 +46,7 @@ MonteCarloCheck independent_check(const TraceSource& source, const AdvicePoint& 
 // measured RMSE from 2000 normal replications is ~1/sqrt(2 * 2000) = 1.6%, so 5 se
 // is ~8%: T* passes (on target), 1.5 T* fails (>= 15% over).
 TEST(Advisor, TotalTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesIt) {
-  const TraceSource source = mixed_source();
-  const Trace trace = load_trace(source, 1);
+  const Trace trace = mixed_trace();
   AccuracyTargets targets;
   targets.total_error = 0.05;
   Advisor advisor(trace, targets);
@@ -59,8 +59,8 @@ TEST(Advisor, TotalTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesIt) {
   EXPECT_FALSE(larger.meets);
   EXPECT_GE(targets.total_z() * larger.total_relative_rmse, 1.15 * 0.05);
 
-  EXPECT_TRUE(independent_check(source, *advised, targets).meets);
-  const MonteCarloCheck missed = independent_check(source, larger, targets);
+  EXPECT_TRUE(independent_check(trace, *advised, targets).meets);
+  const MonteCarloCheck missed = independent_check(trace, larger, targets);
   EXPECT_FALSE(missed.meets) << "measured relative RMSE " << missed.total_relative_rmse;
 }
 
@@ -70,8 +70,7 @@ TEST(Advisor, TotalTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesIt) {
 // se is 0.0022 at 0.99 and 0.0047 at 0.954: 0.954 + 5 se = 0.977 < 0.99 fails,
 // while at T* 0.99 passes.
 TEST(Advisor, StackSeenTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesIt) {
-  const TraceSource source = mixed_source();
-  const Trace trace = load_trace(source, 1);
+  const Trace trace = mixed_trace();
   AccuracyTargets targets;
   targets.stack_seen = 0.99;
   Advisor advisor(trace, targets);
@@ -82,8 +81,8 @@ TEST(Advisor, StackSeenTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesI
   const AdvicePoint larger = advisor.evaluate(scheme_named("tcmalloc"), std::floor(1.5 * advised->interval));
   EXPECT_NEAR(larger.least_stack_seen, 1 - std::pow(0.01, 1 / 1.5), 0.002);
 
-  EXPECT_TRUE(independent_check(source, *advised, targets).meets);
-  const MonteCarloCheck missed = independent_check(source, larger, targets);
+  EXPECT_TRUE(independent_check(trace, *advised, targets).meets);
+  const MonteCarloCheck missed = independent_check(trace, larger, targets);
   EXPECT_FALSE(missed.meets) << "measured least P(seen) " << missed.least_stack_seen;
 }
 
@@ -95,7 +94,7 @@ TEST(Advisor, StackSeenTargetMetAtTheAdvisedIntervalAndMissedAtOneAndAHalfTimesI
 // of the unbiased weights. That can dip below the optimum only where dotnet's p curve
 // is otherwise on it (large T on this trace: 1/T < 1e-5 there).
 TEST(Advisor, NoSchemeBeatsTheOptimalDesign) {
-  const Trace trace = load_trace(mixed_source(), 1);
+  const Trace trace = mixed_trace();
   AccuracyTargets targets;
   targets.total_error = 0.05;
   Advisor advisor(trace, targets);

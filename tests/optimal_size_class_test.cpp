@@ -59,6 +59,7 @@ TEST(OptimalSizeClass, RejectsBadParameters) {
   EXPECT_THROW(create_scheme("optimal-size-class", {{"samples", 0}}), InputError);
   EXPECT_THROW(create_scheme("optimal-size-class", {{"objective", "peak"}}), InputError);
   EXPECT_THROW(create_scheme("optimal-size-class", {{"classes", "tcmalloc"}}), InputError);
+  EXPECT_THROW(create_scheme("optimal-size-class", {{"stack_share", 1}}), InputError);
 }
 
 // A mixed trace; groups by exact size (one class per stack) and by four random

@@ -12,13 +12,13 @@
 
 #include "allocsim/design/advice_check.h"
 #include "allocsim/design/advisor.h"
-#include "allocsim/engine/parallel.h"
 #include "allocsim/report/chart_data.h"
 #include "allocsim/report/csv.h"
 #include "allocsim/report/csv_reader.h"
 #include "allocsim/report/gnuplot_runner.h"
 #include "allocsim/report/gnuplot_script.h"
 #include "allocsim/scenario/json_reader.h"
+#include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
@@ -35,7 +35,6 @@ struct AdviseOptions {
   double stack_share = 0.01;
   std::uint64_t replications = 1000;
   std::uint64_t seed = 1;
-  unsigned threads = 0;
   std::string out;
   bool json = false;
 };
@@ -248,15 +247,12 @@ void run_advise(const AdviseOptions& o) {
   const AccuracyTargets targets = targets_of(o);
   const TraceSource source = read_source(o.trace);
   const Trace trace = load_trace(source, o.seed);
-  const MonteCarloOptions mc{.replications = o.replications,
-                             .seed = o.seed,
-                             .sigmas = 3,
-                             .threads = o.threads == 0 ? default_thread_count() : o.threads};
+  const MonteCarloOptions mc{.replications = o.replications, .seed = o.seed, .sigmas = 3};
   Advisor advisor(trace, targets);
   std::vector<Advice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {
     Advice a{scheme, advisor.recommend(scheme), std::nullopt};
-    if (a.point && o.replications > 0) a.check = check_advice(source, *a.point, targets, mc);
+    if (a.point && o.replications > 0) a.check = check_advice(trace, *a.point, targets, mc);
     advice.push_back(std::move(a));
   }
   const std::vector<AdvicePoint> frontier = advisor.frontier();
@@ -286,7 +282,6 @@ void add_advise_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--seed", o->seed, "Monte Carlo seed (and a synthetic trace's, unless it fixes one)")
       ->capture_default_str();
-  command->add_option("--threads", o->threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
   command->add_option("--out", o->out, "write frontier.csv, advice.json and charts/ into this directory");
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {

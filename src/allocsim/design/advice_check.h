@@ -1,14 +1,15 @@
 #pragma once
 // Monte Carlo confirmation of an advised point: replays the trace with the
-// scheme at that point (run_scenario, groups total and stack, bytes allocated
-// over the run) and measures what the targets speak of: the total's relative
-// RMSE, the worst MAPE and the least P(seen) over the stacks holding >= f of the
-// bytes. A target counts as met when the measurement is within `sigmas`
-// standard errors of it, so a point on the boundary passes and a clear miss fails.
+// scheme at that point (its own streaming replay and weights, independent of the
+// closed forms) and measures what the targets speak of: the total's relative
+// RMSE, and the MAPE and P(seen) of each stack holding >= f of the bytes (only
+// those stacks are tallied, so a trace with thousands of stacks stays fast). A
+// target counts as met when the measurement is within `sigmas` standard errors
+// of it, so a point on the boundary passes and a clear miss fails.
 #include <cstdint>
 
 #include "allocsim/design/advisor.h"
-#include "allocsim/trace/trace_source.h"
+#include "allocsim/trace/trace.h"
 
 namespace allocsim {
 
@@ -25,10 +26,9 @@ struct MonteCarloOptions {
   std::uint64_t replications = 1000;
   std::uint64_t seed = 1;
   double sigmas = 3;
-  unsigned threads = 1;
 };
 
-MonteCarloCheck check_advice(const TraceSource& source, const AdvicePoint& point, const AccuracyTargets& targets,
+MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& targets,
                              const MonteCarloOptions& options);
 
 }  // namespace allocsim

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 
 #include "allocsim/sampler/registry.h"
@@ -11,7 +12,9 @@
 namespace allocsim {
 namespace {
 
-constexpr double kLargestInterval = 0x1p48;
+constexpr int kGridSteps = 96;  // intervals 2^(k/2), k = 0..96: 1 .. 2^48
+
+double grid_interval(int k) { return std::round(std::exp2(k / 2.0)); }
 
 std::unique_ptr<Scheme> create(const std::string& name, const nlohmann::json& parameters) {
   JsonObject object(parameters, "$.advise." + name);
@@ -26,6 +29,15 @@ double AccuracyTargets::total_z() const {
   return boost::math::quantile(boost::math::normal(), (1 + confidence) / 2);
 }
 
+StackObjective AccuracyTargets::stack_objective() const {
+  StackObjective objective{.share = stack_share};
+  if (total_error && stack_mape) {
+    const double total_sd = *total_error / total_z();
+    objective.total_weight = std::numbers::pi * *stack_mape * *stack_mape / 2 / (total_sd * total_sd);
+  }
+  return objective;
+}
+
 const std::vector<AdvisedScheme>& advised_schemes() {
   static const std::vector<AdvisedScheme> schemes = {
       {"heapprofd", "bytes"}, {"jemalloc", "bytes"},         {"tcmalloc", "bytes"},
@@ -37,8 +49,12 @@ const std::vector<AdvisedScheme>& advised_schemes() {
 nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
                                   const AccuracyTargets& targets) {
   if (scheme.name == "optimal-size-class") {
+    if (!targets.has_stack_targets()) return {{"samples", trace_bytes / interval}, {"objective", "allocated"}};
+    const StackObjective stacks = targets.stack_objective();
     return {{"samples", trace_bytes / interval},
-            {"objective", targets.has_stack_targets() ? "stack" : "allocated"}};
+            {"objective", "stack"},
+            {"stack_share", stacks.share},
+            {"total_weight", stacks.total_weight}};
   }
   return {{"rate", static_cast<std::uint64_t>(interval)}};
 }
@@ -55,7 +71,7 @@ const Advisor::References& Advisor::references(const std::string& scheme, const 
     found = references_
                 .emplace(scheme, References{{trace_, accuracy.measured, DesignObjective::allocated},
                                             {trace_, accuracy.measured, DesignObjective::live},
-                                            {trace_, accuracy.measured, DesignObjective::stack}})
+                                            {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}})
                 .first;
   }
   return found->second;
@@ -91,14 +107,13 @@ AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool
 
 std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
   auto meets = [&](double interval) { return evaluate(scheme, interval, false).meets; };
-  if (!meets(1)) return std::nullopt;
-  // Double until the targets fail, then bisect on the integers between.
-  double good = 1, bad = 2;
-  while (bad <= kLargestInterval && meets(bad)) {
-    good = bad;
-    bad *= 2;
-  }
-  while (bad <= kLargestInterval && bad - good > 1 && bad > good * 1.001) {
+  int k = kGridSteps;
+  while (k >= 0 && !meets(grid_interval(k))) --k;
+  if (k < 0) return std::nullopt;
+  double good = grid_interval(k);
+  if (k == kGridSteps) return evaluate(scheme, good);
+  double bad = grid_interval(k + 1);
+  while (bad - good > 1 && bad > good * 1.001) {
     const double middle = std::floor((good + bad) / 2);
     (meets(middle) ? good : bad) = middle;
   }

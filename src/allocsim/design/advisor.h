@@ -20,6 +20,7 @@
 
 #include "allocsim/design/optimum_gap.h"
 #include "allocsim/design/scheme_accuracy.h"
+#include "allocsim/design/size_class_demand.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -33,12 +34,18 @@ struct AccuracyTargets {
 
   bool has_stack_targets() const { return stack_mape || stack_seen; }
   double total_z() const;  // z_{(1+c)/2}
+  // The stack objective these targets call for: the target stacks, and the total
+  // weighted by how much more relative variance a stack's target allows than the
+  // total's. A stack at MAPE m has relative sd ~ m sqrt(pi/2) (normal), the total
+  // at +-e with confidence c has e / z: t = (pi m^2 / 2) / (e / z)^2, or 1 when
+  // either target is absent.
+  StackObjective stack_objective() const;
 };
 
 // A scheme the advisor tunes through one interval: the mean bytes (allocations for
 // per-allocation) between samples. optimal-size-class is tuned through its budget,
-// P = bytes / interval, with the stack objective when stack targets are given and
-// the allocated one otherwise.
+// P = bytes / interval, with the targets' stack objective (stack_objective()) when
+// stack targets are given and the allocated one otherwise.
 struct AdvisedScheme {
   std::string name;
   std::string unit;  // of the interval: "bytes" or "allocations"
@@ -60,7 +67,9 @@ struct AdvicePoint {
   double worst_stack_mape = 0;         // over those stacks (normal approximation)
   double least_stack_seen = 1;         // over those stacks
   bool meets = false;
-  OptimumGap allocated_gap, live_gap, stack_gap;  // against the optimum at the same samples
+  // Against the optimum at the same samples, for the total, the live heap and the
+  // target stacks (the stack objective over stacks holding >= f of the bytes).
+  OptimumGap allocated_gap, live_gap, stack_gap;
 };
 
 // The advisor for one trace and set of targets. Each scheme's optimum references
@@ -72,9 +81,11 @@ class Advisor {
   // The closed-form point at one interval; the optimum gaps only when `with_gaps`.
   AdvicePoint evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps = true);
 
-  // The largest integer interval meeting the targets (to 0.1%), or nullopt when
-  // even interval 1 (every allocation sampled) does not. Assumes accuracy falls as
-  // the interval grows.
+  // The largest integer interval meeting the targets (to 0.1%), or nullopt when no
+  // interval from 1 (every allocation sampled) up does. Accuracy need not fall
+  // steadily as the interval grows (heapprofd's T n is biased by about -1/(2T), a
+  // lot at small T), so the intervals 2^(k/2) are scanned from 2^48 down for the
+  // first that meets the targets, then the gap to the next one up is bisected.
   std::optional<AdvicePoint> recommend(const AdvisedScheme& scheme);
 
   // Every scheme over intervals 2^k (16 B .. 16 MiB; 1 .. 16384 allocations),

@@ -8,8 +8,8 @@
 namespace allocsim {
 
 OptimumReference::OptimumReference(const Trace& trace, std::span<const std::uint64_t> measured,
-                                   DesignObjective objective)
-    : weights_(objective_weights(trace, measured, objective)), demand_(size_class_demand(measured, weights_)) {}
+                                   DesignObjective objective, const StackObjective& stacks)
+    : weights_(objective_weights(trace, measured, objective, stacks)), demand_(size_class_demand(measured, weights_)) {}
 
 OptimumGap OptimumReference::gap(const SchemeAccuracy& accuracy) const {
   OptimumGap gap;

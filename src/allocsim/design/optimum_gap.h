@@ -25,7 +25,8 @@ struct OptimumGap {
 // and compared with any scheme that measures the same sizes.
 class OptimumReference {
  public:
-  OptimumReference(const Trace& trace, std::span<const std::uint64_t> measured, DesignObjective objective);
+  OptimumReference(const Trace& trace, std::span<const std::uint64_t> measured, DesignObjective objective,
+                   const StackObjective& stacks = {});
   OptimumGap gap(const SchemeAccuracy& accuracy) const;
 
  private:

@@ -21,17 +21,22 @@ std::optional<DesignObjective> parse_design_objective(std::string_view name) {
 }
 
 std::vector<double> objective_weights(const Trace& trace, std::span<const std::uint64_t> measured,
-                                      DesignObjective objective) {
+                                      DesignObjective objective, const StackObjective& stacks) {
   const std::size_t n = trace.size();
   std::vector<double> weights(n, 1.0);
   if (objective == DesignObjective::live) {
     for (std::size_t i = 0; i < n; ++i) weights[i] = trace.live_at_end(i) ? 1.0 : 0.0;
   } else if (objective == DesignObjective::stack) {
     std::vector<double> stack_bytes(trace.stack_count, 0.0);
-    for (std::size_t i = 0; i < n; ++i) stack_bytes[trace.stack[i]] += static_cast<double>(measured[i]);
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      stack_bytes[trace.stack[i]] += static_cast<double>(measured[i]);
+      total += static_cast<double>(measured[i]);
+    }
     for (std::size_t i = 0; i < n; ++i) {
       const double b = stack_bytes[trace.stack[i]];
-      weights[i] = b > 0 ? 1.0 / (b * b) : 0.0;
+      weights[i] = (total > 0 ? stacks.total_weight / (total * total) : 0.0) +
+                   (b > 0 && b >= stacks.share * total ? 1.0 / (b * b) : 0.0);
     }
   }
   return weights;

@@ -7,8 +7,11 @@
 // Horvitz-Thompson bytes estimate, sum_i w_i Z_i^2 (1 - p_i) / p_i, where
 //   allocated: w_i = 1                 (bytes allocated over the run, the total)
 //   live:      w_i = 1 if live at end  (live bytes at the dump, seeds/001's l_Z)
-//   stack:     w_i = 1 / B_g^2, B_g the bytes of allocation i's stack
-//              (the sum over stacks of each stack's squared relative error).
+//   stack:     w_i = t / B^2 + 1 / B_g^2, B the bytes of all allocations and B_g
+//              those of allocation i's stack, the second term only for stacks
+//              holding >= a share f of B: the squared relative errors of each
+//              such stack plus t times that of the total (t > 0 keeps every class
+//              in the objective, so none goes unsampled).
 // With p depending on the class only, c_Z = Z^2 sum_{i in Z} w_i.
 #include <Eigen/Dense>
 
@@ -26,9 +29,14 @@ enum class DesignObjective { allocated, live, stack };
 const char* to_string(DesignObjective objective);
 std::optional<DesignObjective> parse_design_objective(std::string_view name);
 
+struct StackObjective {
+  double share = 0;         // f
+  double total_weight = 1;  // t
+};
+
 // w_i for each allocation; `measured` holds Z_i.
 std::vector<double> objective_weights(const Trace& trace, std::span<const std::uint64_t> measured,
-                                      DesignObjective objective);
+                                      DesignObjective objective, const StackObjective& stacks = {});
 
 struct SizeClassDemand {
   std::vector<std::uint64_t> sizes;     // Z, ascending

@@ -15,7 +15,7 @@ OptimalSizeClassPlan plan_optimal_size_class(const Trace& trace, const OptimalSi
   OptimalSizeClassPlan plan;
   plan.measured.resize(trace.size());
   for (std::size_t i = 0; i < trace.size(); ++i) plan.measured[i] = class_size(config.classes, trace.requested[i]);
-  const std::vector<double> weights = objective_weights(trace, plan.measured, config.objective);
+  const std::vector<double> weights = objective_weights(trace, plan.measured, config.objective, config.stacks);
   plan.demand = size_class_demand(plan.measured, weights);
   plan.design = solve_optimal_design(plan.demand.cost, plan.demand.allocations, config.samples);
   plan.probability.resize(trace.size());
@@ -121,10 +121,15 @@ SchemeDescriptor optimal_size_class_scheme() {
       .parameters = {{"samples", "number", 100, "P: expected samples over the whole trace (> 0)"},
                      {"objective", "string", "allocated",
                       "allocated (bytes over the run), live (live bytes at the end) or stack (sum "
-                      "over stacks of the squared relative error of their bytes)"},
+                      "of the squared relative errors of each stack's bytes and, weighted, the total's)"},
                      {"classes", "string", "exact",
                       "exact (each requested size a class; requested bytes) or jemalloc (jemalloc's "
-                      "size classes; usable bytes)"}},
+                      "size classes; usable bytes)"},
+                     {"stack_share", "number", 0,
+                      "the stack objective counts only stacks holding >= this fraction of the bytes "
+                      "(in [0, 1))"},
+                     {"total_weight", "number", 1,
+                      "the stack objective's weight on the total's squared relative error (> 0)"}},
       .variants = {"An ideal reference, not a real system: it needs the trace's size and lifetime "
                    "mix in advance."},
       .create =
@@ -141,6 +146,11 @@ SchemeDescriptor optimal_size_class_scheme() {
           if (name != "exact" && name != "jemalloc") v->fail("must be exact or jemalloc");
           config.classes = name == "jemalloc" ? SizeClassTable::jemalloc : SizeClassTable::exact;
         }
+        if (auto v = params.maybe("stack_share")) {
+          config.stacks.share = v->probability();
+          if (config.stacks.share >= 1) v->fail("must be < 1");
+        }
+        if (auto v = params.maybe("total_weight")) config.stacks.total_weight = v->positive_number();
         return std::make_unique<OptimalSizeClassScheme>(config);
       },
   };

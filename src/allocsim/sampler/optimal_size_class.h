@@ -30,6 +30,7 @@ struct OptimalSizeClassConfig {
   double samples = 100;  // the budget P: expected samples over the trace
   DesignObjective objective = DesignObjective::allocated;
   SizeClassTable classes = SizeClassTable::exact;
+  StackObjective stacks;  // the stack objective's stack share and total weight
 };
 
 // Z for a request of `requested` bytes under the class table.
