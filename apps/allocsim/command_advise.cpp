@@ -95,8 +95,8 @@ std::string describe(const AccuracyTargets& t) {
 
 struct Advice {
   AdvisedScheme scheme;
-  std::optional<AdvicePoint> point;
-  std::optional<MonteCarloCheck> check;
+  std::optional<AdvicePoint> point;       // the closed forms' choice, lowered if Monte Carlo disagreed
+  std::optional<ConfirmedAdvice> checked;  // absent without Monte Carlo
 };
 
 nlohmann::ordered_json point_json(const AdvicePoint& p) {
@@ -134,15 +134,17 @@ nlohmann::ordered_json advice_json(const std::string& trace, const AccuracyTarge
     } else {
       entry["reachable"] = true;
       entry["closed_form"] = point_json(*a.point);
-      if (a.check) {
-        entry["monte_carlo"] = {{"total_relative_rmse", a.check->total_relative_rmse},
-                                {"se_total_relative_rmse", a.check->se_total_relative_rmse},
-                                {"target_stacks", a.check->target_stacks},
-                                {"worst_stack_mape", a.check->worst_stack_mape},
-                                {"se_worst_stack_mape", a.check->se_worst_stack_mape},
-                                {"least_stack_seen", a.check->least_stack_seen},
-                                {"se_least_stack_seen", a.check->se_least_stack_seen},
-                                {"confirmed", a.check->meets}};
+      if (a.checked) {
+        const MonteCarloCheck& c = a.checked->check;
+        entry["monte_carlo"] = {{"closed_form_interval", a.checked->closed_form_interval},
+                                {"total_relative_rmse", c.total_relative_rmse},
+                                {"se_total_relative_rmse", c.se_total_relative_rmse},
+                                {"target_stacks", c.target_stacks},
+                                {"worst_stack_mape", c.worst_stack_mape},
+                                {"se_worst_stack_mape", c.se_worst_stack_mape},
+                                {"least_stack_seen", c.least_stack_seen},
+                                {"se_least_stack_seen", c.se_least_stack_seen},
+                                {"confirmed", a.checked->confirmed}};
       }
     }
     out["recommendations"].push_back(std::move(entry));
@@ -156,7 +158,8 @@ void print_text(const std::string& trace, const Trace& t, const AccuracyTargets&
                 const std::vector<AdvicePoint>& frontier, const MonteCarloOptions& mc) {
   std::printf("trace    %s: %zu allocations, %u stacks\n", trace.c_str(), t.size(), t.stack_count);
   std::printf("targets  %s\n\n", describe(targets).c_str());
-  std::printf("largest interval meeting the targets (closed form; Monte Carlo: %llu replications, seed %llu)\n",
+  std::printf("largest interval meeting the targets (closed form, lowered by 10%% steps until Monte Carlo\n"
+              "agrees within 3 standard errors; %llu replications, seed %llu)\n",
               static_cast<unsigned long long>(mc.replications), static_cast<unsigned long long>(mc.seed));
   std::printf("%-19s %12s %10s %10s %9s %9s %9s %8s | %9s %9s %9s %s\n", "scheme", "interval", "samples", "samples/MB",
               "tot.rRMSE", "stk.MAPE", "stk.seen", "var/opt", "MC rRMSE", "MC MAPE", "MC seen", "confirmed");
@@ -168,9 +171,14 @@ void print_text(const std::string& trace, const Trace& t, const AccuracyTargets&
     const AdvicePoint& p = *a.point;
     std::printf("%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(), p.interval, p.expected_samples,
                 p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen, p.allocated_gap.ratio);
-    if (a.check) {
-      std::printf(" | %9.4f %9.4f %9.4f %s\n", a.check->total_relative_rmse, a.check->worst_stack_mape,
-                  a.check->least_stack_seen, a.check->meets ? "yes" : "NO");
+    if (a.checked) {
+      const MonteCarloCheck& c = a.checked->check;
+      std::printf(" | %9.4f %9.4f %9.4f %s", c.total_relative_rmse, c.worst_stack_mape, c.least_stack_seen,
+                  a.checked->confirmed ? "yes" : "NO");
+      if (a.checked->closed_form_interval != p.interval) {
+        std::printf(" (closed form said %.0f)", a.checked->closed_form_interval);
+      }
+      std::printf("\n");
     } else {
       std::printf(" |\n");
     }
@@ -208,7 +216,7 @@ std::string frontier_csv(const std::vector<AdvicePoint>& frontier) {
 
 // One chart of frontier.csv: y against expected samples per MB, a line per scheme.
 void render_frontier_chart(const CsvTable& table, const std::string& dir, const std::string& name,
-                           const std::string& title, const std::string& y, const std::string& y_label) {
+                           const std::string& title, const std::string& y, const std::string& y_label, bool log_y) {
   ChartSpec spec;
   spec.path = "advise";
   spec.name = name;
@@ -218,7 +226,7 @@ void render_frontier_chart(const CsvTable& table, const std::string& dir, const 
   spec.x.log = true;
   spec.y.column = y;
   spec.y.label = y_label;
-  spec.y.log = true;
+  spec.y.log = log_y;
   spec.series = {"scheme"};
   spec.points_title = "closed form";
   spec.join_points = true;
@@ -238,9 +246,11 @@ void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, c
   write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
   render_frontier_chart(table, dir, "frontier", "Accuracy-cost frontier: error of the total vs samples",
-                        "total_relative_rmse", "relative RMSE of the total");
+                        "total_relative_rmse", "relative RMSE of the total", true);
   render_frontier_chart(table, dir, "versus-optimum", "Variance of the total / optimal size-class design's",
-                        "variance_ratio_allocated", "variance / optimum at the same expected samples");
+                        "variance_ratio_allocated", "variance / optimum at the same expected samples", true);
+  render_frontier_chart(table, dir, "misplaced-samples", "Share of samples spent off the optimal p_Z curve",
+                        "misplaced_samples_allocated", "(1/2) sum a_Z |p_Z - p*_Z| / P", false);
 }
 
 void run_advise(const AdviseOptions& o) {
@@ -252,7 +262,10 @@ void run_advise(const AdviseOptions& o) {
   std::vector<Advice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {
     Advice a{scheme, advisor.recommend(scheme), std::nullopt};
-    if (a.point && o.replications > 0) a.check = check_advice(trace, *a.point, targets, mc);
+    if (a.point && o.replications > 0) {
+      a.checked = confirm_advice(advisor, scheme, *a.point, targets, mc);
+      a.point = a.checked->point;
+    }
     advice.push_back(std::move(a));
   }
   const std::vector<AdvicePoint> frontier = advisor.frontier();

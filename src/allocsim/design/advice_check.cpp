@@ -1,5 +1,6 @@
 #include "allocsim/design/advice_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -101,6 +102,17 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
     if (targets.stack_seen && p + k * se_p < *targets.stack_seen) check.meets = false;
   }
   return check;
+}
+
+ConfirmedAdvice confirm_advice(Advisor& advisor, const AdvisedScheme& scheme, const AdvicePoint& advised,
+                               const AccuracyTargets& targets, const MonteCarloOptions& options) {
+  ConfirmedAdvice result{advised, check_advice(advisor.trace(), advised, targets, options), advised.interval, false};
+  for (int lowered = 0; !result.check.meets && lowered < 20 && result.point.interval > 1; ++lowered) {
+    result.point = advisor.evaluate(scheme, std::max(1.0, std::floor(0.9 * result.point.interval)));
+    result.check = check_advice(advisor.trace(), result.point, targets, options);
+  }
+  result.confirmed = result.check.meets;
+  return result;
 }
 
 }  // namespace allocsim

@@ -31,4 +31,18 @@ struct MonteCarloOptions {
 MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& targets,
                              const MonteCarloOptions& options);
 
+// The advised point once Monte Carlo agrees: while the check misses a target (the
+// closed forms' normal approximation of a stack's MAPE can be optimistic for a
+// stack of a few large allocations), the interval is lowered by 10% and checked
+// again, at most 20 times; `confirmed` says whether the last check passed.
+struct ConfirmedAdvice {
+  AdvicePoint point;
+  MonteCarloCheck check;
+  double closed_form_interval = 0;  // the interval the closed forms chose
+  bool confirmed = false;
+};
+
+ConfirmedAdvice confirm_advice(Advisor& advisor, const AdvisedScheme& scheme, const AdvicePoint& advised,
+                               const AccuracyTargets& targets, const MonteCarloOptions& options);
+
 }  // namespace allocsim

@@ -126,7 +126,11 @@ std::vector<AdvicePoint> Advisor::frontier() {
     const bool allocations = scheme.unit == "allocations";
     for (int k = allocations ? 0 : 4; k <= (allocations ? 14 : 24); ++k) {
       AdvicePoint point = evaluate(scheme, std::exp2(k));
-      if (point.expected_samples >= 1) points.push_back(std::move(point));
+      if (point.expected_samples < 1) continue;
+      // Below some interval every allocation is sampled: keep the first such point.
+      const bool same_as_last = !points.empty() && points.back().scheme == scheme.name &&
+                                points.back().expected_samples == point.expected_samples;
+      if (!same_as_last) points.push_back(std::move(point));
     }
   }
   return points;

@@ -77,6 +77,7 @@ struct AdvicePoint {
 class Advisor {
  public:
   Advisor(const Trace& trace, const AccuracyTargets& targets);
+  const Trace& trace() const { return trace_; }
 
   // The closed-form point at one interval; the optimum gaps only when `with_gaps`.
   AdvicePoint evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps = true);
@@ -89,7 +90,8 @@ class Advisor {
   std::optional<AdvicePoint> recommend(const AdvisedScheme& scheme);
 
   // Every scheme over intervals 2^k (16 B .. 16 MiB; 1 .. 16384 allocations),
-  // keeping points with at least one expected sample.
+  // keeping points with at least one expected sample and, of the smallest
+  // intervals that all sample every allocation, only the first.
   std::vector<AdvicePoint> frontier();
 
  private:
