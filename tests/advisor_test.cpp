@@ -104,6 +104,22 @@ TEST(Advisor, NoSchemeBeatsTheOptimalDesign) {
   }
 }
 
+// Sizes 100 and 300 under per-allocation sampling at N = 2: p = (1/2, 1/2), one
+// expected sample, variance (N - 1)(100^2 + 300^2) = 100 000. The optimum at one
+// sample has p = (1/4, 3/4) and variance 100^2 * 3 + 300^2 / 3 = 60 000: ratio 5/3,
+// misplaced (|1/2 - 1/4| + |1/2 - 3/4|) / 2 = 1/4 of the budget.
+TEST(Advisor, GapToTheOptimumByHand) {
+  const Trace trace = testing::make_trace({100, 300});
+  const auto scheme = testing::create_scheme("per-allocation", {{"rate", 2}});
+  const SchemeAccuracy accuracy = scheme_accuracy(*scheme, trace);
+  EXPECT_DOUBLE_EQ(accuracy.expected_samples, 1.0);
+  const OptimumGap gap = OptimumReference(trace, accuracy.measured, DesignObjective::allocated).gap(accuracy);
+  EXPECT_DOUBLE_EQ(gap.scheme_variance, 100000.0);
+  EXPECT_DOUBLE_EQ(gap.optimal_variance, 60000.0);
+  EXPECT_DOUBLE_EQ(gap.ratio, 5.0 / 3.0);
+  EXPECT_DOUBLE_EQ(gap.misplaced_samples, 0.25);
+}
+
 TEST(AdviseCli, RecommendsAnIntervalPerSchemeAsJson) {
   const auto r = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 200 --json");
   ASSERT_EQ(r.exit_code, 0);
