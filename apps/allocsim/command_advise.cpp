@@ -12,6 +12,7 @@
 
 #include "allocsim/design/advice_check.h"
 #include "allocsim/design/advisor.h"
+#include "allocsim/design/probability_curves.h"
 #include "allocsim/report/chart_data.h"
 #include "allocsim/report/csv.h"
 #include "allocsim/report/csv_reader.h"
@@ -36,6 +37,7 @@ struct AdviseOptions {
   std::uint64_t replications = 1000;
   std::uint64_t seed = 1;
   std::string out;
+  double curve_samples_per_mb = 100;
   bool json = false;
 };
 
@@ -214,43 +216,76 @@ std::string frontier_csv(const std::vector<AdvicePoint>& frontier) {
   return csv;
 }
 
-// One chart of frontier.csv: y against expected samples per MB, a line per scheme.
-void render_frontier_chart(const CsvTable& table, const std::string& dir, const std::string& name,
-                           const std::string& title, const std::string& y, const std::string& y_label, bool log_y) {
+struct ChartColumns {
+  std::string x, x_label;
+  Unit x_unit = Unit::none;
+  std::string y, y_label;
+  bool log_y = true;
+  std::string series;
+};
+
+// One chart of a CSV `file` in `dir`: y against x (log), a line per series value.
+void render_chart_of(const CsvTable& table, const std::string& dir, const std::string& file, const std::string& name,
+                     const std::string& title, const ChartColumns& columns) {
   ChartSpec spec;
   spec.path = "advise";
   spec.name = name;
   spec.title = title;
-  spec.x.column = "samples_per_mb";
-  spec.x.label = "expected samples per MB";
+  spec.x.column = columns.x;
+  spec.x.label = columns.x_label;
+  spec.x.unit = columns.x_unit;
   spec.x.log = true;
-  spec.y.column = y;
-  spec.y.label = y_label;
-  spec.y.log = log_y;
-  spec.series = {"scheme"};
+  spec.y.column = columns.y;
+  spec.y.label = columns.y_label;
+  spec.y.log = columns.log_y;
+  spec.series = {columns.series};
   spec.points_title = "closed form";
   spec.join_points = true;
   spec.legend = LegendPosition::outside;
   const fs::path charts = fs::path(dir) / "charts";
   fs::create_directories(charts);
-  const ChartData data = chart_data(spec, table, (fs::path(dir) / "frontier.csv").string());
+  const ChartData data = chart_data(spec, table, (fs::path(dir) / file).string());
   write_file_atomically((charts / (name + ".dat")).string(), gnuplot_data(data));
-  write_file_atomically((charts / (name + ".gp")).string(), gnuplot_script(spec, data, name + ".dat", "../frontier.csv"));
+  write_file_atomically((charts / (name + ".gp")).string(), gnuplot_script(spec, data, name + ".dat", "../" + file));
   run_gnuplot(charts.string(), "png_file = '" + name + ".png'; svg_file = '" + name + ".svg'", name + ".gp");
 }
 
-void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, const std::vector<AdvicePoint>& frontier) {
+// Sizes and probabilities of the curves; size 0 and probability 0 (never
+// sampled) are left out of the log-log chart.
+std::string curves_csv(const std::vector<ProbabilityCurve>& curves) {
+  std::string csv = "curve,interval,size,probability\n";
+  for (const ProbabilityCurve& c : curves) {
+    for (std::size_t k = 0; k < c.sizes.size(); ++k) {
+      if (c.sizes[k] == 0 || c.probability[k] <= 0) continue;
+      csv += csv_field(c.label) + "," + format_number(c.interval) + "," +
+             format_number(static_cast<double>(c.sizes[k])) + "," + format_number(c.probability[k]) + "\n";
+    }
+  }
+  return csv;
+}
+
+void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, const std::vector<AdvicePoint>& frontier,
+                   const std::vector<ProbabilityCurve>& curves, double curve_samples) {
   fs::create_directories(dir);
-  const std::string csv = frontier_csv(frontier);
+  const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
+  write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
   write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
-  render_frontier_chart(table, dir, "frontier", "Accuracy-cost frontier: error of the total vs samples",
-                        "total_relative_rmse", "relative RMSE of the total", true);
-  render_frontier_chart(table, dir, "versus-optimum", "Variance of the total / optimal size-class design's",
-                        "variance_ratio_allocated", "variance / optimum at the same expected samples", true);
-  render_frontier_chart(table, dir, "misplaced-samples", "Share of samples spent off the optimal p_Z curve",
-                        "misplaced_samples_allocated", "(1/2) sum a_Z |p_Z - p*_Z| / P", false);
+  const std::string per_mb = "expected samples per MB";
+  render_chart_of(table, dir, "frontier.csv", "frontier", "Accuracy-cost frontier: error of the total vs samples",
+                  {"samples_per_mb", per_mb, Unit::none, "total_relative_rmse", "relative RMSE of the total", true, "scheme"});
+  render_chart_of(table, dir, "frontier.csv", "versus-optimum", "Variance of the total / optimal size-class design's",
+                  {"samples_per_mb", per_mb, Unit::none, "variance_ratio_allocated",
+                   "variance / optimum at the same expected samples", true, "scheme"});
+  render_chart_of(table, dir, "frontier.csv", "misplaced-samples", "Share of samples spent off the optimal p_Z curve",
+                  {"samples_per_mb", per_mb, Unit::none, "misplaced_samples_allocated",
+                   "(1/2) sum a_Z |p_Z - p*_Z| / P", false, "scheme"});
+  char title[120];
+  std::snprintf(title, sizeof title, "P(sampled) by size at %.0f expected samples, and the optimum's", curve_samples);
+  render_chart_of(parse_csv(curves_text, dir + "/probability-curves.csv"), dir, "probability-curves.csv",
+                  "probability-curves", title,
+                  {"size", "requested size", Unit::bytes, "probability", "P(sampled)", true, "curve"});
 }
 
 void run_advise(const AdviseOptions& o) {
@@ -270,7 +305,10 @@ void run_advise(const AdviseOptions& o) {
   }
   const std::vector<AdvicePoint> frontier = advisor.frontier();
   const nlohmann::ordered_json json = advice_json(o.trace, targets, advice, frontier, mc);
-  if (!o.out.empty()) write_outputs(o.out, json, frontier);
+  if (!o.out.empty()) {
+    const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
+    write_outputs(o.out, json, frontier, probability_curves(advisor, curve_samples), curve_samples);
+  }
   if (o.json) {
     std::cout << json.dump(2) << '\n';
   } else {
@@ -295,7 +333,12 @@ void add_advise_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--seed", o->seed, "Monte Carlo seed (and a synthetic trace's, unless it fixes one)")
       ->capture_default_str();
-  command->add_option("--out", o->out, "write frontier.csv, advice.json and charts/ into this directory");
+  command->add_option("--out", o->out,
+                      "write advice.json, frontier.csv, probability-curves.csv and charts/ into this directory");
+  command->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,
+                      "--out: the expected samples (per MB of requests) the probability curves are drawn at")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {
     run_advise(*o);

@@ -77,13 +77,29 @@ const Advisor::References& Advisor::references(const std::string& scheme, const 
   return found->second;
 }
 
+SchemeAccuracy Advisor::accuracy(const AdvisedScheme& scheme, double interval) const {
+  return scheme_accuracy(*create(scheme.name, advised_parameters(scheme, interval, trace_bytes_, targets_)), trace_);
+}
+
+double Advisor::interval_for_samples(const AdvisedScheme& scheme, double samples) const {
+  double low = 1, high = 2;  // expected samples at `low` >= samples > at `high`
+  while (high < 0x1p48 && accuracy(scheme, high).expected_samples >= samples) {
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1 && high > low * 1.001) {
+    const double middle = std::floor((low + high) / 2);
+    (accuracy(scheme, middle).expected_samples >= samples ? low : high) = middle;
+  }
+  return low;
+}
+
 AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps) {
   AdvicePoint point;
   point.scheme = scheme.name;
   point.interval = interval;
   point.parameters = advised_parameters(scheme, interval, trace_bytes_, targets_);
-  const auto instance = create(scheme.name, point.parameters);
-  const SchemeAccuracy accuracy = scheme_accuracy(*instance, trace_);
+  const SchemeAccuracy accuracy = this->accuracy(scheme, interval);
   const double truth = accuracy.total.truth;
   point.expected_samples = accuracy.expected_samples;
   point.samples_per_mb = truth > 0 ? accuracy.expected_samples / (truth / 1e6) : 0;

@@ -89,6 +89,15 @@ class Advisor {
   // first that meets the targets, then the gap to the next one up is bisected.
   std::optional<AdvicePoint> recommend(const AdvisedScheme& scheme);
 
+  // The closed-form accuracy of a scheme at one interval.
+  SchemeAccuracy accuracy(const AdvisedScheme& scheme, double interval) const;
+
+  // The integer interval at which a scheme takes `samples` expected samples (to
+  // 0.1%; expected samples fall as the interval grows).
+  double interval_for_samples(const AdvisedScheme& scheme, double samples) const;
+
+  double trace_bytes() const { return trace_bytes_; }
+
   // Every scheme over intervals 2^k (16 B .. 16 MiB; 1 .. 16384 allocations),
   // keeping points with at least one expected sample and, of the smallest
   // intervals that all sample every allocation, only the first.
