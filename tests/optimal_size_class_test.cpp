@@ -89,5 +89,20 @@ TEST(OptimalSizeClass, UnbiasedWithThePredictedVariance) {
   EXPECT_GT(*find_row(result, "stack", "bytes").theory.var, *total.theory.var);
 }
 
+// The design is solved once per trace and shared by the workers; the draws come
+// from the lanes only, so 1 and 3 threads give bit-identical results.
+TEST(OptimalSizeClass, SameResultsOnAnyThreadCount) {
+  const std::string scenario = R"({"name": "t", "seed": 9, "replications": 200,
+    "trace": {"allocations": 500, "threads": 3, "sizes": {"distribution": "log_uniform", "min": 1, "max": 4096}},
+    "schemes": [{"scheme": "optimal-size-class", "samples": 25}]})";
+  const auto one = run_scenario_text(scenario, 1), three = run_scenario_text(scenario, 3);
+  ASSERT_EQ(one.rows.size(), three.rows.size());
+  for (std::size_t r = 0; r < one.rows.size(); ++r) {
+    EXPECT_EQ(one.rows[r].metrics.mean, three.rows[r].metrics.mean);
+    EXPECT_EQ(one.rows[r].metrics.var, three.rows[r].metrics.var);
+  }
+  EXPECT_GT(find_row(one, "optimal-size-class", "bytes").var, 0.0);
+}
+
 }  // namespace
 }  // namespace allocsim
