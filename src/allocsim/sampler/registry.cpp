@@ -5,6 +5,7 @@
 #include "allocsim/sampler/heapprofd.h"
 #include "allocsim/sampler/jemalloc.h"
 #include "allocsim/sampler/memray.h"
+#include "allocsim/sampler/optimal_size_class.h"
 #include "allocsim/sampler/per_allocation.h"
 #include "allocsim/sampler/per_byte.h"
 #include "allocsim/sampler/poisson.h"
@@ -24,6 +25,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       jemalloc_scheme(),
       tcmalloc_scheme(),
       dotnet_scheme(),
+      optimal_size_class_scheme(),
   };
   return registry;
 }

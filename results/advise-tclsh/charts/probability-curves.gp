@@ -1,0 +1,38 @@
+# P(sampled) by size at 295 expected samples, and the optimum's
+# allocsim chart "probability-curves" from ../probability-curves.csv; data: probability-curves.dat.
+# Re-render inside this directory with: gnuplot probability-curves.gp
+if (!exists('png_file')) png_file = 'probability-curves.png'
+if (!exists('svg_file')) svg_file = 'probability-curves.svg'
+set encoding utf8
+set datafile separator '\t'
+set title 'P(sampled) by size at 295 expected samples, and the optimum''s' font ',15'
+set xlabel 'requested size'
+set logscale x 2
+set xrange [3.6363636363636362:236327.30000000002]
+set xtics ('4 B' 4, '16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536)
+set ylabel 'P(sampled)'
+set logscale y 10
+set format y '%g'
+set grid back lc rgb '#d4d4d4' lw 1
+set border lw 1.2
+set key outside right top opaque box lw 1 samplen 2.5 spacing 1.15
+set bars 0.6
+set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
+set style line 5 lc rgb '#E69F00' lw 2 pt 5 ps 0.75
+set style line 6 lc rgb '#56B4E9' lw 2 pt 8 ps 1.3
+set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output png_file
+plot 'probability-curves.dat' index 0 using 1:2 with linespoints ls 1 lw 1 title 'heapprofd', \
+     'probability-curves.dat' index 2 using 1:2 with linespoints ls 2 lw 1 title 'jemalloc', \
+     'probability-curves.dat' index 4 using 1:2 with linespoints ls 3 lw 1 title 'tcmalloc', \
+     'probability-curves.dat' index 6 using 1:2 with linespoints ls 4 lw 1 title 'dotnet', \
+     'probability-curves.dat' index 8 using 1:2 with linespoints ls 5 lw 1 title 'per-allocation', \
+     'probability-curves.dat' index 10 using 1:2 with linespoints ls 6 lw 1 title 'optimum', \
+     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'closed form'
+set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output svg_file
+replot
+set output

@@ -1,0 +1,155 @@
+#include "allocsim/design/advisor.h"
+
+#include <boost/math/distributions/normal.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+
+#include "allocsim/sampler/registry.h"
+
+namespace allocsim {
+namespace {
+
+constexpr int kGridSteps = 96;  // intervals 2^(k/2), k = 0..96: 1 .. 2^48
+
+double grid_interval(int k) { return std::round(std::exp2(k / 2.0)); }
+
+std::unique_ptr<Scheme> create(const std::string& name, const nlohmann::json& parameters) {
+  JsonObject object(parameters, "$.advise." + name);
+  auto scheme = find_scheme(name)->create(object);
+  object.finish();
+  return scheme;
+}
+
+}  // namespace
+
+double AccuracyTargets::total_z() const {
+  return boost::math::quantile(boost::math::normal(), (1 + confidence) / 2);
+}
+
+StackObjective AccuracyTargets::stack_objective() const {
+  StackObjective objective{.share = stack_share};
+  if (total_error && stack_mape) {
+    const double total_sd = *total_error / total_z();
+    objective.total_weight = std::numbers::pi * *stack_mape * *stack_mape / 2 / (total_sd * total_sd);
+  }
+  return objective;
+}
+
+const std::vector<AdvisedScheme>& advised_schemes() {
+  static const std::vector<AdvisedScheme> schemes = {
+      {"heapprofd", "bytes"}, {"jemalloc", "bytes"},         {"tcmalloc", "bytes"},
+      {"dotnet", "bytes"},    {"per-allocation", "allocations"}, {"optimal-size-class", "bytes"},
+  };
+  return schemes;
+}
+
+nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
+                                  const AccuracyTargets& targets) {
+  if (scheme.name == "optimal-size-class") {
+    if (!targets.has_stack_targets()) return {{"samples", trace_bytes / interval}, {"objective", "allocated"}};
+    const StackObjective stacks = targets.stack_objective();
+    return {{"samples", trace_bytes / interval},
+            {"objective", "stack"},
+            {"stack_share", stacks.share},
+            {"total_weight", stacks.total_weight}};
+  }
+  return {{"rate", static_cast<std::uint64_t>(interval)}};
+}
+
+Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)
+    : trace_(trace),
+      targets_(targets),
+      trace_bytes_(std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
+                                   [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); })) {}
+
+const Advisor::References& Advisor::references(const std::string& scheme, const SchemeAccuracy& accuracy) {
+  auto found = references_.find(scheme);
+  if (found == references_.end()) {
+    found = references_
+                .emplace(scheme, References{{trace_, accuracy.measured, DesignObjective::allocated},
+                                            {trace_, accuracy.measured, DesignObjective::live},
+                                            {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}})
+                .first;
+  }
+  return found->second;
+}
+
+SchemeAccuracy Advisor::accuracy(const AdvisedScheme& scheme, double interval) const {
+  return scheme_accuracy(*create(scheme.name, advised_parameters(scheme, interval, trace_bytes_, targets_)), trace_);
+}
+
+double Advisor::interval_for_samples(const AdvisedScheme& scheme, double samples) const {
+  double low = 1, high = 2;  // expected samples at `low` >= samples > at `high`
+  while (high < 0x1p48 && accuracy(scheme, high).expected_samples >= samples) {
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1 && high > low * 1.001) {
+    const double middle = std::floor((low + high) / 2);
+    (accuracy(scheme, middle).expected_samples >= samples ? low : high) = middle;
+  }
+  return low;
+}
+
+AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps) {
+  AdvicePoint point;
+  point.scheme = scheme.name;
+  point.interval = interval;
+  point.parameters = advised_parameters(scheme, interval, trace_bytes_, targets_);
+  const SchemeAccuracy accuracy = this->accuracy(scheme, interval);
+  const double truth = accuracy.total.truth;
+  point.expected_samples = accuracy.expected_samples;
+  point.samples_per_mb = truth > 0 ? accuracy.expected_samples / (truth / 1e6) : 0;
+  point.total_relative_rmse = truth > 0 ? accuracy.total.rmse() / truth : 0;
+  point.meets = !targets_.total_error || targets_.total_z() * point.total_relative_rmse <= *targets_.total_error;
+  for (const GroupAccuracy& stack : accuracy.stacks) {
+    if (!(stack.truth > 0) || stack.truth < targets_.stack_share * truth) continue;
+    ++point.target_stacks;
+    point.worst_stack_mape = std::max(point.worst_stack_mape, stack.normal_mape());
+    point.least_stack_seen = std::min(point.least_stack_seen, stack.p_seen());
+  }
+  if (targets_.stack_mape && point.worst_stack_mape > *targets_.stack_mape) point.meets = false;
+  if (targets_.stack_seen && point.least_stack_seen < *targets_.stack_seen) point.meets = false;
+  if (!with_gaps) return point;
+  const References& r = references(scheme.name, accuracy);
+  point.allocated_gap = r.allocated.gap(accuracy);
+  point.live_gap = r.live.gap(accuracy);
+  point.stack_gap = r.stack.gap(accuracy);
+  return point;
+}
+
+std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
+  auto meets = [&](double interval) { return evaluate(scheme, interval, false).meets; };
+  int k = kGridSteps;
+  while (k >= 0 && !meets(grid_interval(k))) --k;
+  if (k < 0) return std::nullopt;
+  double good = grid_interval(k);
+  if (k == kGridSteps) return evaluate(scheme, good);
+  double bad = grid_interval(k + 1);
+  while (bad - good > 1 && bad > good * 1.001) {
+    const double middle = std::floor((good + bad) / 2);
+    (meets(middle) ? good : bad) = middle;
+  }
+  return evaluate(scheme, good);
+}
+
+std::vector<AdvicePoint> Advisor::frontier() {
+  std::vector<AdvicePoint> points;
+  for (const AdvisedScheme& scheme : advised_schemes()) {
+    const bool allocations = scheme.unit == "allocations";
+    for (int k = allocations ? 0 : 4; k <= (allocations ? 14 : 24); ++k) {
+      AdvicePoint point = evaluate(scheme, std::exp2(k));
+      if (point.expected_samples < 1) continue;
+      // Below some interval every allocation is sampled: keep the first such point.
+      const bool same_as_last = !points.empty() && points.back().scheme == scheme.name &&
+                                points.back().expected_samples == point.expected_samples;
+      if (!same_as_last) points.push_back(std::move(point));
+    }
+  }
+  return points;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,50 @@
+#include "allocsim/design/probability_curves.h"
+
+#include <algorithm>
+
+#include "allocsim/design/optimal_design.h"
+#include "allocsim/design/size_class_demand.h"
+
+namespace allocsim {
+namespace {
+
+// One point per distinct requested size (schemes sample by size only, so every
+// allocation of a size has the same probability), thinned to sizes at least 2%
+// apart (at most ~35 per octave) so that a trace of many sizes still charts.
+ProbabilityCurve curve(const Trace& trace, std::string label, double interval, const std::vector<double>& p) {
+  std::vector<std::pair<std::uint64_t, double>> points;
+  points.reserve(trace.size());
+  for (std::size_t i = 0; i < trace.size(); ++i) points.emplace_back(trace.requested[i], p[i]);
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               points.end());
+  ProbabilityCurve c{std::move(label), interval, {}, {}};
+  for (const auto& [size, probability] : points) {
+    if (!c.sizes.empty() && static_cast<double>(size) < 1.02 * static_cast<double>(c.sizes.back())) continue;
+    c.sizes.push_back(size);
+    c.probability.push_back(probability);
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double samples) {
+  const Trace& trace = advisor.trace();
+  std::vector<ProbabilityCurve> curves;
+  for (const AdvisedScheme& scheme : advised_schemes()) {
+    if (scheme.name == "optimal-size-class") continue;
+    const double interval = advisor.interval_for_samples(scheme, samples);
+    curves.push_back(curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability));
+  }
+  const std::vector<double> weights = objective_weights(trace, trace.requested, DesignObjective::allocated);
+  const SizeClassDemand demand = size_class_demand(trace.requested, weights);
+  const OptimalDesign design = solve_optimal_design(demand.cost, demand.allocations, samples);
+  std::vector<double> p(trace.size());
+  for (std::size_t i = 0; i < trace.size(); ++i) p[i] = design.probability[demand.class_of[i]];
+  curves.push_back(curve(trace, "optimum", 0, p));
+  return curves;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,65 @@
+#include "allocsim/design/size_class_demand.h"
+
+#include <algorithm>
+
+namespace allocsim {
+
+const char* to_string(DesignObjective objective) {
+  switch (objective) {
+    case DesignObjective::allocated: return "allocated";
+    case DesignObjective::live: return "live";
+    case DesignObjective::stack: return "stack";
+  }
+  return "?";
+}
+
+std::optional<DesignObjective> parse_design_objective(std::string_view name) {
+  for (const auto o : {DesignObjective::allocated, DesignObjective::live, DesignObjective::stack}) {
+    if (name == to_string(o)) return o;
+  }
+  return std::nullopt;
+}
+
+std::vector<double> objective_weights(const Trace& trace, std::span<const std::uint64_t> measured,
+                                      DesignObjective objective, const StackObjective& stacks) {
+  const std::size_t n = trace.size();
+  std::vector<double> weights(n, 1.0);
+  if (objective == DesignObjective::live) {
+    for (std::size_t i = 0; i < n; ++i) weights[i] = trace.live_at_end(i) ? 1.0 : 0.0;
+  } else if (objective == DesignObjective::stack) {
+    std::vector<double> stack_bytes(trace.stack_count, 0.0);
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      stack_bytes[trace.stack[i]] += static_cast<double>(measured[i]);
+      total += static_cast<double>(measured[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const double b = stack_bytes[trace.stack[i]];
+      weights[i] = (total > 0 ? stacks.total_weight / (total * total) : 0.0) +
+                   (b > 0 && b >= stacks.share * total ? 1.0 / (b * b) : 0.0);
+    }
+  }
+  return weights;
+}
+
+SizeClassDemand size_class_demand(std::span<const std::uint64_t> measured, std::span<const double> weights) {
+  SizeClassDemand demand;
+  demand.sizes.assign(measured.begin(), measured.end());
+  std::sort(demand.sizes.begin(), demand.sizes.end());
+  demand.sizes.erase(std::unique(demand.sizes.begin(), demand.sizes.end()), demand.sizes.end());
+  const auto classes = static_cast<Eigen::Index>(demand.sizes.size());
+  demand.cost = Eigen::VectorXd::Zero(classes);
+  demand.allocations = Eigen::VectorXd::Zero(classes);
+  demand.class_of.resize(measured.size());
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const auto z = static_cast<std::uint32_t>(
+        std::lower_bound(demand.sizes.begin(), demand.sizes.end(), measured[i]) - demand.sizes.begin());
+    demand.class_of[i] = z;
+    const double size = static_cast<double>(measured[i]);
+    demand.cost[z] += weights[i] * size * size;
+    demand.allocations[z] += 1;
+  }
+  return demand;
+}
+
+}  // namespace allocsim
