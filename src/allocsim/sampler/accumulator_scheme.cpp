@@ -52,6 +52,10 @@ class AccumulatorScheme final : public Scheme {
     return std::make_unique<SamplerRun<AccumulatorSampler>>(trace, AccumulatorSampler(period_, keep_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return std::make_unique<SkipAheadRun<AccumulatorSampler>>(trace, index, AccumulatorSampler(period_, keep_));
+  }
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     const double T = static_cast<double>(period_);

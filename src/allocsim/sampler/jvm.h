@@ -30,13 +30,16 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
 #include "allocsim/sampler/tcmalloc_random.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -62,6 +65,34 @@ inline std::uint64_t jvm_next_interval(std::uint64_t& state, double interval) {
 class JvmSampler {
  public:
   JvmSampler(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+  // For replay_skip_ahead only (per-thread draws: ideal, or a single thread; T > 0):
+  // `sizes` is CountedStreams::per_thread over the object sizes.
+  JvmSampler(double interval, bool faithful, std::shared_ptr<const CountedStreams> sizes)
+      : interval_(interval), faithful_(faithful), sizes_(std::move(sizes)) {}
+
+  // The countdown seen from the sample points: an interval G puts the point at byte
+  // G - 1 after the current start; the object holding it is sampled, its weight the
+  // bytes from the previous sampled object's end to its own end. Same draws in the
+  // same order as replay(): identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) {
+    const CountedStreams& streams = *sizes_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      if (faithful_) {
+        const auto address = static_cast<std::uint32_t>(lanes[t].next_u64());
+        shared_state_ = address == 0 ? 1 : address;
+      }
+      std::uint64_t previous_end = 0;
+      first_success_skip_ahead(
+          streams, t, [&] { return next_interval(lanes[t]) - 1; },
+          [&](std::size_t k, std::uint64_t offset) {
+            const std::uint64_t end = streams.at(t, k + 1);
+            out.push_back({streams.event(t, k), 1, offset, static_cast<double>(end - previous_end)});
+            previous_end = end;
+          });
+    }
+  }
 
   // Observation: offset = the sample point's 0-based offset in the object's u bytes,
   // weight = the thread's bytes since its previous sample, this object included.
@@ -106,6 +137,7 @@ class JvmSampler {
   std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
   std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample
   std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
+  std::shared_ptr<const CountedStreams> sizes_;  // skip-ahead only
 };
 
 SchemeDescriptor jvm_scheme();
