@@ -27,6 +27,7 @@
 //     including this object (the weight of JFR's jdk.ObjectAllocationSample and of
 //     dd-trace-py): the total is right up to the tail after the last sample, but it
 //     moves credit from the allocations before a sample to the sampled one.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -46,20 +47,30 @@ namespace allocsim {
 
 inline std::uint64_t jvm_object_size(std::uint64_t size) { return (size + 7) / 8 * 8; }
 
-// ThreadHeapSampler::fast_log2.
+// ThreadHeapSampler::fast_log2: the exponent plus log_table[top 10 mantissa bits],
+// log_table[i] = log2(1 + (i + 0.5) / 1024).
 inline double jvm_fast_log2(double d) {
+  static const std::array<double, 1024> table = [] {
+    std::array<double, 1024> t{};
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = std::log2(1.0 + (static_cast<double>(i) + 0.5) / 1024);
+    return t;
+  }();
   const auto high = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(d) >> 32);
   const std::uint32_t y = (high >> (20 - 10)) & 1023;
   const std::int32_t exponent = static_cast<std::int32_t>((high >> 20) & 0x7FF) - 1023;
-  return exponent + std::log2(1.0 + (y + 0.5) / 1024);
+  return exponent + table[y];
+}
+
+// The interval for the 26-bit draw q in {1, ..., 2^26}.
+inline std::uint64_t jvm_interval_from_q(double q, double interval) {
+  const double log_val = jvm_fast_log2(q) - 26;
+  return static_cast<std::uint64_t>((0.0 < log_val ? 0.0 : log_val) * (-std::log(2.0) * interval) + 1);
 }
 
 // pick_next_geometric_sample: steps `state` and returns the next interval.
 inline std::uint64_t jvm_next_interval(std::uint64_t& state, double interval) {
   state = TcmallocLcg48::next(state);
-  const double q = static_cast<std::uint32_t>(state >> (48 - 26)) + 1.0;
-  const double log_val = jvm_fast_log2(q) - 26;
-  return static_cast<std::uint64_t>((0.0 < log_val ? 0.0 : log_val) * (-std::log(2.0) * interval) + 1);
+  return jvm_interval_from_q(static_cast<std::uint32_t>(state >> (48 - 26)) + 1.0, interval);
 }
 
 class JvmSampler {
