@@ -1,7 +1,7 @@
 #include "allocsim/sampler/go_runtime.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <string>
 
