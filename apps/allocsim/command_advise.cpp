@@ -209,7 +209,8 @@ std::string frontier_csv(const std::vector<AdvicePoint>& frontier) {
                            static_cast<double>(p.target_stacks), p.worst_stack_mape, p.least_stack_seen,
                            p.meets ? 1.0 : 0.0, p.allocated_gap.ratio, p.live_gap.ratio, p.stack_gap.ratio,
                            p.allocated_gap.misplaced_samples}) {
-      csv += "," + format_number(v);
+      csv += ',';
+      csv += format_number(v);
     }
     csv += "\n";
   }

@@ -109,7 +109,9 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
     series.label = series_label(spec, index.keys()[s]);
     for (auto* rows : {&point_rows[s], &theory_rows[s]}) {
       std::stable_sort(rows->begin(), rows->end(), [](const RowRef& a, const RowRef& b) { return a.x < b.x; });
-      for (std::size_t i = 1; i < rows->size(); ++i) {
+      // Unjoined points form a scatter, where several rows may share an x.
+      const bool scatter = rows == &point_rows[s] && spec.join_points == false;
+      for (std::size_t i = 1; i < rows->size() && !scatter; ++i) {
         if ((*rows)[i].x == (*rows)[i - 1].x) {
           throw InputError(context + ": two rows of series \"" + series.label + "\" at x = " +
                            format_value((*rows)[i].x, Unit::none) + " (they differ in " +

@@ -68,7 +68,8 @@ struct ChartSpec {
   std::string points_title = "Monte Carlo";
   std::string theory_title = "closed form";
   std::size_t point_every = 1;           // plot every n-th Monte Carlo point of a series
-  std::optional<bool> join_points;       // thin lines between a series' points; default: when no theory
+  std::optional<bool> join_points;       // thin lines between a series' points; default: when no theory;
+                                         // false also lets points share an x (a scatter)
   LegendPosition legend = LegendPosition::bottom_right;
   std::vector<ChartReference> references;
 };

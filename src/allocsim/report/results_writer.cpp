@@ -147,7 +147,7 @@ std::string write_results(const std::string& out_root, const Scenario& scenario,
   const std::string dir = (std::filesystem::path(out_root) / scenario.outputs.directory).string();
   write_file_atomically(dir + "/metrics.csv", metrics_csv(scenario, result));
   if (!result.profile_rows.empty()) write_file_atomically(dir + "/profiles.csv", profiles_csv(scenario, result));
-  if (!result.interval_rows.empty()) write_file_atomically(dir + "/intervals.csv", intervals_csv(scenario, result));
+  if (scenario.outputs.intervals && !result.interval_rows.empty()) write_file_atomically(dir + "/intervals.csv", intervals_csv(scenario, result));
   if (scenario.outputs.estimates) write_file_atomically(dir + "/estimates.csv", estimates_csv(scenario, result));
   write_file_atomically(dir + "/summary.json", summary_json(scenario, result, outcomes));
   return dir;

@@ -230,6 +230,7 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
         }
       }
       if (auto e = outputs.maybe("estimates")) scenario.outputs.estimates = e->boolean();
+      if (auto e = outputs.maybe("intervals")) scenario.outputs.intervals = e->boolean();
       outputs.finish();
     }
 
@@ -259,8 +260,7 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
       std::set<std::string> known;
       for (const auto& scheme : scenario.points.front().schemes) {
         for (const auto& spec : scheme.scheme->estimators()) {
-          known.insert(spec.name);
-          known.insert("live_" + spec.name);
+          for (const Window& w : scenario.windows) known.insert(w.estimator_prefix() + spec.name);
         }
       }
       for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {

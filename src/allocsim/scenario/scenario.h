@@ -48,6 +48,7 @@ enum class ReplayMode { skip_ahead, streaming };
 struct OutputOptions {
   std::string directory;   // under the --out directory; defaults to the scenario name
   bool estimates = false;  // write estimates.csv: every replication's total-group estimate
+  bool intervals = true;   // write intervals.csv where a scheme offers intervals
 };
 
 struct Scenario {

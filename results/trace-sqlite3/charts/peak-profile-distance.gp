@@ -1,0 +1,34 @@
+# sqlite3: the same for the heap live at its peak (402 381 bytes)
+# allocsim chart "peak-profile-distance" from ../profiles.csv; data: peak-profile-distance.dat.
+# Re-render inside this directory with: gnuplot peak-profile-distance.gp
+if (!exists('png_file')) png_file = 'peak-profile-distance.png'
+if (!exists('svg_file')) svg_file = 'peak-profile-distance.svg'
+set encoding utf8
+set datafile separator '\t'
+set title 'sqlite3: the same for the heap live at its peak (402 381 bytes)' font ',15'
+set xlabel 'sampling interval T'
+set logscale x 2
+set xrange [3723.6363636363635:576716.8]
+set xtics ('4 KiB' 4096, '8 KiB' 8192, '16 KiB' 16384, '32 KiB' 32768, '64 KiB' 65536, '128 KiB' 131072, '256 KiB' 262144, '512 KiB' 524288)
+set ylabel 'total variation distance (mean)'
+set yrange [0:*]
+set format y '%g%%'
+set grid back lc rgb '#d4d4d4' lw 1
+set border lw 1.2
+set key inside top left opaque box lw 1 samplen 2.5 spacing 1.15
+set bars 0.6
+set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
+set style line 2 lc rgb '#D55E00' lw 2 pt 4 ps 1.3
+set style line 3 lc rgb '#009E73' lw 2 pt 9 ps 0.9
+set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
+set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output png_file
+plot 'peak-profile-distance.dat' index 0 using 1:2:3 with yerrorlines ls 1 lw 1 title 'poisson', \
+     'peak-profile-distance.dat' index 2 using 1:2:3 with yerrorlines ls 2 lw 1 title 'heapprofd', \
+     'peak-profile-distance.dat' index 4 using 1:2:3 with yerrorlines ls 3 lw 1 title 'jemalloc', \
+     'peak-profile-distance.dat' index 6 using 1:2:3 with yerrorlines ls 4 lw 1 title 'tcmalloc', \
+     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'Monte Carlo (bars: ±2 SE)'
+set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
+set output svg_file
+replot
+set output
