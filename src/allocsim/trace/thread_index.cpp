@@ -25,27 +25,57 @@ ThreadIndex::ThreadIndex(const Trace& trace) : prefix_(trace.thread_count), coar
   }
 }
 
-std::size_t ThreadIndex::find(std::uint32_t t, double x, std::size_t from) const {
-  const std::size_t block = gallop_last_not_above(coarse_[t], x, from / kStride);
-  const auto& prefix = prefix_[t];
-  const std::size_t first = std::max(from, block * kStride);
-  const std::size_t last = std::min(prefix.size(), (block + 1) * kStride + 1);
-  return gallop_last_not_above(std::span<const std::uint64_t>(prefix.data(), last), x, first);
+namespace {
+
+// The last i in [lo, hi) with value(i) <= x, given value(lo) <= x: a binary search
+// whose steps are conditional moves, not branches (the comparisons are
+// unpredictable, and a mispredicted branch costs as much as a cached load).
+template <class Value, class Bound>
+std::size_t last_not_above(std::size_t lo, std::size_t hi, Bound x, Value value) {
+  std::size_t n = hi - lo;
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    lo = value(lo + half) <= x ? lo + half : lo;
+    n -= half;
+  }
+  return lo;
 }
 
-std::size_t gallop_last_not_above(std::span<const std::uint64_t> prefix, double x, std::size_t from) {
-  // Gallop: find a step such that prefix[from + step] > x.
+// The last i in [from, n) with p[i] + step * i <= x, galloping from `from`
+// (which satisfies it) to bracket it, then searching the bracket.
+std::size_t gallop_integer(const std::uint64_t* p, std::size_t n, std::uint64_t step_add, std::uint64_t x,
+                           std::size_t from) {
+  auto value = [&](std::size_t i) { return p[i] + step_add * i; };
   std::size_t lo = from, step = 1;
-  while (lo + step < prefix.size() && static_cast<double>(prefix[lo + step]) <= x) {
+  while (lo + step < n && value(lo + step) <= x) {
     lo += step;
     step *= 2;
   }
-  const std::size_t hi = std::min(prefix.size(), lo + step + 1);
-  // Last position in [lo, hi) with prefix <= x (prefix[lo] <= x, so it exists).
-  const auto it = std::upper_bound(prefix.begin() + static_cast<std::ptrdiff_t>(lo),
-                                   prefix.begin() + static_cast<std::ptrdiff_t>(hi), x,
-                                   [](double v, std::uint64_t p) { return v < static_cast<double>(p); });
-  return static_cast<std::size_t>(it - prefix.begin()) - 1;
+  return last_not_above(lo, std::min(n, lo + step), x, value);  // value(lo + step) > x, or past n
+}
+
+// The block of a prefix array a search ends in is far from the last one (skip-ahead
+// jumps hundreds of events), so its cache lines all miss. Asking for all of them
+// at once overlaps those misses instead of paying them one after another.
+void prefetch_block(const std::uint64_t* first, const std::uint64_t* last) {
+  constexpr std::size_t kLine = 64 / sizeof(std::uint64_t);
+  for (const std::uint64_t* p = first; p < last; p += kLine) __builtin_prefetch(p);
+  __builtin_prefetch(last - 1);
+}
+
+}  // namespace
+
+// The prefix sums are integers, so prefix[k] <= x exactly when prefix[k] <= floor(x):
+// the search compares integers only.
+std::size_t ThreadIndex::find(std::uint32_t t, double x, std::size_t from) const {
+  const auto bound = static_cast<std::uint64_t>(x);
+  const auto& coarse = coarse_[t];
+  const auto& prefix = prefix_[t];
+  const std::size_t block = gallop_integer(coarse.data(), coarse.size(), 0, bound, from / kStride);
+  const std::size_t first = std::max(from, block * kStride);
+  const std::size_t last = std::min(prefix.size(), (block + 1) * kStride + 1);
+  prefetch_block(prefix.data() + first, prefix.data() + last);
+  return last_not_above(first, last, bound, [&](std::size_t i) { return prefix[i]; });
 }
 
 CountedStreams CountedStreams::requested(const ThreadIndex& index, std::uint64_t add) {
@@ -68,31 +98,6 @@ void CountedStreams::finish_owned() {
   }
 }
 
-namespace {
-
-// The last i in [from, n) with p[i] + step * i <= x, galloping from `from`
-// (which satisfies it).
-std::size_t gallop_integer(const std::uint64_t* p, std::size_t n, std::uint64_t step_add, std::uint64_t x,
-                           std::size_t from) {
-  auto value = [&](std::size_t i) { return p[i] + step_add * i; };
-  std::size_t lo = from, step = 1;
-  while (lo + step < n && value(lo + step) <= x) {
-    lo += step;
-    step *= 2;
-  }
-  std::size_t hi = std::min(n, lo + step);  // value(hi) > x, or hi == n
-  while (hi - lo > 1) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (value(mid) <= x) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-}  // namespace
 
 std::size_t CountedStreams::find(std::uint32_t s, std::uint64_t x, std::size_t from) const {
   const auto coarse = coarse_[s];
@@ -100,8 +105,9 @@ std::size_t CountedStreams::find(std::uint32_t s, std::uint64_t x, std::size_t f
   const std::size_t block = gallop_integer(coarse.data(), coarse.size(), add_ * kStride, x, from / kStride);
   const std::size_t first = std::max(from, block * kStride);
   const std::size_t last = std::min(prefix.size(), (block + 1) * kStride + 1);
+  prefetch_block(prefix.data() + first, prefix.data() + last);
   // Positions are absolute, so the per-event addend applies to the fine array as is.
-  return gallop_integer(prefix.data(), last, add_, x, first);
+  return last_not_above(first, last, x, [&](std::size_t i) { return prefix[i] + add_ * i; });
 }
 
 }  // namespace allocsim

@@ -41,10 +41,6 @@ class ThreadIndex {
   std::vector<std::vector<std::uint64_t>> coarse_;  // coarse_[t][j] = prefix_[t][j * kStride]
 };
 
-// The last position k in [from, prefix.size()) with prefix[k] <= x, found by
-// galloping from `from`: O(log distance) steps. Requires prefix[from] <= x.
-std::size_t gallop_last_not_above(std::span<const std::uint64_t> prefix, double x, std::size_t from);
-
 // Event streams with prefix sums of an integer "counted size" (requested, size
 // class, aligned, requested + 1, ...): what the integer countdown samplers' skip-ahead
 // replay searches. Either one stream per traced thread (event k of stream t is
