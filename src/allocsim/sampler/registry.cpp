@@ -2,6 +2,7 @@
 
 #include "allocsim/sampler/allocation_tick.h"
 #include "allocsim/sampler/dotnet.h"
+#include "allocsim/sampler/gperftools.h"
 #include "allocsim/sampler/heapprofd.h"
 #include "allocsim/sampler/jemalloc.h"
 #include "allocsim/sampler/memray.h"
@@ -23,6 +24,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       poisson_scheme(),
       jemalloc_scheme(),
       tcmalloc_scheme(),
+      gperftools_scheme(),
       dotnet_scheme(),
   };
   return registry;

@@ -1,0 +1,63 @@
+#include "allocsim/conformance/system.h"
+
+namespace allocsim {
+namespace {
+
+// Native drivers: frame pointers and exported, non-merged site functions, so each
+// sampled stack resolves to its site with dladdr.
+constexpr const char* kNativeFlags =
+    "g++ -std=c++20 -O1 -fno-inline -fno-ipa-icf -fno-optimize-sibling-calls -fno-omit-frame-pointer -rdynamic";
+
+ConformanceSystem jemalloc_system() {
+  ConformanceSystem s;
+  s.name = "jemalloc";
+  s.summary = "jemalloc 5.3 heap profiling (prof:true, lg_prof_sample), prof_recent and prof.dump";
+  s.packages = "libjemalloc-dev";
+  s.sources = {"conformance/jemalloc/driver.cpp", "conformance/native/plan.h"};
+  s.binary = "driver";
+  s.build = std::string(kNativeFlags) + " {src}/conformance/jemalloc/driver.cpp -o {out} -ljemalloc -ldl";
+  s.run = "MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:{lg_rate} {bin} {plan} {work}/heap.prof";
+  s.rate_power_of_two = true;
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::average_size;
+  s.scheme = "jemalloc";
+  s.scheme_parameters = nlohmann::json::object();
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
+ConformanceSystem gperftools_system() {
+  ConformanceSystem s;
+  s.name = "gperftools";
+  s.summary = "gperftools 2.10 tcmalloc (TCMALLOC_SAMPLE_PARAMETER), MallocExtension::GetHeapSample";
+  s.packages = "libgoogle-perftools-dev";
+  s.sources = {"conformance/gperftools/driver.cpp", "conformance/native/plan.h"};
+  s.binary = "driver";
+  s.build = std::string(kNativeFlags) + " {src}/conformance/gperftools/driver.cpp -o {out} -ltcmalloc -ldl";
+  s.run = "TCMALLOC_SAMPLE_PARAMETER={rate} {bin} {plan}";
+  s.samples_include_freed = false;
+  s.records_allocated_sizes = true;
+  s.scaling = ProfileScaling::average_size;
+  s.scheme = "gperftools";
+  s.scheme_parameters = nlohmann::json::object();
+  s.estimator = "bytes_sum_then_unbias";
+  s.default_rate = 131072;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ConformanceSystem>& conformance_systems() {
+  static const std::vector<ConformanceSystem> systems = {jemalloc_system(), gperftools_system()};
+  return systems;
+}
+
+const ConformanceSystem* find_conformance_system(const std::string& name) {
+  for (const auto& s : conformance_systems()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace allocsim
