@@ -2,7 +2,7 @@
 // the live sampled objects of its heap sample.
 //
 // Run with TCMALLOC_SAMPLE_PARAMETER=<T>. Output (CSV on stdout):
-//   meta,<key>,<value>
+//   meta,<key>,<value>                        version, rate, allocated_before_plan
 //   sample,<site>,<requested>,<allocated>,1   one per live sampled object of
 //       MallocExtension::GetHeapSample (its entries "count: bytes [..] @ pcs" hold the
 //       requested size; freed objects leave the sample)
@@ -26,12 +26,18 @@ int main(int argc, char** argv) {
     driver::fail("TCMALLOC_SAMPLE_PARAMETER does not match the plan's rate");
   }
 
+  // Bytes in use before the plan starts (mostly libstdc++'s start-up allocations): they
+  // count against the main thread's unsampled first 16 MiB.
+  std::size_t allocated_before_plan = 0;
+  MallocExtension::instance()->GetNumericProperty("generic.current_allocated_bytes", &allocated_before_plan);
+
   driver::run_plan(plan);
 
   std::string sample;
   MallocExtension::instance()->GetHeapSample(&sample);
   std::printf("meta,version,%s\n", tc_version(nullptr, nullptr, nullptr));
   std::printf("meta,rate,%" PRIu64 "\n", plan.rate);
+  std::printf("meta,allocated_before_plan,%zu\n", allocated_before_plan);
   std::map<std::pair<std::string, std::string>, std::pair<std::uint64_t, std::uint64_t>> per_stack;
   std::istringstream lines(sample);
   std::string line;

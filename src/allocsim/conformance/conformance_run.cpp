@@ -76,6 +76,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
 
   result.scheme_parameters = system->scheme_parameters;
   result.scheme_parameters["rate"] = rate;
+  if (system->from_meta) system->from_meta(result.scheme_parameters, runs.front().meta);
   const auto scheme = create_model(*system, result.scheme_parameters);
   const std::size_t estimator = estimator_index(*scheme, system->estimator);
 

@@ -41,6 +41,12 @@ ConformanceSystem gperftools_system() {
   s.scaling = ProfileScaling::average_size;
   s.scheme = "gperftools";
   s.scheme_parameters = nlohmann::json::object();
+  // The main thread's first 16 MiB are unsampled (gperftools.h); what the process
+  // allocated before the plan started is already counted against them.
+  s.from_meta = [](nlohmann::json& parameters, const std::map<std::string, std::string>& meta) {
+    const auto it = meta.find("allocated_before_plan");
+    if (it != meta.end()) parameters["startup_counter"] = (std::uint64_t{16} << 20) - std::stoull(it->second);
+  };
   s.estimator = "bytes_sum_then_unbias";
   s.default_rate = 131072;
   return s;

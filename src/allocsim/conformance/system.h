@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ struct ConformanceSystem {
   std::string scheme;                      // allocsim's model
   nlohmann::json scheme_parameters;        // without "rate" (added from --rate)
   std::string estimator;                   // the model estimator matching the tool's estimate
+  // Model parameters that depend on what the driver measured (its meta lines of the
+  // first run); none by default.
+  std::function<void(nlohmann::json& parameters, const std::map<std::string, std::string>& meta)> from_meta;
   std::uint64_t default_rate = 0;
 };
 
