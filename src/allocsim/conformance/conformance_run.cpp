@@ -59,6 +59,9 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
                      std::to_string(rate));
   }
   if (options.runs < 2) throw InputError("--runs: at least 2 runs are needed for a variance");
+  if (find_scheme(system->scheme) == nullptr) {
+    throw InputError("conformance " + system->name + ": allocsim has no scheme \"" + system->scheme + "\" to model it");
+  }
 
   result.plan = standard_plan(rate, options.plan_scale);
   DriverPaths paths{options.source_dir, (fs::path(options.build_dir) / "conformance" / system->name).string()};
@@ -70,12 +73,14 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   std::vector<DriverRun> runs;
   for (const std::string& path : outputs) runs.push_back(read_driver_output(path));
   result.version = runs.front().meta.count("version") ? runs.front().meta.at("version") : "unknown";
-  if (runs.front().sizes.empty()) throw InputError(outputs.front() + ": the driver reported no sizes");
+  if (system->records_allocated_sizes && runs.front().sizes.empty()) {
+    throw InputError(outputs.front() + ": the driver reported no sizes");
+  }
   result.trace = plan_trace(result.plan, system->records_allocated_sizes ? runs.front().sizes
                                                                         : std::map<std::uint64_t, std::uint64_t>{});
 
   result.scheme_parameters = system->scheme_parameters;
-  result.scheme_parameters["rate"] = rate;
+  result.scheme_parameters[system->rate_parameter] = rate;
   if (system->from_meta) system->from_meta(result.scheme_parameters, runs.front().meta);
   const auto scheme = create_model(*system, result.scheme_parameters);
   const std::size_t estimator = estimator_index(*scheme, system->estimator);

@@ -61,6 +61,7 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
   }
   if (fresh) return binary.string();
   const std::string temporary = binary.string() + ".tmp";
+  fs::remove_all(temporary);
   const std::string log = (fs::path(paths.work_dir) / "build.log").string();
   const std::string command = substitute(system.build, {{"{src}", quote(paths.source_dir)},
                                                          {"{out}", quote(temporary)},
@@ -69,6 +70,7 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
     throw InputError("building the " + system.name + " driver failed (needs " + system.packages +
                      "; scripts/install-deps.sh installs it): " + tail_of(log));
   }
+  fs::remove_all(binary);
   fs::rename(temporary, binary);
   return binary.string();
 }

@@ -52,10 +52,54 @@ ConformanceSystem gperftools_system() {
   return s;
 }
 
+ConformanceSystem go_system() {
+  ConformanceSystem s;
+  s.name = "go";
+  s.summary = "Go 1.19 runtime heap profile (runtime.MemProfileRate), runtime.MemProfile records";
+  s.packages = "golang-go";
+  s.sources = {"conformance/go/driver.go"};
+  s.binary = "driver";
+  s.build = "HOME={dir} GOCACHE={dir}/gocache GOPATH={dir}/gopath go build -o {out} {src}/conformance/go/driver.go";
+  s.run = "GODEBUG=memprofilerate={rate} {bin} {plan}";
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::none;
+  s.scheme = "go";
+  s.scheme_parameters = nlohmann::json::object();
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
+ConformanceSystem jvm_system() {
+  ConformanceSystem s;
+  s.name = "jvm";
+  s.summary = "OpenJDK 17 JEP 331 heap sampling (JVMTI SetHeapSamplingInterval, SampledObjectAlloc)";
+  s.packages = "openjdk-17-jdk-headless";
+  s.sources = {"conformance/jvm/Driver.java", "conformance/jvm/agent.c"};
+  s.binary = "driver";
+  s.build =
+      "mkdir -p {out} && java_home=$(dirname $(dirname $(readlink -f $(command -v javac)))) && "
+      "gcc -shared -fPIC -O2 -I$java_home/include -I$java_home/include/linux "
+      "{src}/conformance/jvm/agent.c -o {out}/libagent.so && javac -d {out} {src}/conformance/jvm/Driver.java";
+  // Serial GC and a fixed heap: TLAB sizes, which decide what is sampled, do not
+  // depend on the machine's cores and memory.
+  s.run = "java -XX:+UseSerialGC -Xms1g -Xmx1g -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan} && "
+          "cat samples.csv";
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::none;
+  s.scheme = "jvm";
+  s.scheme_parameters = nlohmann::json::object();
+  s.rate_parameter = "interval";
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
 }  // namespace
 
 const std::vector<ConformanceSystem>& conformance_systems() {
-  static const std::vector<ConformanceSystem> systems = {jemalloc_system(), gperftools_system()};
+  static const std::vector<ConformanceSystem> systems = {jemalloc_system(), gperftools_system(), go_system(),
+                                                         jvm_system()};
   return systems;
 }
 

@@ -24,7 +24,7 @@ struct ConformanceSystem {
   std::string summary;
   std::string packages;                    // Debian packages the driver needs
   std::vector<std::string> sources;        // driver files, relative to the repository root
-  std::string binary;                      // the built driver's file name (under build/conformance/<name>/)
+  std::string binary;                      // the built driver (file or folder) under build/conformance/<name>/
   std::string build;                       // shell command; {src} {out} {dir} are substituted
   std::string run;                         // shell command; {bin} {plan} {work} {rate} {lg_rate} substituted
   bool rate_power_of_two = false;          // jemalloc: lg_prof_sample
@@ -32,7 +32,8 @@ struct ConformanceSystem {
   bool records_allocated_sizes = false;    // size lines feed the trace's allocated column
   ProfileScaling scaling = ProfileScaling::none;
   std::string scheme;                      // allocsim's model
-  nlohmann::json scheme_parameters;        // without "rate" (added from --rate)
+  nlohmann::json scheme_parameters;        // without the rate (added from --rate)
+  std::string rate_parameter = "rate";     // the scheme's name for the rate
   std::string estimator;                   // the model estimator matching the tool's estimate
   // Model parameters that depend on what the driver measured (its meta lines of the
   // first run); none by default.
