@@ -66,8 +66,11 @@ class GperftoolsSampler {
     if (faithful_) {
       for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64() | 1);  // Init asserts seed != 0
     }
-    for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = pick_next_sampling_point(lanes, t);
-    if (startup_counter_ > 0) counter_[0] = startup_counter_;
+    // Thread 0 starts from the "off" value without a draw (PickNextSamplingPoint
+    // returns before stepping the generator).
+    for (std::size_t t = 0; t < lanes.size(); ++t) {
+      counter_[t] = t == 0 && startup_counter_ > 0 ? startup_counter_ : pick_next_sampling_point(lanes, t);
+    }
     const std::uint32_t* thread = trace.thread.data();
     const std::size_t n = counted_.size();
     for (std::size_t i = 0; i < n; ++i) {
