@@ -41,7 +41,7 @@ std::vector<std::string> site_fields(const ConformanceResult& result, const Site
           format_number(row.z_count),
           format_number(row.model_count_var),
           format_number(row.observed_count_var),
-          format_number(row.z_count_var),
+          optional_number(row.z_count_var),
           format_number(row.model_p),
           format_number(row.observed_p),
           optional_number(row.binomial_p),
@@ -146,7 +146,7 @@ std::string verdict_table(const ConformanceResult& result) {
   for (const SiteRow& row : c.rows) {
     const double bias = row.observed_estimate && row.truth > 0 ? *row.observed_estimate / row.truth - 1 : NAN;
     std::snprintf(line, sizeof line, "%-8s %8.0f %10.3f %10.3f %7.2f %8.2f %8.5f %+7.1f%% %8.2f\n", row.site.c_str(),
-                  row.allocations, row.model_count, row.observed_count, row.z_count, row.z_count_var,
+                  row.allocations, row.model_count, row.observed_count, row.z_count, row.z_count_var.value_or(NAN),
                   row.observed_p, 100 * bias, row.z_estimate.value_or(NAN));
     out += line;
   }

@@ -86,7 +86,7 @@ Comparison compare_sites(const std::vector<SiteObservations>& observed, const Mo
     }
     out.tests.push_back(count);
 
-    if (runs >= 2) {
+    if (o.counts.size() >= kMinRunsForVarianceTest) {
       const double var_of_variance = m.count_kappa4 / runs + 2 * m.count_var * m.count_var / (runs - 1);
       TestResult spread = z_test("count_var", o.name, row.observed_count_var - m.count_var, var_of_variance);
       row.z_count_var = spread.statistic;
