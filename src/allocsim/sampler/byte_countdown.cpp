@@ -37,17 +37,17 @@ class ByteCountdownScheme final : public Scheme {
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<ByteCountdownSampler>>(
-        trace, ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread));
+    return seeded(std::make_unique<SamplerRun<ByteCountdownSampler>>(
+        trace, ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread)));
   }
 
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     auto streams = skip_ahead_cache_.get(trace, index, [&] {
       return make_byte_countdown_streams(trace, index, config_.passthrough_from, config_.per_thread);
     });
-    return std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
+    return seeded(std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
         trace, index,
-        ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread, std::move(streams)));
+        ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread, std::move(streams))));
   }
   mutable SkipAheadCache<ByteCountdownStreams> skip_ahead_cache_;  // skip-ahead's prefix sums, per trace
 
@@ -104,6 +104,10 @@ class ByteCountdownScheme final : public Scheme {
   }
 
  private:
+  std::unique_ptr<SchemeRun> seeded(std::unique_ptr<SchemeRun> run) const {
+    if (!config_.same_sequence) return run;
+    return std::make_unique<SameSequenceRun>(std::move(run));
+  }
   bool passes_through(std::uint64_t s) const { return s >= config_.passthrough_from; }
   // P(at least one sample point in s bytes) = 1 - (1 - p')^s = 1 - e^(-s/T).
   double inclusion(std::uint64_t s) const {

@@ -187,6 +187,7 @@ struct ByteCountdownConfig {
   double rate = 4096;                            // T
   std::uint64_t passthrough_from = kNoPassthrough;
   bool per_thread = true;
+  bool same_sequence = false;  // a default-seeded engine: every process draws the same gaps
 };
 
 // The scheme over ByteCountdownSampler. Estimators, all with per-allocation theory:

@@ -33,7 +33,10 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
             "Android 12); \"none\": every allocation goes through the countdown"},
            {"counter", "string", "process",
             "\"process\": one counter and engine per heap, shared by all threads (current code); "
-            "\"thread\": one per thread (the original ThreadLocalSamplingData)"}},
+            "\"thread\": one per thread (the original ThreadLocalSamplingData)"},
+           {"seeding", "string", "process",
+            "\"process\": each process (replication) draws its own gaps; \"default\": the "
+            "engine's default seed, the same gaps in every process"}},
       .variants =
           {"Code: gaps floor(Exp(T))+1, per-byte probability 1-exp(-1/T), so bytes = T*n has "
            "relative bias T(1-exp(-1/T))-1 ~ -1/(2T); the document's idealised Bernoulli(1/T) "
@@ -47,7 +50,8 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
            "Document before Android 12 (appendix): pass-through at s >= T: passthrough \"rate\", "
            "or the `heapprofd-pre12` scheme.",
            "Code: one default-seeded engine per heap; the random source here is the "
-           "replication's stream (same distribution). Adaptive sampling (interval doubling "
+           "replication's stream (same distribution), or with seeding \"default\" the same "
+           "stream in every replication (every process repeats one realisation). Adaptive sampling (interval doubling "
            "under shared-memory pressure) is not modelled."},
       .create =
           [default_passthrough](JsonObject& params) -> std::unique_ptr<Scheme> {
@@ -68,6 +72,13 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
             v->fail("must be \"process\" or \"thread\", got \"" + counter + "\"");
           }
           config.per_thread = counter == "thread";
+        }
+        if (auto v = params.maybe("seeding")) {
+          const std::string seeding = v->string();
+          if (seeding != "process" && seeding != "default") {
+            v->fail("must be \"process\" or \"default\", got \"" + seeding + "\"");
+          }
+          config.same_sequence = seeding == "default";
         }
         return make_byte_countdown_scheme(config);
       },

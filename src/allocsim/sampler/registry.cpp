@@ -1,15 +1,20 @@
 #include "allocsim/sampler/registry.h"
 
+#include "allocsim/sampler/accumulator_scheme.h"
 #include "allocsim/sampler/allocation_tick.h"
 #include "allocsim/sampler/dotnet.h"
+#include "allocsim/sampler/go_runtime.h"
 #include "allocsim/sampler/gperftools.h"
 #include "allocsim/sampler/heapprofd.h"
 #include "allocsim/sampler/jemalloc.h"
+#include "allocsim/sampler/jvm.h"
 #include "allocsim/sampler/memray.h"
+#include "allocsim/sampler/ocaml.h"
 #include "allocsim/sampler/per_allocation.h"
 #include "allocsim/sampler/per_byte.h"
 #include "allocsim/sampler/poisson.h"
 #include "allocsim/sampler/tcmalloc.h"
+#include "allocsim/sampler/v8.h"
 
 namespace allocsim {
 
@@ -26,6 +31,12 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       tcmalloc_scheme(),
       gperftools_scheme(),
       dotnet_scheme(),
+      go_scheme(),
+      jvm_scheme(),
+      chromium_scheme(),
+      ddprof_scheme(),
+      v8_scheme(),
+      ocaml_scheme(),
   };
   return registry;
 }

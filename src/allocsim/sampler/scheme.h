@@ -171,4 +171,21 @@ class SkipAheadRun final : public SchemeRun {
   std::vector<RandomStream> lanes_;
 };
 
+// Replays every replication with replication 0's random streams: a generator with a
+// fixed default seed draws the same sequence in every process, so every process of
+// the same program records the same samples.
+class SameSequenceRun final : public SchemeRun {
+ public:
+  explicit SameSequenceRun(std::unique_ptr<SchemeRun> run) : run_(std::move(run)) {}
+
+  void replay(const StreamKey& key, std::vector<Observation>& observations) override {
+    StreamKey first = key;
+    first.replication = 0;
+    run_->replay(first, observations);
+  }
+
+ private:
+  std::unique_ptr<SchemeRun> run_;
+};
+
 }  // namespace allocsim

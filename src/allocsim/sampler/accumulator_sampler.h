@@ -1,0 +1,101 @@
+#pragma once
+// The accumulator sampler shared by Chromium's PoissonAllocationSampler
+// (base/sampling_heap_profiler/poisson_allocation_sampler.cc) and Datadog's ddprof
+// (src/lib/allocation_tracker.cc), research/samplers.md sections 8.1 and 10.1.
+//
+// Each thread keeps acc < 0, initially minus the first interval. An allocation adds
+// its size s; while acc < 0 nothing happens. Otherwise
+//   samples = acc / T (integer division), acc %= T,
+//   do { acc -= interval; ++samples; } while (acc >= 0);
+// so a large allocation gets floor(acc/T) samples deterministically plus a random
+// remainder, and the (negative) leftover is carried. Interval: trunc(-T ln u)
+// clamped to [8, 20 T]. The observers get weight T * samples.
+//
+// Theory (continuous model: exponential intervals, the leftover -X with X ~ Exp(T)
+// after every slow path, by memorylessness, so allocations are independent). With
+// sigma = s/T, an allocation is sampled iff X <= s (pi = 1 - e^-sigma); then
+// a = s - X and n = floor(a/T) + 1 + Poisson((a mod T)/T), E[n | a] = a/T + 1. So
+//   E[T n] = s  (unbiased),
+//   Var[T n] = T^2 (f + e^-f - e^-sigma + (e^-f - e^-sigma)/(e - 1)),  f = sigma - floor(sigma),
+// which is T s for s < T (Poisson) but stays below ~1.6 T^2 for s >> T (Poisson:
+// T s). Truncated intervals have mean ~T - 1/2: +1/(2T) relative (samplers.md 17).
+//
+// keep < 1 models a second sampling layer downstream (a profiler or exporter that
+// forwards each sampled allocation with probability keep, one uniform per sample).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+// Var[T n] / T^2 of one allocation of sigma = s/T (see above).
+inline double accumulator_count_variance(double sigma) {
+  const double f = sigma - std::floor(sigma);
+  const double tail = std::exp(-sigma), ef = std::exp(-f);
+  return f + ef - tail + (ef - tail) / std::expm1(1.0);
+}
+
+// GetNextSampleInterval: trunc(-T ln u) clamped to [8, 20 T] (Chromium:
+// sizeof(intptr_t) .. 20 T; ddprof the same).
+inline std::int64_t accumulator_interval(double u, double period) {
+  const double value = std::clamp(exponential_from_uniform(u, period), 8.0, 20 * period);
+  return static_cast<std::int64_t>(value);
+}
+
+class AccumulatorSampler {
+ public:
+  AccumulatorSampler(std::int64_t period, double keep) : period_(period), keep_(keep) {}
+
+  // Observation: samples = n, weight = T n, offset = the first sample point's
+  // 0-based offset in the allocation.
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    acc_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) acc_[t] = -draw(lanes[t]);
+    const std::uint64_t* requested = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t t = thread[i];
+      const auto s = static_cast<std::int64_t>(std::min<std::uint64_t>(requested[i], kMaxSize));
+      std::int64_t acc = acc_[t] + s;
+      if (acc < 0) {
+        acc_[t] = acc;
+        continue;
+      }
+      const auto offset = static_cast<std::uint64_t>(s - acc - 1);  // where acc reached 0
+      std::int64_t samples = acc / period_;
+      acc %= period_;
+      do {
+        acc -= draw(lanes[t]);
+        ++samples;
+      } while (acc >= 0);
+      acc_[t] = acc;
+      if (keep_ < 1 && lanes[t].next_uniform() > keep_) continue;  // dropped by the second layer
+      out.push_back({i, static_cast<std::uint32_t>(std::min<std::int64_t>(samples, UINT32_MAX)), offset,
+                     static_cast<double>(period_) * static_cast<double>(samples)});
+    }
+  }
+
+ private:
+  // Sizes are signed in the code (intptr_t); larger requests fail anyway.
+  static constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 62;
+
+  template <class Stream>
+  std::int64_t draw(Stream& lane) const {
+    return accumulator_interval(lane.next_uniform(), static_cast<double>(period_));
+  }
+
+  std::int64_t period_;
+  double keep_;
+  std::vector<std::int64_t> acc_;  // per thread: accumulated bytes, < 0 between allocations
+};
+
+}  // namespace allocsim

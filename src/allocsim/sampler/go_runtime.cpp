@@ -1,0 +1,220 @@
+#include "allocsim/sampler/go_runtime.h"
+
+#include <cmath>
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+#include "allocsim/sampler/exponential_inclusion.h"
+
+namespace allocsim {
+
+std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
+  std::vector<std::uint64_t> counted(trace.size());
+  std::vector<GoTinyBlock> blocks(trace.thread_count);
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::uint64_t s = trace.requested[i];
+    if (s == 0) {
+      counted[i] = 0;
+    } else if (tiny && s < kGoTinySize) {
+      counted[i] = blocks[trace.thread[i]].counted(s);
+    } else {
+      counted[i] = go_slot_size(s);
+    }
+  }
+  return counted;
+}
+
+namespace {
+
+// pprof's scaleHeapSample (protomem.go) on one record's raw (count, bytes); R <= 1
+// leaves them unscaled.
+std::pair<double, double> scale_heap_sample(double count, double bytes, double rate) {
+  if (count == 0 || bytes == 0) return {0, 0};
+  if (rate <= 1) return {count, bytes};
+  const double scale = 1 / (1 - std::exp(-(bytes / count) / rate));
+  return {static_cast<double>(static_cast<std::int64_t>(count * scale)),
+          static_cast<double>(static_cast<std::int64_t>(bytes * scale))};
+}
+
+std::vector<EstimatorSpec> go_estimators(std::uint32_t periods) {
+  std::vector<EstimatorSpec> specs = {
+      {"bytes", Quantity::allocated_bytes, "u / (1 - exp(-u/R)) per sample (slot size u), unrounded"},
+      {"count", Quantity::count, "1 / (1 - exp(-u/R)) per sample, unrounded"},
+      {"bytes_merged", Quantity::allocated_bytes,
+       "scaleHeapSample on the group's raw (count, bytes), int64: the profile's value for one "
+       "(stack, size) record, merge-then-scale for a mixed group",
+       2},
+      {"count_merged", Quantity::count, "the count of the same scaleHeapSample call", 2},
+  };
+  if (periods > 1) {
+    specs.push_back({"bytes_delta_then_scale", Quantity::allocated_bytes,
+                     "scaleHeapSample (int64) on each time span's raw delta, summed over the spans",
+                     2 * std::size_t{periods}});
+    specs.push_back({"count_delta_then_scale", Quantity::count, "the counts of the same calls",
+                     2 * std::size_t{periods}});
+  }
+  return specs;
+}
+
+class GoScheme final : public Scheme {
+ public:
+  explicit GoScheme(const GoConfig& config) : config_(config), estimators_(go_estimators(config.periods)) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config_));
+  }
+
+  // Registers: bytes, count, then raw (bytes, count) twice (one pair per merged
+  // estimator); with periods k, raw (bytes, count) of each span twice more.
+  void weigh(const Trace& trace, std::span<const Observation> observations,
+             std::span<double> out) const override {
+    const std::size_t k = config_.periods;
+    const std::size_t width = k > 1 ? 6 + 4 * k : 6;
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const double u = observations[o].weight;
+      const double scale = weight_scale(u);
+      double* registers = &out[width * o];
+      std::fill(registers, registers + width, 0.0);
+      registers[0] = u * scale;
+      registers[1] = scale;
+      registers[2] = registers[4] = u;
+      registers[3] = registers[5] = 1.0;
+      if (k > 1) {
+        const std::size_t span = period_of(trace, observations[o].event);
+        registers[6 + 2 * span] = registers[6 + 2 * k + 2 * span] = u;
+        registers[7 + 2 * span] = registers[7 + 2 * k + 2 * span] = 1.0;
+      }
+    }
+  }
+
+  double finalize(std::size_t estimator, std::span<const double> registers) const override {
+    if (estimator < 2) return registers[0];
+    if (estimator < 4) {
+      const auto [count, bytes] = scale_heap_sample(registers[1], registers[0], config_.rate);
+      return estimator == 2 ? bytes : count;
+    }
+    double total = 0;
+    for (std::size_t span = 0; span < config_.periods; ++span) {
+      const auto [count, bytes] = scale_heap_sample(registers[2 * span + 1], registers[2 * span], config_.rate);
+      total += estimator == 4 ? bytes : count;
+    }
+    return total;
+  }
+
+  std::uint64_t allocated_size(const Trace& trace, std::size_t i) const override {
+    const std::uint64_t s = trace.requested[i];
+    if (config_.tiny && s < kGoTinySize) return s;  // inside a 16-byte block (0 for size 0)
+    return s == 0 ? 0 : go_slot_size(s);
+  }
+
+  // Allocations are sampled independently (go_runtime.h); the tiny allocator decides
+  // deterministically which allocation counts a block, so with tiny the theory is
+  // still exact: an opener carries 16 bytes for the block, the others are never seen.
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
+                                     std::size_t i) const override {
+    const double u = static_cast<double>(counted_size(trace, i));
+    const double truth = estimator == 0 ? static_cast<double>(allocated_size(trace, i)) : 1.0;
+    const double scale = weight_scale(u);
+    const double weight = estimator == 0 ? u * scale : scale;
+    const bool always = config_.rate == 1 || (config_.bypass && u >= config_.rate);
+    const double mean = always ? 0.0 : std::min(config_.rate, kGoMaxMean);
+    return weighted_inclusion_theory(u, mean, weight, truth);
+  }
+
+ private:
+  // Which of the k equal spans of the trace's time allocation i falls in.
+  std::size_t period_of(const Trace& trace, std::uint64_t i) const {
+    const double first = static_cast<double>(trace.time.front());
+    const double length = static_cast<double>(trace.time.back()) - first + 1;
+    const auto span = static_cast<std::size_t>((static_cast<double>(trace.time[i]) - first) / length *
+                                               static_cast<double>(config_.periods));
+    return std::min<std::size_t>(span, config_.periods - 1);
+  }
+
+  double weight_scale(double u) const {
+    return config_.rate <= 1 ? 1.0 : exponential_unsampling_scale(u, config_.rate);
+  }
+
+  std::uint64_t counted_size(const Trace& trace, std::size_t i) const {
+    if (!config_.tiny) return trace.requested[i] == 0 ? 0 : go_slot_size(trace.requested[i]);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (counted_trace_ != &trace || counted_.size() != trace.size()) {
+      counted_ = go_counted_sizes(trace, true);
+      counted_trace_ = &trace;
+    }
+    return counted_[i];
+  }
+
+  GoConfig config_;
+  std::vector<EstimatorSpec> estimators_;
+  mutable std::mutex mutex_;  // guards the tiny allocator's counted sizes of one trace
+  mutable const Trace* counted_trace_ = nullptr;
+  mutable std::vector<std::uint64_t> counted_;
+};
+
+}  // namespace
+
+SchemeDescriptor go_scheme() {
+  return {
+      .name = "go",
+      .summary = "Go 1.19 runtime.MemProfileRate: per-P countdown of floor(~Exp(R))+1 bytes over "
+                 "slot sizes, sampled when the slot reaches it, leftover discarded; pprof "
+                 "scaleHeapSample 1/(1-exp(-u/R)) per (stack, size) record.",
+      .source = "golang/go runtime/malloc.go, mprof.go, sizeclasses.go, fastlog2.go, "
+                "pprof/protomem.go (Go 1.19; research/samplers.md section 6)",
+      .parameters =
+          {{"rate", "integer", 524288, "runtime.MemProfileRate R in bytes (1: every allocation)"},
+           {"faithful", "boolean", true,
+            "draw with the runtime's wyrand fastrand, 26-bit q and table fastlog2 (false: an "
+            "ideal exponential, floor + 1)"},
+           {"tiny", "boolean", false,
+            "treat 1..15-byte allocations as pointer-free (noscan): the tiny allocator counts "
+            "one 16-byte block per opening allocation and nothing for the ones that fit"},
+           {"bypass", "string", "none",
+            "\"none\" (Go >= 1.12); \"rate\": Go <= 1.11 always sampled u >= R and pprof "
+            "still scaled it (issue 26618)"},
+           {"periods", "integer", 1,
+            "k > 1 adds the delta-then-scale estimators over k equal time spans of the trace"}},
+      .variants =
+          {"Counted size: the slot (size class, or whole 8 KiB pages above 32 KiB), which is "
+           "also the record's size; size 0 is never counted.",
+           "Trigger: Go 1.19 tests u < nextSample (decrement) else sample; newer Go subtracts "
+           "first and samples when the int64 counter goes negative, a one-byte shift.",
+           "faithful=true: per-P wyrand state seeded from the thread's stream (the runtime "
+           "seeds per M from the clock), q = fastrandn(2^26) + 1, int32(min(0, fastlog2(q) - "
+           "26) * (-ln 2 R)) + 1 with R clamped to 0x7000000.",
+           "bytes and count are the per-record pprof scaling without int64 truncation; "
+           "bytes_merged / count_merged apply scaleHeapSample with truncation to the whole "
+           "group (exact when the group is one (stack, size) record).",
+           "Not modelled: GC cycles (in-use profiles publish the last completed cycle) and the "
+           "legacy text format's heap/2R header."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        GoConfig config;
+        if (auto v = params.maybe("rate")) {
+          const std::uint64_t rate = v->positive_uint();
+          if (rate > 0x7FFFFFFFu) v->fail("must be at most 2^31 - 1 (MemProfileRate is an int)");
+          config.rate = static_cast<double>(rate);
+        }
+        if (auto v = params.maybe("faithful")) config.faithful = v->boolean();
+        if (auto v = params.maybe("tiny")) config.tiny = v->boolean();
+        if (auto v = params.maybe("periods")) {
+          const std::uint64_t k = v->positive_uint();
+          if (k > 1000) v->fail("must be at most 1000");
+          config.periods = static_cast<std::uint32_t>(k);
+        }
+        if (auto v = params.maybe("bypass")) {
+          const std::string rule = v->string();
+          if (rule != "none" && rule != "rate") v->fail("must be \"none\" or \"rate\", got \"" + rule + "\"");
+          config.bypass = rule == "rate";
+        }
+        return std::make_unique<GoScheme>(config);
+      },
+  };
+}
+
+}  // namespace allocsim

@@ -1,0 +1,98 @@
+#include "allocsim/sampler/jvm.h"
+
+#include "allocsim/sampler/exponential_inclusion.h"
+
+namespace allocsim {
+namespace {
+
+class JvmScheme final : public Scheme {
+ public:
+  JvmScheme(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+
+  const std::vector<EstimatorSpec>& estimators() const override {
+    static const std::vector<EstimatorSpec> specs = {
+        {"bytes", Quantity::allocated_bytes, "u / (1 - exp(-u/T)) per sampled object (agents' unsampling)"},
+        {"count", Quantity::count, "1 / (1 - exp(-u/T)) per sampled object"},
+        {"bytes_since_last", Quantity::allocated_bytes,
+         "the thread's bytes since its previous sample, this object included (JFR "
+         "ObjectAllocationSample weight; biased per group)"},
+    };
+    return specs;
+  }
+
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
+    return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval_, faithful_));
+  }
+
+  void weigh(const Trace& trace, std::span<const Observation> observations,
+             std::span<double> out) const override {
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const double u = static_cast<double>(jvm_object_size(trace.requested[observations[o].event]));
+      const double scale = exponential_unsampling_scale(u, interval_);
+      double* registers = &out[3 * o];
+      registers[0] = u * scale;
+      registers[1] = scale;
+      registers[2] = observations[o].weight;
+    }
+  }
+
+  std::uint64_t allocated_size(const Trace& trace, std::size_t i) const override {
+    return jvm_object_size(trace.requested[i]);
+  }
+
+  // bytes and count: independent inclusion with pi = 1 - e^(-u/T) (jvm.h).
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
+                                     std::size_t i) const override {
+    const double u = static_cast<double>(jvm_object_size(trace.requested[i]));
+    const double scale = exponential_unsampling_scale(u, interval_);
+    return estimator == 0 ? weighted_inclusion_theory(u, interval_, u * scale, u)
+                          : weighted_inclusion_theory(u, interval_, scale, 1.0);
+  }
+
+ private:
+  double interval_;
+  bool faithful_;
+};
+
+}  // namespace
+
+SchemeDescriptor jvm_scheme() {
+  return {
+      .name = "jvm",
+      .summary = "HotSpot JEP 331 (JVMTI SampledObjectAlloc): per-thread countdown of "
+                 "floor(~Exp(T))+1 bytes over object sizes from one shared 48-bit LCG, "
+                 "leftover discarded; agents unsample by 1/(1-exp(-u/T)).",
+      .source = "openjdk/jdk src/hotspot/share/runtime/threadHeapSampler.cpp (JDK 13+, JDK 17); "
+                "JEP 331 (research/samplers.md section 7)",
+      .parameters =
+          {{"interval", "integer", 524288,
+            "JVMTI SetHeapSamplingInterval T in bytes (0: every object)"},
+           {"faithful", "boolean", true,
+            "draw with the shared lrand64 state and the table fast_log2 (false: an ideal "
+            "exponential, floor + 1, per thread)"}},
+      .variants =
+          {"Object size: the trace's size rounded up to 8 bytes (MinObjAlignmentInBytes).",
+           "Overflow: discarded (JDK 13+); JDK 11 subtracted it from the next interval when "
+           "smaller. Not modelled.",
+           "faithful=true: one _rnd for all threads, re-seeded from each thread's 32-bit "
+           "address (modelled by a word of its stream) when its sampler is constructed; "
+           "later draws in trace order.",
+           "The JVM emits no weight: bytes / count are the agents' Horvitz-Thompson "
+           "unsampling, bytes_since_last the JFR ObjectAllocationSample weight."},
+      .create =
+          [](JsonObject& params) -> std::unique_ptr<Scheme> {
+        double interval = 524288;
+        bool faithful = true;
+        if (auto v = params.maybe("interval")) {
+          const std::uint64_t value = v->uint();
+          if (value > 0x7FFFFFFFu) v->fail("must be at most 2^31 - 1 (a jint)");
+          interval = static_cast<double>(value);
+        }
+        if (auto v = params.maybe("faithful")) faithful = v->boolean();
+        return std::make_unique<JvmScheme>(interval, faithful);
+      },
+  };
+}
+
+}  // namespace allocsim

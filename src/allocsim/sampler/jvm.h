@@ -1,0 +1,113 @@
+#pragma once
+// `jvm`: HotSpot's JEP 331 heap sampler (JVMTI SampledObjectAlloc,
+// SetHeapSamplingInterval) as its code does it (openjdk/jdk
+// src/hotspot/share/runtime/threadHeapSampler.cpp, JDK 13 and later;
+// research/samplers.md section 7).
+//
+// Each thread keeps _bytes_until_sample. check_for_sampling(obj, size, since) adds
+// the object's size (here: the trace's size rounded up to 8, MinObjAlignmentInBytes)
+// to the TLAB bytes allocated since the last check; the TLAB end is placed at the
+// sample point, so this is a countdown over every object's bytes: if the total is
+// below _bytes_until_sample it is subtracted, otherwise the object is sampled and a
+// fresh interval is drawn (the overflow is passed to pick_next_sample and ignored;
+// JDK 11 still subtracted it when smaller than the new interval).
+//   Interval: _rnd = lrand64 step (48-bit LCG, tcmalloc's constants), q = top 26 bits
+//   + 1, log_val = min(0, fast_log2(q) - 26), size_t(log_val * (-ln 2 T) + 1), where
+//   fast_log2 is the exponent plus a 1024-entry table log2(1 + (i + 0.5)/1024) on the
+//   top 10 mantissa bits. _rnd is one static for all threads; each new thread's
+//   sampler re-seeds it with its own address (uint32) and draws its first interval.
+//   T = 0 samples every object.
+// The interval is floor(X) + 1 of a (near-)exponential X, so as for Go an object of u
+// bytes is sampled independently with pi = P(X < u) = 1 - e^(-u/T) (exactly for an
+// exponential X; the table log changes it by O(1e-4) relative).
+// The JVM reports (object, class, size) only. Estimators:
+//   bytes, count: what agents compute, u / (1 - e^(-u/T)) and 1 / (1 - e^(-u/T))
+//     (e.g. cloud-profiler-java UnSample): unbiased;
+//   bytes_since_last: the bytes the thread allocated since its previous sample,
+//     including this object (the weight of JFR's jdk.ObjectAllocationSample and of
+//     dd-trace-py): the total is right up to the tail after the last sample, but it
+//     moves credit from the allocations before a sample to the sampled one.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/tcmalloc_random.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+inline std::uint64_t jvm_object_size(std::uint64_t size) { return (size + 7) / 8 * 8; }
+
+// ThreadHeapSampler::fast_log2.
+inline double jvm_fast_log2(double d) {
+  const auto high = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(d) >> 32);
+  const std::uint32_t y = (high >> (20 - 10)) & 1023;
+  const std::int32_t exponent = static_cast<std::int32_t>((high >> 20) & 0x7FF) - 1023;
+  return exponent + std::log2(1.0 + (y + 0.5) / 1024);
+}
+
+// pick_next_geometric_sample: steps `state` and returns the next interval.
+inline std::uint64_t jvm_next_interval(std::uint64_t& state, double interval) {
+  state = TcmallocLcg48::next(state);
+  const double q = static_cast<std::uint32_t>(state >> (48 - 26)) + 1.0;
+  const double log_val = jvm_fast_log2(q) - 26;
+  return static_cast<std::uint64_t>((0.0 < log_val ? 0.0 : log_val) * (-std::log(2.0) * interval) + 1);
+}
+
+class JvmSampler {
+ public:
+  JvmSampler(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+
+  // Observation: offset = the sample point's 0-based offset in the object's u bytes,
+  // weight = the thread's bytes since its previous sample, this object included.
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    until_.resize(lanes.size());
+    since_.assign(lanes.size(), 0);
+    for (std::size_t t = 0; t < lanes.size(); ++t) {
+      if (faithful_) {  // the new thread's address seeds the shared state
+        const auto address = static_cast<std::uint32_t>(lanes[t].next_u64());
+        shared_state_ = address == 0 ? 1 : address;
+      }
+      until_[t] = next_interval(lanes[t]);
+    }
+    const std::uint64_t* requested = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t u = jvm_object_size(requested[i]);
+      const std::uint32_t t = thread[i];
+      since_[t] += u;
+      if (u < until_[t]) {
+        until_[t] -= u;
+        continue;
+      }
+      out.push_back({i, 1, until_[t] == 0 ? 0 : until_[t] - 1, static_cast<double>(since_[t])});
+      since_[t] = 0;
+      until_[t] = next_interval(lanes[t]);
+    }
+  }
+
+ private:
+  template <class Stream>
+  std::uint64_t next_interval(Stream& lane) {
+    if (interval_ == 0) return 0;
+    if (faithful_) return jvm_next_interval(shared_state_, interval_);
+    return static_cast<std::uint64_t>(exponential_from_uniform(lane.next_uniform(), interval_)) + 1;
+  }
+
+  double interval_;
+  bool faithful_;
+  std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
+  std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample
+  std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
+};
+
+SchemeDescriptor jvm_scheme();
+
+}  // namespace allocsim
