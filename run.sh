@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # allocsim's main job: install what is missing, build, run scenarios.
 #   ./run.sh                 runs the default scenarios: every figure of the design
-#                            documents (scenarios/figures/) and the examples
+#                            documents (scenarios/figures/) and the examples, then the
+#                            conformance checks against the real samplers
+#                            (scripts/conformance.sh, results/conformance/)
 #   ./run.sh FILE.json ...   runs the given scenario files
 # Results go to results/<scenario>/ (metrics.csv, summary.json, charts/, tables/).
 set -euo pipefail
@@ -9,7 +11,10 @@ cd "$(dirname "$0")"
 scripts/install-deps.sh
 scripts/build.sh
 if [ $# -eq 0 ]; then
-  set -- scenarios/figures/*.json scenarios/examples/*.json
+  build/bin/allocsim run --out results scenarios/figures/*.json scenarios/examples/*.json
+  # A failed verdict (1) is a finding, recorded in results/conformance/; 2 is an error.
+  scripts/conformance.sh || [ $? -eq 1 ]
+else
+  build/bin/allocsim run --out results "$@"
 fi
-build/bin/allocsim run --out results "$@"
 echo "results written under results/"

@@ -76,8 +76,8 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   if (system->records_allocated_sizes && runs.front().sizes.empty()) {
     throw InputError(outputs.front() + ": the driver reported no sizes");
   }
-  result.trace = plan_trace(result.plan, system->records_allocated_sizes ? runs.front().sizes
-                                                                        : std::map<std::uint64_t, std::uint64_t>{});
+  const auto allocated = system->records_allocated_sizes ? runs.front().sizes : std::map<std::uint64_t, std::uint64_t>{};
+  result.trace = plan_trace(result.plan, allocated);
 
   result.scheme_parameters = system->scheme_parameters;
   result.scheme_parameters[system->rate_parameter] = rate;
@@ -156,7 +156,31 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
                         : target == Quantity::allocated_bytes ? m.live_allocated
                                                               : m.live_count;
   }
-  result.comparison = compare_sites(observed, result.model, result.model.closed_form_counts, options.alpha);
+  // Which sizes the samples of a site with several sizes land on: one more row per
+  // (site, size), counts only.
+  const Trace split = plan_trace(result.plan, allocated, true);
+  const ModelMoments split_model = model_moments(*scheme, split, request);
+  ModelMoments compared = result.model;
+  for (std::uint32_t s = 0; s < split.stack_count; ++s) {
+    const std::string& name = split.stack_names[s];
+    const std::size_t colon = name.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string site = name.substr(0, colon);
+    const std::uint64_t size = std::stoull(name.substr(colon + 1));
+    SiteObservations part;
+    part.name = name;
+    part.homogeneous = true;
+    for (const DriverRun& run : runs) {
+      double count = 0;
+      for (const DriverSample& sample : run.samples) {
+        count += sample.site == site && sample.requested == size && (sample.live || system->samples_include_freed);
+      }
+      part.counts.push_back(count);
+    }
+    observed.push_back(part);
+    compared.sites.push_back(split_model.sites[s]);
+  }
+  result.comparison = compare_sites(observed, compared, result.model.closed_form_counts, options.alpha);
   result.passed = result.comparison.passed && result.distinct_runs == runs.size() && result.size_mismatches == 0 &&
                   result.unexplained.empty();
   return result;

@@ -35,14 +35,20 @@ std::string encode_plan(const Plan& plan) {
   return out;
 }
 
-Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>& allocated) {
+Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>& allocated, bool split_sizes) {
   Trace trace;
   std::uint64_t time = 0;
-  for (std::uint32_t s = 0; s < plan.sites.size(); ++s) {
-    const PlanSite& site = plan.sites[s];
-    trace.stack_names.push_back(site.name);
+  for (const PlanSite& site : plan.sites) {
+    const bool split = split_sizes && site.sizes.size() > 1;
+    const auto first_stack = static_cast<std::uint32_t>(trace.stack_names.size());
+    if (split) {
+      for (std::uint64_t size : site.sizes) trace.stack_names.push_back(site.name + ":" + std::to_string(size));
+    } else {
+      trace.stack_names.push_back(site.name);
+    }
     for (std::uint64_t j = 0; j < site.count; ++j) {
       const std::uint64_t size = site.size_of(j);
+      const auto s = first_stack + static_cast<std::uint32_t>(split ? j % site.sizes.size() : 0);
       trace.thread.push_back(0);
       trace.requested.push_back(size);
       if (!allocated.empty()) {
@@ -57,7 +63,7 @@ Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>&
     }
   }
   trace.thread_count = 1;
-  trace.stack_count = static_cast<std::uint32_t>(plan.sites.size());
+  trace.stack_count = static_cast<std::uint32_t>(trace.stack_names.size());
   trace.type_count = 1;
   trace.validate("conformance plan");
   return trace;

@@ -40,6 +40,9 @@ std::string encode_plan(const Plan& plan);
 // The plan as a trace: allocation j of each site in order, a freed block's free
 // right after it; stack = site index (named), thread 0. `allocated` maps a request
 // to the allocator's size (the trace's allocated column); empty leaves it out.
-Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>& allocated = {});
+// `split_sizes`: each size of a site with several sizes becomes a stack of its own,
+// named "<site>:<size>" (which object sizes a site's samples land on).
+Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>& allocated = {},
+                 bool split_sizes = false);
 
 }  // namespace allocsim
