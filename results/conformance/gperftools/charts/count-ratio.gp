@@ -8,7 +8,7 @@ set datafile separator '\t'
 set title 'gperftools: sampled allocations per site, real / model (200 runs)' font ',15'
 set xlabel 'model mean of sampled allocations per run'
 set logscale x 10
-set format x '%g'
+set format x '10^{%L}'
 set ylabel 'real mean / model mean'
 set grid back lc rgb '#d4d4d4' lw 1
 set border lw 1.2
