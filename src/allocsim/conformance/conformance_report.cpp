@@ -1,8 +1,11 @@
 #include "allocsim/conformance/conformance_report.h"
 
+#include <zlib.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 #include "allocsim/report/csv.h"
 #include "allocsim/report/gnuplot_chart.h"
@@ -13,6 +16,24 @@ namespace fs = std::filesystem;
 
 namespace allocsim {
 namespace {
+
+// `text` as a gzip stream (the trace readers detect and inflate it).
+std::string gzip(const std::string& text) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  }
+  std::string out(deflateBound(&z, text.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int status = deflate(&z, Z_FINISH);
+  deflateEnd(&z);
+  if (status != Z_STREAM_END) throw std::runtime_error("zlib: deflate failed");
+  out.resize(z.total_out);
+  return out;
+}
 
 std::string optional_number(const std::optional<double>& value) { return value ? format_number(*value) : ""; }
 
@@ -129,7 +150,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
   write_file_atomically((fs::path(out_dir) / "tests.csv").string(), tests);
   write_file_atomically((fs::path(out_dir) / "runs.csv").string(), runs);
   write_file_atomically((fs::path(out_dir) / "plan.txt").string(), encode_plan(result.plan));
-  write_csv_trace(result.trace, (fs::path(out_dir) / "trace.csv").string());
+  write_file_atomically((fs::path(out_dir) / "trace.csv.gz").string(), gzip(encode_csv_trace(result.trace)));
   if (chart) write_chart(result, out_dir);
   write_file_atomically((fs::path(out_dir) / "summary.json").string(), summary.dump(2) + "\n");
 }
