@@ -41,8 +41,12 @@ TEST(ConformancePlan, StandardPlanScalesAllButStartup) {
   EXPECT_EQ(plan.sites.front().count, 72u);
   for (const PlanSite& site : plan.sites) {
     EXPECT_GE(site.count, 1u) << site.name;
-    if (site.name == "marker") EXPECT_EQ(site.sizes, std::vector<std::uint64_t>{4096});
-    if (site.name == "small") EXPECT_EQ(site.count, 500u);
+    if (site.name == "marker") {
+      EXPECT_EQ(site.sizes, std::vector<std::uint64_t>{4096});
+    }
+    if (site.name == "small") {
+      EXPECT_EQ(site.count, 500u);
+    }
   }
 }
 
