@@ -6,7 +6,8 @@
 //   runs.csv      per run and site: sampled allocations and the tool's estimate
 //   summary.json  system, version, rate, runs, model, checks and the verdict
 //   plan.txt, trace.csv   the driver's plan and the same sequence as an allocsim trace
-//   charts/count-ratio.{png,svg}   observed / model sampled count per site (gnuplot)
+//   charts/count-ratio.{png,svg}   observed / model sampled count per site with a sample
+//                 (log scale, gnuplot)
 // and formats the verdict table printed by the command.
 #include <string>
 
