@@ -9,7 +9,9 @@ set title 'jemalloc: sampled allocations per site, real / model (200 runs)' font
 set xlabel 'model mean of sampled allocations per run'
 set logscale x 10
 set format x '10^{%L}'
-set ylabel 'real mean / model mean'
+set ylabel 'real mean / model mean (log scale)'
+set logscale y 10
+set format y '%g'
 set grid back lc rgb '#d4d4d4' lw 1
 set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
