@@ -32,6 +32,9 @@ TEST(ConformancePlan, TraceFollowsThePlan) {
   EXPECT_EQ(trace.free_time[3], trace.time[3] + 1);  // freed right after
   EXPECT_LT(trace.free_time[3], trace.time[4]);
   EXPECT_FALSE(plan_trace(plan).has_allocated_sizes());
+  const Trace split = plan_trace(plan, {}, true);  // a site of several sizes splits, one of one does not
+  EXPECT_EQ(split.stack_names, (std::vector<std::string>{"a:10", "a:20", "b"}));
+  EXPECT_EQ(split.stack, (std::vector<std::uint32_t>{0, 1, 0, 2, 2}));
   EXPECT_THROW(plan_trace(plan, {{10, 16}}), InputError);
 }
 

@@ -151,6 +151,8 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
       {"distinct_runs", result.distinct_runs},
       {"sizes_checked", result.sizes_checked},
       {"size_mismatches", result.size_mismatches},
+      {"sample_sizes_checked", result.sample_sizes_checked},
+      {"sample_size_mismatches", result.sample_size_mismatches},
       {"unexplained_samples", result.unexplained},
       {"passed", result.passed},
   };
@@ -183,10 +185,13 @@ std::string verdict_table(const ConformanceResult& result) {
   for (const TestResult& t : c.tests) failed += t.failed;
   std::snprintf(line, sizeof line,
                 "%zu tests at family-wise false-alarm rate %g (each p < %.2g fails): %zu failed; "
-                "%llu of %zu runs distinct; %llu of %llu allocator sizes differ from the model's\n",
+                "%llu of %zu runs distinct; allocator sizes different from the model's: %llu of %llu "
+                "planned, %llu of %llu sampled\n",
                 c.tests.size(), c.alpha, c.threshold, failed, static_cast<unsigned long long>(result.distinct_runs),
                 result.counts.size(), static_cast<unsigned long long>(result.size_mismatches),
-                static_cast<unsigned long long>(result.sizes_checked));
+                static_cast<unsigned long long>(result.sizes_checked),
+                static_cast<unsigned long long>(result.sample_size_mismatches),
+                static_cast<unsigned long long>(result.sample_sizes_checked));
   out += line;
   for (const TestResult& t : c.tests) {
     if (!t.failed) continue;

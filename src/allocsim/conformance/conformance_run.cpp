@@ -95,6 +95,15 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
       ++result.sizes_checked;
       if (model_sizes.count(requested) && model_sizes.at(requested) != allocated) ++result.size_mismatches;
     }
+    // And the size each sample was recorded with (jemalloc's usize, Go's slot).
+    for (const DriverRun& run : runs) {
+      for (const DriverSample& sample : run.samples) {
+        const auto it = model_sizes.find(sample.requested);
+        if (it == model_sizes.end()) continue;  // not a planned size: reported as unexplained below
+        ++result.sample_sizes_checked;
+        if (it->second != sample.usable) ++result.sample_size_mismatches;
+      }
+    }
   }
 
   // Observations per site.
@@ -182,6 +191,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   }
   result.comparison = compare_sites(observed, compared, result.model.closed_form_counts, options.alpha);
   result.passed = result.comparison.passed && result.distinct_runs == runs.size() && result.size_mismatches == 0 &&
+                  result.sample_size_mismatches == 0 &&
                   result.unexplained.empty();
   return result;
 }

@@ -40,6 +40,8 @@ struct ConformanceResult {
   std::uint64_t distinct_runs = 0;                // runs whose sample lists differ from all others
   std::uint64_t size_mismatches = 0;              // planned sizes whose allocator size the model gets wrong
   std::uint64_t sizes_checked = 0;
+  std::uint64_t sample_size_mismatches = 0;       // samples recorded with another size than the model's
+  std::uint64_t sample_sizes_checked = 0;
   std::vector<std::string> unexplained;           // sample lines of sizes a site never allocates
   ModelMoments model;
   Comparison comparison;
