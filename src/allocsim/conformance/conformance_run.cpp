@@ -1,5 +1,6 @@
 #include "allocsim/conformance/conformance_run.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <filesystem>

@@ -6,8 +6,6 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "allocsim/util/error.h"

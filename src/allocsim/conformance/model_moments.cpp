@@ -1,7 +1,6 @@
 #include "allocsim/conformance/model_moments.h"
 
 #include <cmath>
-#include <numeric>
 
 namespace allocsim {
 namespace {
