@@ -160,6 +160,37 @@ TEST(ConformanceSiteComparison, ExactBinomialPValue) {
   EXPECT_NEAR(*c.rows[0].binomial_p, 2 * std::pow(0.95, 20), 1e-12);
 }
 
+// The estimate's z-test, and sites the model gives no variance: a site that can
+// never be sampled passes with no samples and fails with one.
+TEST(ConformanceSiteComparison, EstimatesAndDegenerateSites) {
+  ModelMoments model;
+  SiteMoments sampled;
+  sampled.allocations = 100;
+  sampled.count_mean = 10;
+  sampled.count_var = 9;
+  sampled.estimate_mean = 1000;
+  sampled.estimate_var = 100 * 100;  // sd 100 per run
+  SiteMoments never;
+  never.allocations = 50;
+  model.sites = {sampled, never};
+  auto compare = [&](double estimate_shift, double never_count) {
+    SiteObservations a{"a", false, {}, {}, 1000}, b{"b", true, {}, {}, 0};
+    for (int r = 0; r < 100; ++r) {
+      a.counts.push_back(r % 2 == 0 ? 7 : 13);
+      a.estimates.push_back(1000 + estimate_shift + (r % 2 == 0 ? -100 : 100));
+      b.counts.push_back(r == 0 ? never_count : 0);
+    }
+    return compare_sites({a, b}, model, true, 1e-3);
+  };
+  EXPECT_TRUE(compare(0, 0).passed);
+  // Mean estimate 1000 + 50: z = 50 / (100 / sqrt(100)) = 5, p = 5.7e-7 < 1e-3 / 6.
+  const Comparison shifted = compare(50, 0);
+  EXPECT_FALSE(shifted.passed);
+  ASSERT_TRUE(shifted.rows[0].z_estimate.has_value());
+  EXPECT_NEAR(*shifted.rows[0].z_estimate, 5.0, 1e-9);
+  EXPECT_FALSE(compare(0, 1).passed);
+}
+
 TEST(ConformanceCli, BadInputExitsTwo) {
   const auto unknown = testing::run_cli("conformance nosuch --runs 3", true);
   EXPECT_EQ(unknown.exit_code, 2);
