@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "allocsim/sampler/second_layer.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"
@@ -32,7 +34,7 @@ TEST(AccumulatorSampler, ScriptedAccumulatorCarriesAndCountsWholePeriods) {
   std::vector<ScriptedStream> lanes = {ScriptedStream(
       {uniform_for_interval(50, T), uniform_for_interval(40, T), uniform_for_interval(3, T),
        uniform_for_interval(20, T), uniform_for_interval(30, T), uniform_for_interval(10, T)})};
-  AccumulatorSampler sampler(100, 1.0);
+  AccumulatorSampler sampler(100);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
   const std::uint64_t events[] = {2, 3, 4}, offsets[] = {9, 24, 2};
@@ -56,28 +58,42 @@ TEST(AccumulatorSampler, ScriptedAccumulatorCarriesAndCountsWholePeriods) {
   EXPECT_EQ(w[5], 25.0);
 }
 
-// keep = 0.5: one uniform per sample decides whether the second layer forwards it
-// (kept iff u <= keep). acc = -50; 60 -> 10, draw 90 -> -80: n = 1, dropped (0.75);
-// 90 -> 10, draw 40 -> -30: n = 1, kept (0.5), first sampled byte at offset 79.
-TEST(AccumulatorSampler, SecondLayerKeepsWithProbability) {
-  const double T = 100;
-  const Trace trace = make_trace({60, 90});
-  std::vector<ScriptedStream> lanes = {ScriptedStream(
-      {uniform_for_interval(50, T), uniform_for_interval(90, T), 0.75, uniform_for_interval(40, T), 0.5})};
-  AccumulatorSampler sampler(100, 0.5);
-  std::vector<Observation> out;
-  sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
-  EXPECT_EQ(lanes[0].uniforms_used(), 5u);
-  ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].event, 1u);
-  EXPECT_EQ(out[0].offset, 79u);
+// The second layer keeps each observation with a uniform keyed by (replication,
+// event), whatever order the sampler emits them in: the same events survive in both
+// orders, about keep of them (5 se of a binomial), and keep = 1 adds no layer.
+class FixedRun final : public SchemeRun {
+ public:
+  explicit FixedRun(bool reversed) : reversed_(reversed) {}
+  void replay(const StreamKey&, std::vector<Observation>& out) override {
+    for (std::uint64_t i = 0; i < 20000; ++i) out.push_back({reversed_ ? 19999 - i : i, 1, 0, 1.0});
+  }
+
+ private:
+  bool reversed_;
+};
+
+TEST(SecondLayer, KeepsTheSameEventsInAnyOrder) {
+  auto forward = with_second_layer(std::make_unique<FixedRun>(false), 0.3);
+  auto backward = with_second_layer(std::make_unique<FixedRun>(true), 0.3);
+  std::vector<Observation> a, b;
+  forward->replay({5, 6, 7}, a);
+  backward->replay({5, 6, 7}, b);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t o = 0; o < a.size(); ++o) EXPECT_EQ(a[o].event, b[b.size() - 1 - o].event);
+  EXPECT_NEAR(static_cast<double>(a.size()), 0.3 * 20000, 5 * std::sqrt(20000 * 0.3 * 0.7));
+  std::vector<Observation> c;
+  forward->replay({5, 6, 8}, c);  // another replication keeps other events
+  EXPECT_FALSE(std::equal(a.begin(), a.begin() + 100, c.begin(), [](auto& x, auto& y) { return x.event == y.event; }));
+  EXPECT_NE(with_second_layer(std::make_unique<FixedRun>(false), 1.0).get(), nullptr);
   auto scheme = testing::create_scheme("ddprof", {{"rate", 100}, {"keep", 0.5}});
   ASSERT_EQ(scheme->estimators().size(), 7u);
   EXPECT_EQ(scheme->estimators()[6].name, "bytes_one_layer");
+  const Trace trace = make_trace({60, 90});
+  const std::vector<Observation> one = {{1, 2, 5, 200.0}};
   std::vector<double> w(7);
-  scheme->weigh(trace, out, w);
-  EXPECT_EQ(w[0], 200.0);  // T n / keep
-  EXPECT_EQ(w[6], 100.0);  // T n
+  scheme->weigh(trace, one, w);
+  EXPECT_EQ(w[0], 400.0);  // T n / keep
+  EXPECT_EQ(w[6], 200.0);  // T n
   EXPECT_THROW(testing::create_scheme("ddprof", {{"keep", 0}}), InputError);
 }
 

@@ -35,6 +35,32 @@ TEST(EngineDeterminism, OneTwoAndFiveThreadsGiveIdenticalBytes) {
   EXPECT_EQ(one, results_text(5));
 }
 
+// The peer schemes too: per-thread or per-P state, the JVM's shared generator (one
+// per replication), a second sampling layer and a default-seeded engine.
+TEST(EngineDeterminism, PeerSchemesIdenticalOnOneAndThreeThreads) {
+  const std::string text = R"({
+    "name": "determinism-peers", "seed": 77, "replications": 100,
+    "trace": {"allocations": 3000, "threads": 4, "thread_assignment": "random",
+              "sizes": {"distribution": "lognormal", "median": 40, "sigma": 2},
+              "stacks": {"rule": "random", "count": 5}},
+    "schemes": [{"scheme": "go", "rate": 4096, "tiny": true, "periods": 2}, {"scheme": "jvm", "interval": 4096},
+                {"scheme": "chromium", "rate": 4096}, {"scheme": "ddprof", "rate": 4096, "keep": 0.5},
+                {"scheme": "v8", "rate": 4096}, {"scheme": "ocaml", "sampling_rate": 0.001},
+                {"scheme": "dotnet-tick", "stride": 4096, "keep": 0.5},
+                {"scheme": "heapprofd", "rate": 4096, "seeding": "default"}],
+    "groups": ["total", "stack"], "outputs": {"estimates": true}})";
+  auto run = [&](unsigned threads) {
+    const Scenario scenario = parse_scenario(text, "determinism-peers");
+    RunOptions options;
+    options.threads = threads;
+    const ScenarioResult result = run_scenario(scenario, options);
+    return metrics_csv(scenario, result) + estimates_csv(scenario, result);
+  };
+  const std::string one = run(1);
+  EXPECT_GT(one.size(), 10000u);
+  EXPECT_EQ(one, run(3));
+}
+
 TEST(EngineDeterminism, DifferentSeedDifferentResults) {
   const Scenario a = parse_scenario(kScenario, "a");
   Scenario b = a;

@@ -302,6 +302,37 @@ TEST(SkipAheadSchemes, ScriptedProcessCounterWithPassThrough) {
   EXPECT_EQ(b[0].uniforms_used(), 4u);
 }
 
+// Go (faithful wyrand and ideal draws, with and without the tiny allocator), the
+// JVM (ideal per-thread draws; faithful on one thread, where the shared LCG's order
+// is the thread's), V8, OCaml and the Chromium/ddprof accumulator (with a second
+// layer, like AllocationTick's): identical observations, weights included (the JVM's
+// bytes since the previous sample).
+TEST(SkipAheadSchemes, PeerCountdownsIdentical) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+    for (const char* rate : {"64", "4096", "524288", "100000000"}) {
+      for (const char* params : {R"({"rate": %T})", R"({"rate": %T, "faithful": false})", R"({"rate": %T, "tiny": true})"}) {
+        expect_identical("go", with_rate(params, rate), *trace);
+      }
+      expect_identical("jvm", with_rate(R"({"interval": %T, "faithful": false})", rate), *trace);
+      expect_identical("v8", with_rate(R"({"rate": %T})", rate), *trace);
+    }
+    for (const char* rate : {"8", "4096", "524288", "100000000"}) {
+      expect_identical("chromium", with_rate(R"({"rate": %T})", rate), *trace);
+      expect_identical("ddprof", with_rate(R"({"rate": %T, "keep": 0.3})", rate), *trace);
+    }
+    for (const char* mode : {"stride", "reset"}) {
+      expect_identical("dotnet-tick", std::string(R"({"stride": 4096, "keep": 0.3, "mode": ")") + mode + "\"}", *trace);
+    }
+    for (const char* lambda : {"0.01", "0.0001", "1e-8"}) {
+      expect_identical("ocaml", std::string(R"({"sampling_rate": )") + lambda + "}", *trace);
+    }
+  }
+  expect_identical("jvm", R"({"interval": 4096})", single_thread_trace());
+  const ThreadIndex index(mixed_trace());
+  EXPECT_EQ(make_scheme("jvm", R"({"interval": 4096})")->start_skip_ahead(mixed_trace(), index), nullptr);
+  EXPECT_EQ(make_scheme("go", R"({"bypass": "rate"})")->start_skip_ahead(mixed_trace(), index), nullptr);
+}
+
 // The engine gives the same metrics with either replay (the observations are the
 // same; only summation order differs).
 TEST(SkipAheadSchemes, EngineResultsIdenticalInBothModes) {
@@ -314,7 +345,14 @@ TEST(SkipAheadSchemes, EngineResultsIdenticalInBothModes) {
       {"scheme": "tcmalloc", "rate": 4096},
       {"scheme": "dotnet", "rate": 4096},
       {"scheme": "dotnet-tick", "stride": 4096},
-      {"scheme": "dotnet-tick", "stride": 4096, "mode": "reset", "label": "dotnet-tick-reset"}])";
+      {"scheme": "dotnet-tick", "stride": 4096, "mode": "reset", "label": "dotnet-tick-reset"},
+      {"scheme": "go", "rate": 4096, "tiny": true, "periods": 3},
+      {"scheme": "jvm", "interval": 4096, "faithful": false},
+      {"scheme": "v8", "rate": 4096},
+      {"scheme": "ocaml", "sampling_rate": 0.001},
+      {"scheme": "chromium", "rate": 4096},
+      {"scheme": "ddprof", "rate": 4096, "keep": 0.3},
+      {"scheme": "dotnet-tick", "stride": 4096, "keep": 0.3, "label": "dotnet-tick-kept"}])";
   const std::string base = R"({"name": "t", "seed": 4, "replications": 60,
     "trace": {"allocations": 4000, "threads": 3, "sizes": {"distribution": "lognormal", "median": 300, "sigma": 1.5},
               "stacks": {"rule": "round_robin", "count": 7}},

@@ -19,9 +19,7 @@
 //   Var[T n] = T^2 (f + e^-f - e^-sigma + (e^-f - e^-sigma)/(e - 1)),  f = sigma - floor(sigma),
 // which is T s for s < T (Poisson) but stays below ~1.6 T^2 for s >> T (Poisson:
 // T s). Truncated intervals have mean ~T - 1/2: +1/(2T) relative (samplers.md 17).
-//
-// keep < 1 models a second sampling layer downstream (a profiler or exporter that
-// forwards each sampled allocation with probability keep, one uniform per sample).
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -31,6 +29,7 @@
 
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -51,7 +50,40 @@ inline std::int64_t accumulator_interval(double u, double period) {
 
 class AccumulatorSampler {
  public:
-  AccumulatorSampler(std::int64_t period, double keep) : period_(period), keep_(keep) {}
+  explicit AccumulatorSampler(std::int64_t period) : period_(period) {}
+
+  // The same accumulator seen from its crossings: with acc = -r the byte at 0-based
+  // position x = start + r - 1 of the thread's stream makes it reach 0; the
+  // allocation holding x leaves acc = (its end) - (x + 1) >= 0, which the slow path
+  // turns into samples and a new -r. Same draws in the same order as replay():
+  // identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams streams = CountedStreams::requested(index);
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      const std::uint64_t end = streams.total(t);
+      auto r = static_cast<std::uint64_t>(draw(lanes[t]));
+      std::uint64_t x = r - 1;
+      std::size_t k = 0;
+      while (x < end) {
+        k = streams.find(t, x, k);
+        const std::uint64_t event_end = streams.at(t, k + 1);
+        auto acc = static_cast<std::int64_t>(event_end - (x + 1));
+        std::int64_t samples = acc / period_;
+        acc %= period_;
+        do {
+          acc -= draw(lanes[t]);
+          ++samples;
+        } while (acc >= 0);
+        const std::uint64_t offset = x - streams.at(t, k);
+        x = event_end + static_cast<std::uint64_t>(-acc) - 1;
+        ++k;
+        out.push_back({streams.event(t, k - 1), static_cast<std::uint32_t>(std::min<std::int64_t>(samples, UINT32_MAX)),
+                       offset, static_cast<double>(period_) * static_cast<double>(samples)});
+      }
+    }
+  }
 
   // Observation: samples = n, weight = T n, offset = the first sample point's
   // 0-based offset in the allocation.
@@ -78,7 +110,6 @@ class AccumulatorSampler {
         ++samples;
       } while (acc >= 0);
       acc_[t] = acc;
-      if (keep_ < 1 && lanes[t].next_uniform() > keep_) continue;  // dropped by the second layer
       out.push_back({i, static_cast<std::uint32_t>(std::min<std::int64_t>(samples, UINT32_MAX)), offset,
                      static_cast<double>(period_) * static_cast<double>(samples)});
     }
@@ -94,7 +125,6 @@ class AccumulatorSampler {
   }
 
   std::int64_t period_;
-  double keep_;
   std::vector<std::int64_t> acc_;  // per thread: accumulated bytes, < 0 between allocations
 };
 

@@ -5,6 +5,7 @@
 
 #include "allocsim/sampler/accumulator_sampler.h"
 #include "allocsim/sampler/exponential_inclusion.h"
+#include "allocsim/sampler/second_layer.h"
 
 namespace allocsim {
 namespace {
@@ -49,7 +50,13 @@ class AccumulatorScheme final : public Scheme {
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<AccumulatorSampler>>(trace, AccumulatorSampler(period_, keep_));
+    return with_second_layer(std::make_unique<SamplerRun<AccumulatorSampler>>(trace, AccumulatorSampler(period_)),
+                             keep_);
+  }
+
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return with_second_layer(
+        std::make_unique<SkipAheadRun<AccumulatorSampler>>(trace, index, AccumulatorSampler(period_)), keep_);
   }
 
   void weigh(const Trace& trace, std::span<const Observation> observations,

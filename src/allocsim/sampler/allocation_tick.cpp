@@ -2,40 +2,52 @@
 
 #include <string>
 
+#include "allocsim/sampler/second_layer.h"
+
 namespace allocsim {
 namespace {
 
 class AllocationTickScheme final : public Scheme {
  public:
-  AllocationTickScheme(std::uint64_t stride, bool reset) : stride_(stride), reset_(reset) {}
-
-  const std::vector<EstimatorSpec>& estimators() const override {
-    static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::requested_bytes,
-         "the bytes each event reports (stride per boundary, or the running amount), "
-         "attributed to the allocation that fired it"},
-    };
-    return specs;
+  AllocationTickScheme(std::uint64_t stride, bool reset, double keep)
+      : stride_(stride), reset_(reset), keep_(keep) {
+    estimators_.push_back({"bytes", Quantity::requested_bytes,
+                           "the bytes each event reports (stride per boundary, or the running amount), "
+                           "attributed to the allocation that fired it, divided by keep"});
+    if (keep < 1) {
+      estimators_.push_back({"bytes_one_layer", Quantity::requested_bytes,
+                             "the same not divided by the second layer's keep probability"});
+    }
   }
 
+  const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
+
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride_, reset_));
+    return with_second_layer(
+        std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride_, reset_)), keep_);
   }
 
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     auto stream = skip_ahead_cache_.get(trace, index, [&] { return AllocationTickSampler::process_stream(trace, index); });
-    return std::make_unique<SkipAheadRun<AllocationTickSampler>>(trace, index,
-                                                                 AllocationTickSampler(stride_, reset_, std::move(stream)));
+    return with_second_layer(std::make_unique<SkipAheadRun<AllocationTickSampler>>(
+                                 trace, index, AllocationTickSampler(stride_, reset_, std::move(stream))),
+                             keep_);
   }
   mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the process-wide prefix sums, per trace
 
   void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
-    for (std::size_t o = 0; o < observations.size(); ++o) out[o] = observations[o].weight;
+    const std::size_t width = estimators_.size();
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      out[width * o] = observations[o].weight / keep_;
+      if (width > 1) out[width * o + 1] = observations[o].weight;
+    }
   }
 
  private:
   std::uint64_t stride_;
   bool reset_;
+  double keep_;
+  std::vector<EstimatorSpec> estimators_;
 };
 
 }  // namespace
@@ -53,7 +65,10 @@ SchemeDescriptor dotnet_tick_scheme() {
            {"mode", "string", "stride",
             "\"stride\": events at every multiple of the stride of cumulative bytes, each worth "
             "the stride (the document); \"reset\": running amount > stride fires and resets to "
-            "0, each event worth the running amount (the GC code)"}},
+            "0, each event worth the running amount (the GC code)"},
+           {"keep", "number", 1.0,
+            "probability that a profiler downstream keeps each event (a second sampling "
+            "layer); bytes divides by it, bytes_one_layer does not"}},
       .variants =
           {"Document: fixed starting point and stride (\"stride\", the default: first event when "
            "cumulative bytes reach one stride). Code: `running > etw_allocation_tick` fires, "
@@ -77,7 +92,12 @@ SchemeDescriptor dotnet_tick_scheme() {
           }
           reset = mode == "reset";
         }
-        return std::make_unique<AllocationTickScheme>(stride, reset);
+        double keep = 1;
+        if (auto v = params.maybe("keep")) {
+          keep = v->probability();
+          if (keep <= 0) v->fail("must be > 0");
+        }
+        return std::make_unique<AllocationTickScheme>(stride, reset, keep);
       },
   };
 }

@@ -11,6 +11,7 @@
 // linearly interpolated on the next 20 mantissa bits (the table here from std::log2;
 // Go generates it with an FMA-free log2, equal up to rounding). The runtime seeds each M's
 // state from the clock and the M's id; here it is seeded from the lane.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -38,8 +39,12 @@ inline double go_fastlog2(double x) {
   const auto exponent = static_cast<std::int64_t>((bits >> 52) & 0x7FF) - 1023;
   const std::uint64_t index = (bits >> (52 - kNumBits)) % (1u << kNumBits);
   const std::uint64_t scale = (bits >> (52 - kNumBits - kScaleBits)) % (1u << kScaleBits);
-  const double low = std::log2(1.0 + static_cast<double>(index) / (1 << kNumBits));
-  const double high = std::log2(1.0 + static_cast<double>(index + 1) / (1 << kNumBits));
+  static const std::array<double, (1 << kNumBits) + 1> table = [] {
+    std::array<double, (1 << kNumBits) + 1> t{};
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = std::log2(1.0 + static_cast<double>(i) / (1 << kNumBits));
+    return t;
+  }();
+  const double low = table[index], high = table[index + 1];
   return static_cast<double>(exponent) + low + (high - low) * static_cast<double>(scale) * 0x1.0p-20;
 }
 

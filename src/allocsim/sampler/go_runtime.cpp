@@ -1,7 +1,7 @@
 #include "allocsim/sampler/go_runtime.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <string>
 
@@ -66,6 +66,18 @@ class GoScheme final : public Scheme {
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
     return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config_));
   }
+
+  // Not for the pre-1.12 bypass (those allocations redraw without a sample point)
+  // or R = 1 (every allocation, no draws).
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    if (config_.bypass || config_.rate == 1) return nullptr;
+    auto counted = skip_ahead_cache_.get(trace, index, [&] {
+      const std::vector<std::uint64_t> sizes = go_counted_sizes(trace, config_.tiny);
+      return CountedStreams::per_thread(index, [&](std::uint64_t i) { return sizes[i]; });
+    });
+    return std::make_unique<SkipAheadRun<GoSampler>>(trace, index, GoSampler(config_, std::move(counted)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // counted-size prefix sums, per trace
 
   // Registers: bytes, count, then raw (bytes, count) twice (one pair per merged
   // estimator); with periods k, raw (bytes, count) of each span twice more.

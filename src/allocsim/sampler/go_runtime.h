@@ -36,6 +36,7 @@
 //     cumulative profiles and then scales reports over the whole run. Scaling the
 //     cumulative profiles first and differencing telescopes to the merged estimate.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -44,6 +45,8 @@
 #include "allocsim/sampler/go_size_classes.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -89,6 +92,30 @@ std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny);
 class GoSampler {
  public:
   explicit GoSampler(const GoConfig& config) : config_(config) {}
+  // For replay_skip_ahead only (no bypass, rate > 1): `counted` holds each thread's
+  // counted sizes, CountedStreams::per_thread over go_counted_sizes.
+  GoSampler(const GoConfig& config, std::shared_ptr<const CountedStreams> counted)
+      : config_(config), counted_(std::move(counted)) {}
+
+  // The same countdown seen from the sample points: nextSample = G puts the point at
+  // counted byte G - 1 after the current start; the slot holding it is sampled and
+  // the next draw counts from its end. Lanes seeded and drawn in the same order as
+  // replay(): identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) {
+    const CountedStreams& streams = *counted_;
+    rng_.resize(lanes.size());
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      if (config_.faithful) rng_[t] = lanes[t].next_u64();
+      first_success_skip_ahead(
+          streams, t, [&] { return next_sample(lanes, t) - 1; },
+          [&](std::size_t k, std::uint64_t offset) {
+            const std::uint64_t u = streams.at(t, k + 1) - streams.at(t, k);
+            out.push_back({streams.event(t, k), 1, offset, static_cast<double>(u)});
+          });
+    }
+  }
 
   // Observation: offset = the sample point's 0-based offset in the counted u bytes,
   // weight = u.
@@ -145,6 +172,7 @@ class GoSampler {
   std::vector<std::uint64_t> next_;  // per P: c.nextSample
   std::vector<std::uint64_t> rng_;   // per P: the M's fastrand state (faithful only)
   std::vector<GoTinyBlock> tiny_;    // per P: the tiny block
+  std::shared_ptr<const CountedStreams> counted_;  // skip-ahead only
 };
 
 SchemeDescriptor go_scheme();

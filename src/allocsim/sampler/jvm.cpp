@@ -24,6 +24,18 @@ class JvmScheme final : public Scheme {
     return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval_, faithful_));
   }
 
+  // The shared LCG draws in trace order across threads, so thread-by-thread replay
+  // only reproduces it for one thread; T = 0 samples even empty objects.
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    if (interval_ == 0 || (faithful_ && trace.thread_count > 1)) return nullptr;
+    auto sizes = skip_ahead_cache_.get(trace, index, [&] {
+      const std::uint64_t* requested = trace.requested.data();
+      return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jvm_object_size(requested[i]); });
+    });
+    return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval_, faithful_, std::move(sizes)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // object-size prefix sums, per trace
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) {

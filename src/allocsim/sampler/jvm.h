@@ -27,41 +27,83 @@
 //     including this object (the weight of JFR's jdk.ObjectAllocationSample and of
 //     dd-trace-py): the total is right up to the tail after the last sample, but it
 //     moves credit from the allocations before a sample to the sampled one.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
 #include "allocsim/sampler/tcmalloc_random.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
 
 inline std::uint64_t jvm_object_size(std::uint64_t size) { return (size + 7) / 8 * 8; }
 
-// ThreadHeapSampler::fast_log2.
+// ThreadHeapSampler::fast_log2: the exponent plus log_table[top 10 mantissa bits],
+// log_table[i] = log2(1 + (i + 0.5) / 1024).
 inline double jvm_fast_log2(double d) {
+  static const std::array<double, 1024> table = [] {
+    std::array<double, 1024> t{};
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = std::log2(1.0 + (static_cast<double>(i) + 0.5) / 1024);
+    return t;
+  }();
   const auto high = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(d) >> 32);
   const std::uint32_t y = (high >> (20 - 10)) & 1023;
   const std::int32_t exponent = static_cast<std::int32_t>((high >> 20) & 0x7FF) - 1023;
-  return exponent + std::log2(1.0 + (y + 0.5) / 1024);
+  return exponent + table[y];
+}
+
+// The interval for the 26-bit draw q in {1, ..., 2^26}.
+inline std::uint64_t jvm_interval_from_q(double q, double interval) {
+  const double log_val = jvm_fast_log2(q) - 26;
+  return static_cast<std::uint64_t>((0.0 < log_val ? 0.0 : log_val) * (-std::log(2.0) * interval) + 1);
 }
 
 // pick_next_geometric_sample: steps `state` and returns the next interval.
 inline std::uint64_t jvm_next_interval(std::uint64_t& state, double interval) {
   state = TcmallocLcg48::next(state);
-  const double q = static_cast<std::uint32_t>(state >> (48 - 26)) + 1.0;
-  const double log_val = jvm_fast_log2(q) - 26;
-  return static_cast<std::uint64_t>((0.0 < log_val ? 0.0 : log_val) * (-std::log(2.0) * interval) + 1);
+  return jvm_interval_from_q(static_cast<std::uint32_t>(state >> (48 - 26)) + 1.0, interval);
 }
 
 class JvmSampler {
  public:
   JvmSampler(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+  // For replay_skip_ahead only (per-thread draws: ideal, or a single thread; T > 0):
+  // `sizes` is CountedStreams::per_thread over the object sizes.
+  JvmSampler(double interval, bool faithful, std::shared_ptr<const CountedStreams> sizes)
+      : interval_(interval), faithful_(faithful), sizes_(std::move(sizes)) {}
+
+  // The countdown seen from the sample points: an interval G puts the point at byte
+  // G - 1 after the current start; the object holding it is sampled, its weight the
+  // bytes from the previous sampled object's end to its own end. Same draws in the
+  // same order as replay(): identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) {
+    const CountedStreams& streams = *sizes_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      if (faithful_) {
+        const auto address = static_cast<std::uint32_t>(lanes[t].next_u64());
+        shared_state_ = address == 0 ? 1 : address;
+      }
+      std::uint64_t previous_end = 0;
+      first_success_skip_ahead(
+          streams, t, [&] { return next_interval(lanes[t]) - 1; },
+          [&](std::size_t k, std::uint64_t offset) {
+            const std::uint64_t end = streams.at(t, k + 1);
+            out.push_back({streams.event(t, k), 1, offset, static_cast<double>(end - previous_end)});
+            previous_end = end;
+          });
+    }
+  }
 
   // Observation: offset = the sample point's 0-based offset in the object's u bytes,
   // weight = the thread's bytes since its previous sample, this object included.
@@ -106,6 +148,7 @@ class JvmSampler {
   std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
   std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample
   std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
+  std::shared_ptr<const CountedStreams> sizes_;  // skip-ahead only
 };
 
 SchemeDescriptor jvm_scheme();

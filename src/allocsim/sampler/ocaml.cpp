@@ -23,6 +23,15 @@ class OcamlScheme final : public Scheme {
     return std::make_unique<SamplerRun<OcamlSampler>>(trace, OcamlSampler(lambda_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto words = skip_ahead_cache_.get(trace, index, [&] {
+      const std::uint64_t* requested = trace.requested.data();
+      return CountedStreams::per_thread(index, [=](std::uint64_t i) { return ocaml_whsize(requested[i]); });
+    });
+    return std::make_unique<SkipAheadRun<OcamlSampler>>(trace, index, OcamlSampler(lambda_, std::move(words)));
+  }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // word prefix sums, per trace
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) {

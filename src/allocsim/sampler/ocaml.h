@@ -16,12 +16,15 @@
 //   count: n / (lambda whsize) per block (unbiased).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -31,6 +34,43 @@ inline std::uint64_t ocaml_whsize(std::uint64_t bytes) { return (bytes + 7) / 8 
 class OcamlSampler {
  public:
   explicit OcamlSampler(double lambda) : lambda_(lambda) {}
+  // For replay_skip_ahead only: `words` is CountedStreams::per_thread over whsize.
+  OcamlSampler(double lambda, std::shared_ptr<const CountedStreams> words)
+      : lambda_(lambda), words_(std::move(words)) {}
+
+  // The sampled words seen directly: points at 1-based word positions G1, G1 + G2,
+  // ... of each domain's word stream; the block holding a point is found by
+  // galloping search and the further points inside it counted, drawing from the
+  // same lane in the same order as replay(): identical observations.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& streams = *words_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      const std::uint64_t end = streams.total(t);
+      std::uint64_t gap = draw(lanes[t]);
+      if (gap > end) continue;
+      std::uint64_t x = gap - 1;  // 0-based word position of the next point
+      std::size_t k = 0;
+      while (x < end) {
+        k = streams.find(t, x, k);
+        const std::uint64_t last = streams.at(t, k + 1) - 1;  // the block's last word
+        const std::uint64_t offset = x - streams.at(t, k);
+        std::uint64_t samples = 1;
+        for (;;) {
+          gap = draw(lanes[t]);
+          if (gap > last - x) {
+            x = gap > end - x ? end : x + gap;  // saturate: nothing beyond end matters
+            break;
+          }
+          x += gap;
+          ++samples;
+        }
+        out.push_back({streams.event(t, k), static_cast<std::uint32_t>(std::min<std::uint64_t>(samples, UINT32_MAX)),
+                       offset, static_cast<double>(samples)});
+      }
+    }
+  }
 
   // Observation: samples = n, offset = the first sampled word's index in the block.
   template <class Stream>
@@ -71,6 +111,7 @@ class OcamlSampler {
 
   double lambda_;
   std::vector<std::uint64_t> remaining_;  // per domain
+  std::shared_ptr<const CountedStreams> words_;  // skip-ahead only
 };
 
 SchemeDescriptor ocaml_scheme();

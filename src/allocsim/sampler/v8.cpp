@@ -37,6 +37,10 @@ class V8Scheme final : public Scheme {
     return std::make_unique<SamplerRun<V8Sampler>>(trace, V8Sampler(rate_));
   }
 
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate_));
+  }
+
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     for (std::size_t o = 0; o < observations.size(); ++o) {

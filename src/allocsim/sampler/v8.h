@@ -29,6 +29,8 @@
 #include "allocsim/engine/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -46,6 +48,20 @@ inline std::uint64_t v8_next_step(double u, double rate) {
 class V8Sampler {
  public:
   explicit V8Sampler(double rate) : rate_(rate) {}
+
+  // The steps seen from their end points: a step of c bytes ends at byte c - 1 after
+  // the current start, the object holding it is sampled and the next step starts
+  // after it. Same draws in the same order: identical observations, thread by thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+                         std::vector<Observation>& out) {
+    const CountedStreams streams = CountedStreams::requested(index);
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      first_success_skip_ahead(
+          streams, t, [&] { return v8_next_step(lanes[t].next_uniform(), rate_) - 1; },
+          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
+    }
+  }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
