@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
-# (ctest), the notebooks (executed headless against the committed results/) and the
-# regression expectations of scenarios/regression/ (allocsim check).
+# (ctest), the notebooks (executed headless against the committed results/), the
+# regression expectations of scenarios/regression/ (allocsim check) and the quick
+# conformance checks against the real samplers (scripts/conformance.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -11,3 +12,4 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json
+scripts/conformance.sh --quick

@@ -13,5 +13,6 @@ void add_interval_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_trace_command(CLI::App& app, int& exit_code);
 void add_advise_command(CLI::App& app, int& exit_code);
+void add_conformance_command(CLI::App& app, int& exit_code);
 
 }  // namespace allocsim::cli

@@ -13,7 +13,9 @@ struct ChartFiles {
   std::string png, svg, script, data;
 };
 
-// `table` is the spec's source file of `results_dir`, already read.
-ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std::string& results_dir);
+// `table` is the spec's source file of `results_dir`, already read; `source_file`
+// names it when it is none of the scenario result files (e.g. "sites.csv").
+ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std::string& results_dir,
+                        const std::string& source_file = "");
 
 }  // namespace allocsim

@@ -4,6 +4,7 @@
 #include "allocsim/sampler/allocation_tick.h"
 #include "allocsim/sampler/dotnet.h"
 #include "allocsim/sampler/go_runtime.h"
+#include "allocsim/sampler/gperftools.h"
 #include "allocsim/sampler/heapprofd.h"
 #include "allocsim/sampler/jemalloc.h"
 #include "allocsim/sampler/jvm.h"
@@ -29,6 +30,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       poisson_scheme(),
       jemalloc_scheme(),
       tcmalloc_scheme(),
+      gperftools_scheme(),
       dotnet_scheme(),
       go_scheme(),
       jvm_scheme(),

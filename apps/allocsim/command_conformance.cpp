@@ -1,0 +1,59 @@
+// `allocsim conformance SYSTEM [--runs K] [--rate R]`: drives a real allocator's
+// sampler K times and checks allocsim's model of it site by site. Exit 0 when every
+// test passes, 1 when one fails, 2 on bad input or a driver that cannot be built or run.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "allocsim/conformance/conformance_report.h"
+#include "allocsim/conformance/conformance_run.h"
+#include "commands.h"
+
+namespace allocsim::cli {
+
+void add_conformance_command(CLI::App& app, int& exit_code) {
+  struct Options {
+    ConformanceOptions run;
+    std::uint64_t rate = 0;
+    std::string out;
+    bool no_chart = false;
+  };
+  auto options = std::make_shared<Options>();
+  options->run.source_dir = ALLOCSIM_SOURCE_DIR;
+  options->run.build_dir = ALLOCSIM_BUILD_DIR;
+  CLI::App* command = app.add_subcommand("conformance", "check a model against the real allocator's sampler");
+  std::string systems;
+  for (const auto& s : conformance_systems()) systems += (systems.empty() ? "" : ", ") + s.name;
+  command->add_option("system", options->run.system, "the real system: " + systems)->required();
+  command->add_option("--runs", options->run.runs, "driver processes (independent repetitions)")
+      ->capture_default_str();
+  command->add_option("--rate", options->rate, "sampling rate in bytes (default: the system's)");
+  command->add_option("--scale", options->run.plan_scale, "multiply the plan's allocation counts")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--alpha", options->run.alpha, "family-wise false-alarm rate of the verdict")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-12, 0.5));
+  command->add_option("--jobs", options->run.parallel, "driver processes at a time")->capture_default_str();
+  command->add_option("--model-replications", options->run.model_replications,
+                      "Monte Carlo replications where the model has no closed form")
+      ->capture_default_str();
+  command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
+  command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
+      ->capture_default_str();
+  command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
+  command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
+  command->callback([options, &exit_code] {
+    if (options->rate != 0) options->run.rate = options->rate;
+    const ConformanceResult result = run_conformance(options->run);
+    const std::string out =
+        options->out.empty() ? (std::filesystem::path("results") / "conformance" / result.system->name).string()
+                             : options->out;
+    write_conformance_results(result, options->run, out, !options->no_chart);
+    std::fputs(verdict_table(result).c_str(), stdout);
+    std::printf("results: %s\n", out.c_str());
+    exit_code = result.passed ? 0 : 1;
+  });
+}
+
+}  // namespace allocsim::cli

@@ -1,0 +1,69 @@
+// Drives the JVM's heap sampler (JEP 331) through the allocation plan; the JVMTI agent
+// (agent.c) records each SampledObjectAlloc event. A planned size s is a byte[s - 16]
+// array: 16 bytes of header (compressed class pointers) plus s - 16 elements, s bytes
+// in all for the plan's sizes (multiples of 8, at least 16).
+// Usage: java -agentpath:libagent.so=<interval> Driver PLAN
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+public final class Driver {
+  static final class Site {
+    String name;
+    int count;
+    boolean freed;
+    int[] sizes;
+  }
+
+  static Object[] live;
+  static int liveCount;
+  static Object sink;
+
+  static void allocate(Site s) {
+    for (int j = 0; j < s.count; ++j) {
+      byte[] block = new byte[s.sizes[j % s.sizes.length] - 16];
+      if (s.freed) sink = block; else live[liveCount++] = block;
+    }
+  }
+
+  // One method per site, so a sample's stack names its site.
+  static void siteStartup(Site s) { allocate(s); }
+  static void siteSmall(Site s) { allocate(s); }
+  static void siteMedium(Site s) { allocate(s); }
+  static void siteLarge(Site s) { allocate(s); }
+  static void siteMixed(Site s) { allocate(s); }
+  static void siteMarker(Site s) { allocate(s); }
+  static void siteFreed(Site s) { allocate(s); }
+
+  public static void main(String[] args) throws Exception {
+    List<Site> sites = new ArrayList<>();
+    int total = 0;
+    for (String line : Files.readAllLines(Path.of(args[0]))) {
+      String[] w = line.trim().split("\\s+");
+      if (!w[0].equals("site")) continue;
+      Site s = new Site();
+      s.name = w[1];
+      s.count = Integer.parseInt(w[2]);
+      s.freed = !w[3].equals("0");
+      s.sizes = new int[w.length - 4];
+      for (int i = 4; i < w.length; ++i) s.sizes[i - 4] = Integer.parseInt(w[i]);
+      sites.add(s);
+      total += s.count;
+    }
+    live = new Object[total];
+    for (Site s : sites) {
+      switch (s.name) {
+        case "startup": siteStartup(s); break;
+        case "small": siteSmall(s); break;
+        case "medium": siteMedium(s); break;
+        case "large": siteLarge(s); break;
+        case "mixed": siteMixed(s); break;
+        case "marker": siteMarker(s); break;
+        case "freed": siteFreed(s); break;
+        default: throw new IllegalArgumentException("no driver method for site " + s.name);
+      }
+    }
+    System.out.println("meta,version," + System.getProperty("java.vm.version"));
+  }
+}

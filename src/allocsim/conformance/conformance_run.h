@@ -1,0 +1,55 @@
+#pragma once
+// `allocsim conformance SYSTEM`: runs a real sampler's driver K times on the
+// standard plan, replays the same plan through allocsim's model of that system and
+// compares them site by site (site_comparison.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "allocsim/conformance/model_moments.h"
+#include "allocsim/conformance/plan.h"
+#include "allocsim/conformance/site_comparison.h"
+#include "allocsim/conformance/system.h"
+
+namespace allocsim {
+
+struct ConformanceOptions {
+  std::string system;
+  std::uint64_t runs = 100;
+  std::optional<std::uint64_t> rate;  // default: the system's
+  double plan_scale = 1.0;            // multiplies the plan's counts
+  std::string source_dir;             // repository root
+  std::string build_dir;              // drivers are built under <build_dir>/conformance/<system>
+  unsigned parallel = 2;              // driver processes at a time
+  double alpha = 1e-3;                // family-wise false-alarm rate of the verdict
+  std::uint64_t model_replications = 4000;
+  std::uint64_t seed = 1;
+};
+
+struct ConformanceResult {
+  const ConformanceSystem* system = nullptr;
+  Plan plan;
+  Trace trace;
+  nlohmann::json scheme_parameters;
+  std::string version;                            // the driver's meta version
+  std::vector<std::vector<double>> counts;        // [run][site] sampled allocations
+  std::vector<std::vector<double>> estimates;     // [run][site] the tool's estimate
+  std::uint64_t distinct_runs = 0;                // runs whose sample lists differ from all others
+  std::uint64_t size_mismatches = 0;              // planned sizes whose allocator size the model gets wrong
+  std::uint64_t sizes_checked = 0;
+  std::uint64_t sample_size_mismatches = 0;       // samples recorded with another size than the model's
+  std::uint64_t sample_sizes_checked = 0;
+  std::vector<std::string> unexplained;           // sample lines of sizes a site never allocates
+  ModelMoments model;
+  Comparison comparison;
+  bool passed = false;
+};
+
+// InputError for a bad system, rate or plan, and for a driver that fails to build
+// or run (what it printed is in the message).
+ConformanceResult run_conformance(const ConformanceOptions& options);
+
+}  // namespace allocsim

@@ -1,0 +1,80 @@
+#include "allocsim/conformance/plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+
+Plan standard_plan(std::uint64_t rate, double scale) {
+  auto scaled = [&](std::uint64_t count) {
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * scale)));
+  };
+  Plan plan;
+  plan.rate = rate;
+  plan.sites = {
+      {"startup", 72, false, {262144}},
+      {"small", scaled(50000), false, {24}},
+      {"medium", scaled(3000), false, {3000}},
+      {"large", scaled(100), false, {200000}},
+      {"mixed", scaled(2000), false, {16, 512, 8192, 65536}},
+      {"marker", scaled(20), false, {rate}},
+      {"freed", scaled(10000), true, {200}},
+  };
+  return plan;
+}
+
+std::string encode_plan(const Plan& plan) {
+  // Word by word: GCC 12's -Wrestrict misfires on "literal" + std::to_string(...).
+  std::string out = "rate";
+  auto word = [&](const std::string& w) {
+    out += ' ';
+    out += w;
+  };
+  word(std::to_string(plan.rate));
+  for (const PlanSite& site : plan.sites) {
+    out += "\nsite";
+    word(site.name);
+    word(std::to_string(site.count));
+    word(site.freed ? "1" : "0");
+    for (std::uint64_t size : site.sizes) word(std::to_string(size));
+  }
+  return out + "\n";
+}
+
+Trace plan_trace(const Plan& plan, const std::map<std::uint64_t, std::uint64_t>& allocated, bool split_sizes) {
+  Trace trace;
+  std::uint64_t time = 0;
+  for (const PlanSite& site : plan.sites) {
+    const bool split = split_sizes && site.sizes.size() > 1;
+    const auto first_stack = static_cast<std::uint32_t>(trace.stack_names.size());
+    if (split) {
+      for (std::uint64_t size : site.sizes) trace.stack_names.push_back(site.name + ":" + std::to_string(size));
+    } else {
+      trace.stack_names.push_back(site.name);
+    }
+    for (std::uint64_t j = 0; j < site.count; ++j) {
+      const std::uint64_t size = site.size_of(j);
+      const auto s = first_stack + static_cast<std::uint32_t>(split ? j % site.sizes.size() : 0);
+      trace.thread.push_back(0);
+      trace.requested.push_back(size);
+      if (!allocated.empty()) {
+        const auto it = allocated.find(size);
+        if (it == allocated.end()) throw InputError("driver output: no allocated size for " + std::to_string(size));
+        trace.allocated.push_back(it->second);
+      }
+      trace.stack.push_back(s);
+      trace.type.push_back(0);
+      trace.time.push_back(time++);
+      trace.free_time.push_back(site.freed ? time++ : kNeverFreed);
+    }
+  }
+  trace.thread_count = 1;
+  trace.stack_count = static_cast<std::uint32_t>(trace.stack_names.size());
+  trace.type_count = 1;
+  trace.validate("conformance plan");
+  return trace;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,124 @@
+#include "allocsim/conformance/site_comparison.h"
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <algorithm>
+#include <cmath>
+
+namespace allocsim {
+namespace {
+
+double mean_of(const std::vector<double>& x) {
+  double s = 0;
+  for (double v : x) s += v;
+  return s / static_cast<double>(x.size());
+}
+
+double variance_of(const std::vector<double>& x) {
+  const double m = mean_of(x);
+  double s = 0;
+  for (double v : x) s += (v - m) * (v - m);
+  return x.size() > 1 ? s / static_cast<double>(x.size() - 1) : 0.0;
+}
+
+double two_sided_normal(double z) {
+  return 2 * boost::math::cdf(boost::math::complement(boost::math::normal(), std::fabs(z)));
+}
+
+// Two-sided exact binomial p-value: twice the smaller tail, at most 1.
+double two_sided_binomial(double successes, double trials, double p) {
+  if (p <= 0) return successes == 0 ? 1.0 : 0.0;
+  if (p >= 1) return successes == trials ? 1.0 : 0.0;
+  const boost::math::binomial_distribution<double> d(trials, p);
+  const double lower = boost::math::cdf(d, successes);
+  const double upper = successes > 0 ? boost::math::cdf(boost::math::complement(d, successes - 1)) : 1.0;
+  return std::min(1.0, 2 * std::min(lower, upper));
+}
+
+// A z statistic against a model variance; a variance of 0 means the model allows
+// only its mean (any other value fails outright).
+TestResult z_test(std::string name, std::string site, double difference, double variance) {
+  TestResult t{std::move(name), std::move(site), 0, 1, false};
+  if (variance <= 0) {
+    t.p_value = std::fabs(difference) < 1e-9 ? 1.0 : 0.0;
+    t.statistic = t.p_value == 1.0 ? 0.0 : INFINITY;
+    return t;
+  }
+  t.statistic = difference / std::sqrt(variance);
+  t.p_value = two_sided_normal(t.statistic);
+  return t;
+}
+
+}  // namespace
+
+Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model,
+                         bool independent, double alpha) {
+  Comparison out;
+  out.alpha = alpha;
+  double chi2 = 0;
+  std::size_t chi2_terms = 0;
+  for (std::size_t s = 0; s < observed.size(); ++s) {
+    const SiteObservations& o = observed[s];
+    const SiteMoments& m = model.sites[s];
+    const double runs = static_cast<double>(o.counts.size());
+    SiteRow row;
+    row.site = o.name;
+    row.allocations = m.allocations;
+    row.model_count = m.count_mean;
+    row.observed_count = mean_of(o.counts);
+    row.observed_count_var = variance_of(o.counts);
+    row.se_observed_count = std::sqrt(row.observed_count_var / runs);
+    row.model_count_var = m.count_var;
+    row.model_p = m.count_mean / m.allocations;
+    row.observed_p = row.observed_count / m.allocations;
+
+    TestResult count = z_test("count", o.name, row.observed_count - m.count_mean, m.count_var / runs);
+    row.z_count = count.statistic;
+    if (m.count_var > 0) {
+      chi2 += count.statistic * count.statistic;
+      ++chi2_terms;
+    }
+    if (independent && o.homogeneous) {
+      row.binomial_p = two_sided_binomial(row.observed_count * runs, m.allocations * runs, row.model_p);
+      count.name = "count_binomial";
+      count.p_value = *row.binomial_p;
+    }
+    out.tests.push_back(count);
+
+    if (o.counts.size() >= kMinRunsForVarianceTest) {
+      const double var_of_variance = m.count_kappa4 / runs + 2 * m.count_var * m.count_var / (runs - 1);
+      TestResult spread = z_test("count_var", o.name, row.observed_count_var - m.count_var, var_of_variance);
+      row.z_count_var = spread.statistic;
+      out.tests.push_back(spread);
+    }
+
+    row.truth = o.truth;
+    row.model_estimate = m.estimate_mean;
+    row.model_estimate_sd = std::sqrt(m.estimate_var);
+    if (!o.estimates.empty()) {
+      row.observed_estimate = mean_of(o.estimates);
+      row.se_observed_estimate = std::sqrt(variance_of(o.estimates) / runs);
+      TestResult estimate = z_test("estimate", o.name, *row.observed_estimate - m.estimate_mean,
+                                   m.estimate_var / runs);
+      // Integer output of the tool (bytes and objects rounded per stack) leaves a
+      // difference of a few units where the model has no variance.
+      if (m.estimate_var <= 0 && std::fabs(*row.observed_estimate - m.estimate_mean) <= 1.0) estimate.p_value = 1;
+      row.z_estimate = estimate.statistic;
+      out.tests.push_back(estimate);
+    }
+    out.rows.push_back(row);
+  }
+  if (chi2_terms > 0) {
+    const boost::math::chi_squared_distribution<double> d(static_cast<double>(chi2_terms));
+    out.tests.push_back({"chi2", "", chi2, boost::math::cdf(boost::math::complement(d, chi2)), false});
+  }
+  out.threshold = alpha / static_cast<double>(out.tests.size());
+  for (TestResult& t : out.tests) {
+    t.failed = t.p_value < out.threshold;
+    if (t.failed) out.passed = false;
+  }
+  return out;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,71 @@
+#pragma once
+// Compares what K independent runs of a real sampler did at each site with what
+// allocsim's model predicts (model_moments.h), with tests whose false-alarm rates
+// are stated:
+//   - mean sampled count: z = (mean - mu) / sqrt(var / K), normal by the central
+//     limit theorem over K runs; where the site's allocations all have one size and
+//     the model samples them independently, the exact two-sided binomial test of the
+//     pooled count against Binomial(K N, mu / N) replaces it (the per-allocation
+//     sampling probability);
+//   - variance of the count: z = (s^2 - var) / sqrt(kappa4 / K + 2 var^2 / (K - 1)),
+//     the variance of the sample variance for any distribution with fourth cumulant
+//     kappa4; only from kMinRunsForVarianceTest runs on, as s^2 is far from normal
+//     for fewer runs of a skewed count;
+//   - the tool's estimate: z = (mean estimate - model mean) / sqrt(model var / K);
+//   - over all sites: chi^2 = sum of the mean-count z^2 on (sites) degrees of freedom.
+// The verdict fails when any two-sided p-value is below alpha / m (Bonferroni over
+// the m tests), so a correct model fails with probability at most alpha.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/conformance/model_moments.h"
+
+namespace allocsim {
+
+inline constexpr std::size_t kMinRunsForVarianceTest = 30;
+
+struct SiteObservations {
+  std::string name;
+  bool homogeneous = false;          // one size only
+  std::vector<double> counts;        // sampled allocations, one per run
+  std::vector<double> estimates;     // the tool's estimate, one per run (empty: none)
+  double truth = 0;                  // what the tool's estimate targets (live)
+};
+
+struct TestResult {
+  std::string name;   // "count", "count_var", "estimate", "chi2"
+  std::string site;   // empty for the chi2 over all sites
+  double statistic = 0;
+  double p_value = 1;
+  bool failed = false;
+};
+
+struct SiteRow {
+  std::string site;
+  double allocations = 0;
+  double model_count = 0, observed_count = 0, se_observed_count = 0, z_count = 0;
+  double model_count_var = 0, observed_count_var = 0;
+  std::optional<double> z_count_var;
+  double model_p = 0, observed_p = 0;  // per allocation: mean count / allocations
+  std::optional<double> binomial_p;
+  double truth = 0;
+  double model_estimate = 0, model_estimate_sd = 0;
+  std::optional<double> observed_estimate, se_observed_estimate, z_estimate;
+};
+
+struct Comparison {
+  std::vector<SiteRow> rows;
+  std::vector<TestResult> tests;
+  double alpha = 0;
+  double threshold = 0;  // alpha / m
+  bool passed = true;
+};
+
+// `independent`: the model samples allocations independently (closed-form counts),
+// which the binomial test needs. Sites are in model.sites order.
+Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model,
+                         bool independent, double alpha);
+
+}  // namespace allocsim

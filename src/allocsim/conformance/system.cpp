@@ -1,0 +1,116 @@
+#include "allocsim/conformance/system.h"
+
+namespace allocsim {
+namespace {
+
+// Native drivers: frame pointers and exported, non-merged site functions, so each
+// sampled stack resolves to its site with dladdr.
+constexpr const char* kNativeFlags =
+    "g++ -std=c++20 -O1 -fno-inline -fno-ipa-icf -fno-optimize-sibling-calls -fno-omit-frame-pointer -rdynamic";
+
+ConformanceSystem jemalloc_system() {
+  ConformanceSystem s;
+  s.name = "jemalloc";
+  s.summary = "jemalloc 5.3 heap profiling (prof:true, lg_prof_sample), prof_recent and prof.dump";
+  s.packages = "libjemalloc-dev";
+  s.sources = {"conformance/jemalloc/driver.cpp", "conformance/native/plan.h"};
+  s.binary = "driver";
+  s.build = std::string(kNativeFlags) + " {src}/conformance/jemalloc/driver.cpp -o {out} -ljemalloc -ldl";
+  s.run = "MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:{lg_rate} {bin} {plan} {work}/heap.prof";
+  s.rate_power_of_two = true;
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::average_size;
+  s.scheme = "jemalloc";
+  s.scheme_parameters = nlohmann::json::object();
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
+ConformanceSystem gperftools_system() {
+  ConformanceSystem s;
+  s.name = "gperftools";
+  s.summary = "gperftools 2.10 tcmalloc (TCMALLOC_SAMPLE_PARAMETER), MallocExtension::GetHeapSample";
+  s.packages = "libgoogle-perftools-dev";
+  s.sources = {"conformance/gperftools/driver.cpp", "conformance/native/plan.h"};
+  s.binary = "driver";
+  s.build = std::string(kNativeFlags) + " {src}/conformance/gperftools/driver.cpp -o {out} -ltcmalloc -ldl";
+  s.run = "TCMALLOC_SAMPLE_PARAMETER={rate} {bin} {plan}";
+  s.samples_include_freed = false;
+  s.records_allocated_sizes = true;
+  s.scaling = ProfileScaling::average_size;
+  s.scheme = "gperftools";
+  s.scheme_parameters = nlohmann::json::object();
+  // The main thread's first 16 MiB are unsampled (gperftools.h); what the process
+  // allocated before the plan started is already counted against them.
+  s.from_meta = [](nlohmann::json& parameters, const std::map<std::string, std::string>& meta) {
+    const auto it = meta.find("allocated_before_plan");
+    if (it != meta.end()) parameters["startup_counter"] = (std::uint64_t{16} << 20) - std::stoull(it->second);
+  };
+  s.estimator = "bytes_sum_then_unbias";
+  s.default_rate = 131072;
+  return s;
+}
+
+ConformanceSystem go_system() {
+  ConformanceSystem s;
+  s.name = "go";
+  s.summary = "Go 1.19 runtime heap profile (runtime.MemProfileRate), runtime.MemProfile records";
+  s.packages = "golang-go";
+  s.sources = {"conformance/go/driver.go"};
+  s.binary = "driver";
+  s.build = "HOME={dir} GOCACHE={dir}/gocache GOPATH={dir}/gopath go build -o {out} {src}/conformance/go/driver.go";
+  s.run = "GODEBUG=memprofilerate={rate} {bin} {plan}";
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::none;
+  s.scheme = "go";
+  s.scheme_parameters = nlohmann::json::object();
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
+// The JVM driver under one garbage collector: TLAB sizing, which decides which
+// object the sampler reports, differs between collectors. Heap size fixed.
+ConformanceSystem jvm_system(const std::string& name, const std::string& collector) {
+  ConformanceSystem s;
+  s.name = name;
+  s.summary = "OpenJDK 17 JEP 331 heap sampling (JVMTI SetHeapSamplingInterval, SampledObjectAlloc), " +
+              collector + " collector";
+  s.packages = "openjdk-17-jdk-headless";
+  s.sources = {"conformance/jvm/Driver.java", "conformance/jvm/agent.c"};
+  s.binary = "driver";
+  s.build =
+      "mkdir -p {out} && java_home=$(dirname $(dirname $(readlink -f $(command -v javac)))) && "
+      "gcc -shared -fPIC -O2 -I$java_home/include -I$java_home/include/linux "
+      "{src}/conformance/jvm/agent.c -o {out}/libagent.so && javac -d {out} {src}/conformance/jvm/Driver.java";
+  s.run = "java -XX:+Use" + collector + "GC -Xms1g -Xmx1g -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan} && "
+          "cat samples.csv";
+  s.samples_include_freed = true;
+  s.scaling = ProfileScaling::none;
+  s.scheme = "jvm";
+  s.scheme_parameters = nlohmann::json::object();
+  s.rate_parameter = "interval";
+  s.estimator = "bytes";
+  s.default_rate = 131072;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ConformanceSystem>& conformance_systems() {
+  // jvm: G1, the default on machines with 2 or more cores and 1792 MB; jvm-serial:
+  // the serial collector, the default below that.
+  static const std::vector<ConformanceSystem> systems = {jemalloc_system(), gperftools_system(), go_system(),
+                                                         jvm_system("jvm", "G1"), jvm_system("jvm-serial", "Serial")};
+  return systems;
+}
+
+const ConformanceSystem* find_conformance_system(const std::string& name) {
+  for (const auto& s : conformance_systems()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace allocsim

@@ -1,0 +1,207 @@
+// The conformance plumbing: plan and trace, driver output, model moments, the site
+// tests and the command's input errors. (The real drivers run in ./test.sh.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "allocsim/conformance/driver_output.h"
+#include "allocsim/conformance/model_moments.h"
+#include "allocsim/conformance/plan.h"
+#include "allocsim/conformance/site_comparison.h"
+#include "allocsim/util/error.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+TEST(ConformancePlan, TraceFollowsThePlan) {
+  Plan plan;
+  plan.rate = 1024;
+  plan.sites = {{"a", 3, false, {10, 20}}, {"b", 2, true, {30}}};
+  EXPECT_EQ(encode_plan(plan), "rate 1024\nsite a 3 0 10 20\nsite b 2 1 30\n");
+  const Trace trace = plan_trace(plan, {{10, 16}, {20, 32}, {30, 32}});
+  EXPECT_EQ(trace.requested, (std::vector<std::uint64_t>{10, 20, 10, 30, 30}));
+  EXPECT_EQ(trace.allocated, (std::vector<std::uint64_t>{16, 32, 16, 32, 32}));
+  EXPECT_EQ(trace.stack, (std::vector<std::uint32_t>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(trace.stack_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(trace.live_at_end(2));
+  EXPECT_EQ(trace.free_time[3], trace.time[3] + 1);  // freed right after
+  EXPECT_LT(trace.free_time[3], trace.time[4]);
+  EXPECT_FALSE(plan_trace(plan).has_allocated_sizes());
+  const Trace split = plan_trace(plan, {}, true);  // a site of several sizes splits, one of one does not
+  EXPECT_EQ(split.stack_names, (std::vector<std::string>{"a:10", "a:20", "b"}));
+  EXPECT_EQ(split.stack, (std::vector<std::uint32_t>{0, 1, 0, 2, 2}));
+  EXPECT_THROW(plan_trace(plan, {{10, 16}}), InputError);
+}
+
+TEST(ConformancePlan, StandardPlanScalesAllButStartup) {
+  const Plan plan = standard_plan(4096, 0.01);
+  ASSERT_EQ(plan.sites.front().name, "startup");
+  EXPECT_EQ(plan.sites.front().count, 72u);
+  for (const PlanSite& site : plan.sites) {
+    EXPECT_GE(site.count, 1u) << site.name;
+    if (site.name == "marker") {
+      EXPECT_EQ(site.sizes, std::vector<std::uint64_t>{4096});
+    }
+    if (site.name == "small") {
+      EXPECT_EQ(site.count, 500u);
+    }
+  }
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
+  const std::string good = write_temp("allocsim-driver-good.csv",
+                                      "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
+                                      "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
+  const DriverRun run = read_driver_output(good);
+  EXPECT_EQ(run.meta.at("version"), "5.3.0");
+  ASSERT_EQ(run.samples.size(), 2u);
+  EXPECT_EQ(run.samples[1].usable, 208u);
+  EXPECT_FALSE(run.samples[1].live);
+  EXPECT_EQ(run.profile.at(0).bytes, 288);
+  EXPECT_EQ(run.estimates.at(0).objects, 10);
+  EXPECT_EQ(run.sizes.at(24), 32u);
+  const std::string bad = write_temp("allocsim-driver-bad.csv", "meta,version,1\nsample,small,24x,32,1\n");
+  try {
+    read_driver_output(bad);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_driver_output(write_temp("allocsim-driver-bad2.csv", "what,1\n")), InputError);
+}
+
+// Monte Carlo moments against the closed form: gperftools with a start-up counter
+// of 1 byte always samples the first allocation and then runs like startup_counter
+// = 0, whose counts have closed forms. 5 standard errors: mean se = sqrt(var / M),
+// variance se ~ sqrt((kappa4 + 2 var^2) / M).
+TEST(ConformanceModelMoments, MonteCarloAgreesWithClosedForm) {
+  Plan plan;
+  plan.rate = 4096;
+  plan.sites = {{"first", 1, false, {100}}, {"rest", 300, false, {24, 1000, 5000}}, {"gone", 100, true, {2000}}};
+  const Trace trace = plan_trace(plan);
+  const auto closed = testing::create_scheme("gperftools", {{"rate", 4096}, {"startup_counter", 0}});
+  const auto startup = testing::create_scheme("gperftools", {{"rate", 4096}, {"startup_counter", 1}});
+  ModelRequest request;
+  request.estimator = 0;
+  request.replications = 20000;
+  const ModelMoments exact = model_moments(*closed, trace, request);
+  const ModelMoments mc = model_moments(*startup, trace, request);
+  ASSERT_TRUE(exact.closed_form_counts && exact.closed_form_estimates);
+  ASSERT_FALSE(mc.closed_form_counts || mc.closed_form_estimates);
+  EXPECT_EQ(mc.sites[0].count_mean, 1.0);
+  EXPECT_EQ(mc.sites[0].count_var, 0.0);
+  for (std::size_t s = 1; s < 3; ++s) {
+    const SiteMoments& e = exact.sites[s];
+    const SiteMoments& m = mc.sites[s];
+    const double M = static_cast<double>(request.replications);
+    EXPECT_NEAR(m.count_mean, e.count_mean, 5 * std::sqrt(e.count_var / M)) << s;
+    EXPECT_NEAR(m.count_var, e.count_var, 5 * std::sqrt((e.count_kappa4 + 2 * e.count_var * e.count_var) / M)) << s;
+    EXPECT_NEAR(m.estimate_mean, e.estimate_mean, 5 * std::sqrt(e.estimate_var / M) + 1e-9) << s;
+  }
+  EXPECT_EQ(exact.sites[2].live_count, 0);   // the freed site has no live truth
+  EXPECT_EQ(exact.sites[2].estimate_mean, 0);
+  EXPECT_GT(exact.sites[2].count_mean, 0);   // but its allocations are sampled
+}
+
+// Site tests on counts drawn from known binomials: the right model passes, a shifted
+// mean or an inflated variance fails.
+TEST(ConformanceSiteComparison, DetectsShiftedMeanAndVariance) {
+  ModelMoments model;
+  SiteMoments m;
+  m.allocations = 100;
+  m.count_mean = 10;
+  m.count_var = 9;                    // Binomial(100, 0.1)
+  m.count_kappa4 = 9 * (1 - 6 * 0.09);  // n p q (1 - 6 p q)
+  model.sites = {m};
+  std::mt19937_64 rng(42);
+  auto observe = [&](auto draw) {
+    SiteObservations o;
+    o.name = "s";
+    o.homogeneous = true;
+    for (int r = 0; r < 400; ++r) o.counts.push_back(draw());
+    return compare_sites({o}, model, true, 1e-3);
+  };
+  std::binomial_distribution<int> right(100, 0.1), shifted(100, 0.13), wide(200, 0.05);
+  std::bernoulli_distribution coin(0.5);
+  const Comparison ok = observe([&] { return right(rng); });
+  EXPECT_TRUE(ok.passed);
+  EXPECT_EQ(ok.tests.size(), 3u);  // binomial count, variance, chi2
+  EXPECT_FALSE(observe([&] { return shifted(rng); }).passed);
+  // Mean 10, variance about 2.4 + 25: a Binomial(200, 0.05) / 2 shifted by -5 or +5.
+  const Comparison spread = observe([&] { return wide(rng) / 2 + (coin(rng) ? 5 : -5) + 5; });
+  EXPECT_FALSE(spread.passed);
+  bool variance_failed = false;
+  for (const TestResult& t : spread.tests) variance_failed |= t.name == "count_var" && t.failed;
+  EXPECT_TRUE(variance_failed);
+}
+
+// The exact binomial p-value: 0 samples in n trials at p is 2 (1 - p)^n (capped at 1).
+TEST(ConformanceSiteComparison, ExactBinomialPValue) {
+  ModelMoments model;
+  SiteMoments m;
+  m.allocations = 10;
+  m.count_mean = 0.5;  // p = 0.05 per allocation
+  m.count_var = 10 * 0.05 * 0.95;
+  model.sites = {m};
+  SiteObservations o{"s", true, {0, 0}, {}, 0};
+  const Comparison c = compare_sites({o}, model, true, 1e-3);
+  ASSERT_TRUE(c.rows[0].binomial_p.has_value());
+  EXPECT_NEAR(*c.rows[0].binomial_p, 2 * std::pow(0.95, 20), 1e-12);
+}
+
+// The estimate's z-test, and sites the model gives no variance: a site that can
+// never be sampled passes with no samples and fails with one.
+TEST(ConformanceSiteComparison, EstimatesAndDegenerateSites) {
+  ModelMoments model;
+  SiteMoments sampled;
+  sampled.allocations = 100;
+  sampled.count_mean = 10;
+  sampled.count_var = 9;
+  sampled.estimate_mean = 1000;
+  sampled.estimate_var = 100 * 100;  // sd 100 per run
+  SiteMoments never;
+  never.allocations = 50;
+  model.sites = {sampled, never};
+  auto compare = [&](double estimate_shift, double never_count) {
+    SiteObservations a{"a", false, {}, {}, 1000}, b{"b", true, {}, {}, 0};
+    for (int r = 0; r < 100; ++r) {
+      a.counts.push_back(r % 2 == 0 ? 7 : 13);
+      a.estimates.push_back(1000 + estimate_shift + (r % 2 == 0 ? -100 : 100));
+      b.counts.push_back(r == 0 ? never_count : 0);
+    }
+    return compare_sites({a, b}, model, true, 1e-3);
+  };
+  EXPECT_TRUE(compare(0, 0).passed);
+  // Mean estimate 1000 + 50: z = 50 / (100 / sqrt(100)) = 5, p = 5.7e-7 < 1e-3 / 6.
+  const Comparison shifted = compare(50, 0);
+  EXPECT_FALSE(shifted.passed);
+  ASSERT_TRUE(shifted.rows[0].z_estimate.has_value());
+  EXPECT_NEAR(*shifted.rows[0].z_estimate, 5.0, 1e-9);
+  EXPECT_FALSE(compare(0, 1).passed);
+}
+
+TEST(ConformanceCli, BadInputExitsTwo) {
+  const auto unknown = testing::run_cli("conformance nosuch --runs 3", true);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("unknown system \"nosuch\""), std::string::npos) << unknown.output;
+  const auto rate = testing::run_cli("conformance jemalloc --rate 1000", true);
+  EXPECT_EQ(rate.exit_code, 2);
+  EXPECT_NE(rate.output.find("powers of two"), std::string::npos) << rate.output;
+  const auto runs = testing::run_cli("conformance jemalloc --runs 1", true);
+  EXPECT_EQ(runs.exit_code, 2);
+  EXPECT_NE(runs.output.find("--runs"), std::string::npos) << runs.output;
+}
+
+}  // namespace
+}  // namespace allocsim
