@@ -100,7 +100,9 @@ TEST(Advisor, NoSchemeBeatsTheOptimalDesign) {
   Advisor advisor(trace, targets);
   for (const AdvicePoint& p : advisor.frontier()) {
     EXPECT_GE(p.allocated_gap.ratio, p.scheme == "dotnet" ? 1 - 1e-5 : 1 - 1e-9) << p.scheme << " at " << p.interval;
-    if (p.scheme == "optimal-size-class") EXPECT_NEAR(p.allocated_gap.ratio, 1, 1e-9);
+    if (p.scheme == "optimal-size-class") {
+      EXPECT_NEAR(p.allocated_gap.ratio, 1, 1e-9);
+    }
   }
 }
 

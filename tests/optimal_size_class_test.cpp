@@ -22,12 +22,22 @@ using testing::make_trace;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
+// A design of `samples` expected samples for `objective` over `classes`.
+OptimalSizeClassConfig design(double samples, DesignObjective objective,
+                              SizeClassTable classes = SizeClassTable::exact) {
+  OptimalSizeClassConfig config;
+  config.samples = samples;
+  config.objective = objective;
+  config.classes = classes;
+  return config;
+}
+
 TEST(OptimalSizeClass, SamplesWhenTheUniformIsAtMostPAndWeighsZOverP) {
   // Sizes 100 and 300, one allocation each, budget 1 sample: unclipped,
   // p_Z = Z / 400 (p proportional to size for the allocated objective).
   const Trace trace = make_trace({100, 300});
   const auto plan = std::make_shared<const OptimalSizeClassPlan>(
-      plan_optimal_size_class(trace, {.samples = 1.0, .objective = DesignObjective::allocated}));
+      plan_optimal_size_class(trace, design(1.0, DesignObjective::allocated)));
   EXPECT_DOUBLE_EQ(plan->probability[0], 0.25);
   EXPECT_DOUBLE_EQ(plan->probability[1], 0.75);
   OptimalSizeClassSampler sampler(plan);
@@ -43,13 +53,13 @@ TEST(OptimalSizeClass, SamplesWhenTheUniformIsAtMostPAndWeighsZOverP) {
 TEST(OptimalSizeClass, LiveObjectiveIgnoresFreedClassesAndJemallocClassesRoundUp) {
   Trace trace = make_trace({10, 10, 20, 5000});
   trace.free_time[2] = 3;  // the 20-byte allocation dies: its class leaves the live objective
-  const auto live = plan_optimal_size_class(trace, {.samples = 1.5, .objective = DesignObjective::live});
+  const auto live = plan_optimal_size_class(trace, design(1.5, DesignObjective::live));
   EXPECT_EQ(live.probability[2], 0.0);
   // Live classes 10 (c = 2 * 100, a = 2) and 5000 (c = a * 5000^2, a = 1): 5000 is
   // clipped at 1, leaving 0.5 samples for the two 10-byte allocations: p = 1/4.
   EXPECT_DOUBLE_EQ(live.probability[3], 1.0);
   EXPECT_DOUBLE_EQ(live.probability[0], 0.25);
-  const auto classes = plan_optimal_size_class(trace, {.samples = 2, .classes = SizeClassTable::jemalloc});
+  const auto classes = plan_optimal_size_class(trace, design(2, DesignObjective::allocated, SizeClassTable::jemalloc));
   EXPECT_EQ(classes.measured[0], 16u);  // jemalloc's classes 8, 16, 32, 48, ...
   EXPECT_EQ(classes.measured[2], 32u);
   EXPECT_EQ(classes.demand.sizes, (std::vector<std::uint64_t>{16, 32, 5120}));
