@@ -63,7 +63,8 @@ std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result
            csv_field(row.interval) + "," + format_number(m.level) + "," + to_string(row.group_kind) + "," +
            csv_field(row.group) + "," + std::to_string(m.replications);
     for (double x : {m.truth, m.coverage, m.se_coverage, m.miss_low, m.miss_high, m.mean_width, m.rel_width}) {
-      out += "," + format_number(x);
+      out += ',';
+      out += format_number(x);
     }
     out += "\n";
   }
