@@ -123,8 +123,9 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     observed[s].rounding = static_cast<double>(site.sizes.size());
   }
   std::set<std::string> distinct;
-  // Whether the tool gives estimates is the system's property: the profile is always
-  // scaled; estimate lines, when any run has them (a run without any estimates 0).
+  // Whether the tool gives estimates is decided once for the system: a scaled profile
+  // always does; estimate lines do when any run has them, and a run without any
+  // then estimates 0 at every site.
   const bool has_estimates =
       system->scaling != ProfileScaling::none ||
       std::any_of(runs.begin(), runs.end(), [](const DriverRun& run) { return !run.estimates.empty(); });
