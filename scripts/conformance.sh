@@ -7,6 +7,9 @@
 # Exit 2 when a driver cannot be built or run. Otherwise exit 1 when a verdict fails,
 # except for the known differences (README: "Conformance"): the JVM, whose model does
 # not hold, and Go at 32 KiB; their verdicts are printed but do not fail the script.
+# The models are of Debian 12's versions (jemalloc 5.3, gperftools 2.10, Go 1.19,
+# OpenJDK 17): a system whose installed version differs is skipped ("skipped:
+# unsupported ..."); one not installed fails at its driver's build (exit 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 systems=(jemalloc gperftools go jvm jvm-serial)
@@ -19,10 +22,35 @@ else
   out=results/conformance
 fi
 status=0
+# installed_version SYSTEM: the version of the tool the system's driver uses, empty if
+# it is not installed.
+installed_version() {
+  case $1 in
+    jemalloc) dpkg-query -W -f='${Version}' libjemalloc-dev 2>/dev/null ;;
+    gperftools) dpkg-query -W -f='${Version}' libgoogle-perftools-dev 2>/dev/null ;;
+    go) command -v go >/dev/null && go env GOVERSION ;;
+    jvm*) command -v javac >/dev/null && javac -version 2>&1 | sed 's/^javac //' ;;
+  esac
+}
+# The modelled version of each system, as a prefix of installed_version's answer.
+modelled_version() {
+  case $1 in
+    jemalloc) echo 5.3. ;;
+    gperftools) echo 2.10- ;;
+    go) echo go1.19 ;;
+    jvm*) echo 17. ;;
+  esac
+}
 # run SYSTEM OUT_NAME [ARGUMENTS...]; a failed verdict of a known difference is reported only.
 run() {
   local system=$1 name=$2
   shift 2
+  local version
+  version=$(installed_version "$system")
+  if [ -n "$version" ] && [[ "$version" != "$(modelled_version "$system")"* ]]; then
+    echo "$name: skipped: unsupported $system version $version (modelled: $(modelled_version "$system")*)"
+    return
+  fi
   build/bin/allocsim conformance "$system" "${arguments[@]}" --out "$out/$name" "$@"
   local code=$?
   if [ $code -ge 2 ]; then exit 2; fi

@@ -12,6 +12,7 @@
 #include "allocsim/conformance/model_moments.h"
 #include "allocsim/conformance/plan.h"
 #include "allocsim/conformance/site_comparison.h"
+#include "allocsim/conformance/system.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 
@@ -36,6 +37,30 @@ TEST(ConformancePlan, TraceFollowsThePlan) {
   EXPECT_EQ(split.stack_names, (std::vector<std::string>{"a:10", "a:20", "b"}));
   EXPECT_EQ(split.stack, (std::vector<std::uint32_t>{0, 1, 0, 2, 2}));
   EXPECT_THROW(plan_trace(plan, {{10, 16}}), InputError);
+}
+
+// The standard plan keeps 55192 blocks live at scale 1 (72 unscaled): scale 18 fits
+// the drivers' table of 2^20 blocks, scale 20 (1.1 million) does not.
+TEST(ConformancePlan, ScaleIsBoundedByTheLiveBlockTable) {
+  EXPECT_EQ(standard_plan(4096, 18).sites[1].count, 900000u);
+  EXPECT_THROW(standard_plan(4096, 20), InputError);
+  EXPECT_THROW(standard_plan(4096, 0), InputError);
+}
+
+// Driver meta values become model parameters only when they are numbers in range.
+TEST(ConformanceSystems, MetaValuesAreChecked) {
+  const ConformanceSystem* gperftools = find_conformance_system("gperftools");
+  ASSERT_NE(gperftools, nullptr);
+  nlohmann::json parameters = nlohmann::json::object();
+  gperftools->from_meta(parameters, {{"allocated_before_plan", "74952"}});
+  EXPECT_EQ(parameters["startup_counter"], (std::uint64_t{16} << 20) - 74952);
+  EXPECT_THROW(gperftools->from_meta(parameters, {{"allocated_before_plan", "many"}}), InputError);
+  EXPECT_THROW(gperftools->from_meta(parameters, {{"allocated_before_plan", "16777217"}}), InputError);
+  const ConformanceSystem* go = find_conformance_system("go");
+  ASSERT_NE(go, nullptr);
+  EXPECT_NO_THROW(go->from_meta(parameters, {{"rate_at_main", "524288"}}));
+  EXPECT_THROW(go->from_meta(parameters, {{"rate_at_main", "131072"}}), InputError);
+  EXPECT_THROW(go->from_meta(parameters, {}), InputError);
 }
 
 TEST(ConformancePlan, StandardPlanScalesAllButStartup) {
@@ -138,7 +163,8 @@ TEST(ConformanceSiteComparison, DetectsShiftedMeanAndVariance) {
   EXPECT_TRUE(ok.passed);
   EXPECT_EQ(ok.tests.size(), 3u);  // binomial count, variance, chi2
   EXPECT_FALSE(observe([&] { return shifted(rng); }).passed);
-  // Mean 10, variance about 2.4 + 25: a Binomial(200, 0.05) / 2 shifted by -5 or +5.
+  // floor(Binomial(200, 0.05) / 2) shifted by -5 or +5, plus 5: mean 9.75 (the
+  // integer halving loses 0.25), variance 2.44 + 25 = 27.4 against the model's 9.
   const Comparison spread = observe([&] { return wide(rng) / 2 + (coin(rng) ? 5 : -5) + 5; });
   EXPECT_FALSE(spread.passed);
   bool variance_failed = false;
@@ -191,6 +217,44 @@ TEST(ConformanceSiteComparison, EstimatesAndDegenerateSites) {
   EXPECT_FALSE(compare(0, 1).passed);
 }
 
+// A site the model gives no estimate variance: the tool's integer output may differ
+// by less than 1 unit per stack record (rounding = the site's sizes), not more.
+TEST(ConformanceSiteComparison, ZeroVarianceEstimateAllowsRoundingOnly) {
+  ModelMoments model;
+  SiteMoments m;
+  m.allocations = 10;
+  m.estimate_mean = 100;
+  model.sites = {m};
+  auto passes = [&](double estimate, double rounding) {
+    SiteObservations o{"s", false, {0, 0}, {estimate, estimate}, 100, rounding};
+    return compare_sites({o}, model, true, 1e-3).passed;
+  };
+  EXPECT_TRUE(passes(100.9, 1));
+  EXPECT_FALSE(passes(101.1, 1));
+  EXPECT_TRUE(passes(101.5, 2));
+}
+
+// Monte Carlo moments from M replications: the mean count's z uses var/K + var/M;
+// per-size parts stay out of chi^2.
+TEST(ConformanceSiteComparison, MonteCarloErrorAndChiSquareTerms) {
+  ModelMoments model;
+  SiteMoments m;
+  m.allocations = 100;
+  m.count_mean = 10;
+  m.count_var = 9;
+  model.sites = {m, m};
+  model.replications = 100;  // as many as runs: the variance of the difference doubles
+  SiteObservations site{"s", false, {}, {}, 0}, part{"s:1", false, {}, {}, 0, 0, true};
+  for (int r = 0; r < 100; ++r) {
+    site.counts.push_back(r % 2 == 0 ? 8.5 : 14.5);  // mean 11.5, so 1.5 / sqrt(9/100 + 9/100) = 3.54
+    part.counts.push_back(r % 2 == 0 ? 8.5 : 14.5);
+  }
+  const Comparison c = compare_sites({site, part}, model, false, 1e-3);
+  EXPECT_NEAR(c.rows[0].z_count, 1.5 / std::sqrt(0.18), 1e-9);
+  ASSERT_EQ(c.tests.back().name, "chi2");
+  EXPECT_NEAR(c.tests.back().statistic, 1.5 * 1.5 / 0.18, 1e-9);  // the site only, not its part
+}
+
 TEST(ConformanceCli, BadInputExitsTwo) {
   const auto unknown = testing::run_cli("conformance nosuch --runs 3", true);
   EXPECT_EQ(unknown.exit_code, 2);
@@ -201,6 +265,33 @@ TEST(ConformanceCli, BadInputExitsTwo) {
   const auto runs = testing::run_cli("conformance jemalloc --runs 1", true);
   EXPECT_EQ(runs.exit_code, 2);
   EXPECT_NE(runs.output.find("--runs"), std::string::npos) << runs.output;
+  const auto replications = testing::run_cli("conformance gperftools --model-replications 1", true);
+  EXPECT_EQ(replications.exit_code, 2);
+  EXPECT_NE(replications.output.find("--model-replications"), std::string::npos) << replications.output;
+  const auto zero_rate = testing::run_cli("conformance go --rate 0", true);
+  EXPECT_EQ(zero_rate.exit_code, 2);
+  EXPECT_NE(zero_rate.output.find("--rate: must be at least 2"), std::string::npos) << zero_rate.output;
+  const auto scale = testing::run_cli("conformance go --scale 1000", true);
+  EXPECT_EQ(scale.exit_code, 2);
+  EXPECT_NE(scale.output.find("--scale"), std::string::npos) << scale.output;
+}
+
+// An --out or --build-dir below a regular file cannot be created: exit 2 naming it,
+// before any driver is built for --build-dir.
+TEST(ConformanceCli, UnwritableDirectoriesExitTwo) {
+  const auto blocker = std::filesystem::temp_directory_path() / "allocsim-conformance-blocker";
+  std::ofstream(blocker) << "a file, not a directory\n";
+  const auto out = testing::run_cli("conformance go --runs 2 --out " + blocker.string() + "/out", true);
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.output.find(blocker.string() + "/out: cannot create directory"), std::string::npos) << out.output;
+  const auto unused_out = std::filesystem::temp_directory_path() / "allocsim-conformance-out";
+  const auto build = testing::run_cli(
+      "conformance go --runs 2 --out " + unused_out.string() + " --build-dir " + blocker.string() + "/build", true);
+  EXPECT_EQ(build.exit_code, 2);
+  EXPECT_NE(build.output.find(blocker.string() + "/build/conformance/go: cannot create directory"), std::string::npos)
+      << build.output;
+  std::filesystem::remove(blocker);
+  std::filesystem::remove_all(unused_out);
 }
 
 }  // namespace

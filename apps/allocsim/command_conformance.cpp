@@ -7,6 +7,7 @@
 
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
+#include "allocsim/util/error.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -14,7 +15,6 @@ namespace allocsim::cli {
 void add_conformance_command(CLI::App& app, int& exit_code) {
   struct Options {
     ConformanceOptions run;
-    std::uint64_t rate = 0;
     std::string out;
     bool no_chart = false;
   };
@@ -27,7 +27,9 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command->add_option("system", options->run.system, "the real system: " + systems)->required();
   command->add_option("--runs", options->run.runs, "driver processes (independent repetitions)")
       ->capture_default_str();
-  command->add_option("--rate", options->rate, "sampling rate in bytes (default: the system's)");
+  command->add_option_function<std::uint64_t>(
+      "--rate", [options](std::uint64_t rate) { options->run.rate = rate; },
+      "sampling rate in bytes (default: the system's)");
   command->add_option("--scale", options->run.plan_scale, "multiply the plan's allocation counts")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -44,11 +46,16 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
   command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
   command->callback([options, &exit_code] {
-    if (options->rate != 0) options->run.rate = options->rate;
-    const ConformanceResult result = run_conformance(options->run);
     const std::string out =
-        options->out.empty() ? (std::filesystem::path("results") / "conformance" / result.system->name).string()
+        options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
                              : options->out;
+    // An --out that cannot be created fails before the drivers run, not after.
+    if (find_conformance_system(options->run.system) != nullptr) {
+      std::error_code error;
+      std::filesystem::create_directories(out, error);
+      if (error) throw InputError(out + ": cannot create directory: " + error.message());
+    }
+    const ConformanceResult result = run_conformance(options->run);
     write_conformance_results(result, options->run, out, !options->no_chart);
     std::fputs(verdict_table(result).c_str(), stdout);
     std::printf("results: %s\n", out.c_str());

@@ -164,11 +164,21 @@ func main() {
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	fmt.Fprintf(out, "meta,version,%s\nmeta,rate,%d\nmeta,rate_at_main,%d\n", runtime.Version(), rate, rateAtMain)
-	requestOf := map[int]int{} // slot size -> the planned request (one per slot in the plan)
+	// A record gives only the slot size: the request is the one size of its site in
+	// that slot (a site whose sizes share a slot cannot be told apart).
+	type siteSlot struct {
+		site string
+		slot int
+	}
+	requestOf := map[siteSlot]int{}
 	for _, s := range sites {
 		for _, size := range s.sizes {
 			slot := int(roundupsize(uintptr(size)))
-			requestOf[slot] = size
+			key := siteSlot{s.name, slot}
+			if other, ok := requestOf[key]; ok && other != size {
+				fail("plan: site %s has sizes %d and %d in the same %d-byte slot", s.name, other, size, slot)
+			}
+			requestOf[key] = size
 			fmt.Fprintf(out, "size,%d,%d\n", size, slot)
 		}
 	}
@@ -184,7 +194,7 @@ func main() {
 			if i < r.InUseObjects() {
 				liveFlag = 1
 			}
-			fmt.Fprintf(out, "sample,%s,%d,%d,%d\n", name, requestOf[slot], slot, liveFlag)
+			fmt.Fprintf(out, "sample,%s,%d,%d,%d\n", name, requestOf[siteSlot{name, slot}], slot, liveFlag)
 		}
 		if r.InUseObjects() > 0 {
 			scale := 1 / (1 - math.Exp(-float64(r.InUseBytes())/float64(r.InUseObjects())/float64(rate)))

@@ -11,6 +11,7 @@
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
 
 namespace fs = std::filesystem;
 
@@ -111,7 +112,9 @@ void write_chart(const ConformanceResult& result, const std::string& out_dir) {
 
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
                                const std::string& out_dir, bool chart) {
-  fs::create_directories(out_dir);
+  std::error_code error;
+  fs::create_directories(out_dir, error);
+  if (error) throw InputError(out_dir + ": cannot create directory: " + error.message());
   std::string sites = join(kSiteColumns);
   for (const SiteRow& row : result.comparison.rows) sites += join(site_fields(result, row));
 
@@ -125,7 +128,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
   for (std::size_t r = 0; r < result.counts.size(); ++r) {
     for (std::size_t s = 0; s < result.plan.sites.size(); ++s) {
       runs += join({std::to_string(r), result.plan.sites[s].name, format_number(result.counts[r][s]),
-                    result.estimates.empty() ? "" : format_number(result.estimates[r][s])});
+                    r < result.estimates.size() ? format_number(result.estimates[r][s]) : ""});
     }
   }
 

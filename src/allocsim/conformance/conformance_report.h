@@ -5,7 +5,8 @@
 //   tests.csv     every test of the verdict with its p-value and the Bonferroni threshold
 //   runs.csv      per run and site: sampled allocations and the tool's estimate
 //   summary.json  system, version, rate, runs, model, checks and the verdict
-//   plan.txt, trace.csv   the driver's plan and the same sequence as an allocsim trace
+//   plan.txt, trace.csv.gz  the driver's plan and the same sequence as an allocsim
+//                 CSV trace (gzip)
 //   charts/count-ratio.{png,svg}   observed / model sampled count per site with a sample
 //                 (log scale, gnuplot)
 // and formats the verdict table printed by the command.
@@ -15,7 +16,8 @@
 
 namespace allocsim {
 
-// `chart`: render the chart (needs gnuplot).
+// `chart`: render the chart (needs gnuplot). InputError naming the directory or file
+// that cannot be created or written.
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
                                const std::string& out_dir, bool chart);
 

@@ -60,9 +60,16 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
                      std::to_string(rate));
   }
   if (options.runs < 2) throw InputError("--runs: at least 2 runs are needed for a variance");
+  if (options.model_replications < 2) {
+    throw InputError("--model-replications: at least 2 replications are needed for a variance");
+  }
   if (find_scheme(system->scheme) == nullptr) {
     throw InputError("conformance " + system->name + ": allocsim has no scheme \"" + system->scheme + "\" to model it");
   }
+  result.scheme_parameters = system->scheme_parameters;
+  result.scheme_parameters[system->rate_parameter] = rate;
+  // The model with the rate, before any driver runs: a rate it rejects fails here.
+  estimator_index(*create_model(*system, result.scheme_parameters), system->estimator);
 
   result.plan = standard_plan(rate, options.plan_scale);
   DriverPaths paths{options.source_dir, (fs::path(options.build_dir) / "conformance" / system->name).string()};
@@ -80,8 +87,6 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   const auto allocated = system->records_allocated_sizes ? runs.front().sizes : std::map<std::uint64_t, std::uint64_t>{};
   result.trace = plan_trace(result.plan, allocated);
 
-  result.scheme_parameters = system->scheme_parameters;
-  result.scheme_parameters[system->rate_parameter] = rate;
   if (system->from_meta) system->from_meta(result.scheme_parameters, runs.front().meta);
   const auto scheme = create_model(*system, result.scheme_parameters);
   const std::size_t estimator = estimator_index(*scheme, system->estimator);
@@ -115,8 +120,15 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     site_index[site.name] = s;
     observed[s].name = site.name;
     observed[s].homogeneous = site.sizes.size() == 1;
+    observed[s].rounding = static_cast<double>(site.sizes.size());
   }
   std::set<std::string> distinct;
+  // Whether the tool gives estimates is decided once for the system: a scaled profile
+  // always does; estimate lines do when any run has them, and a run without any
+  // then estimates 0 at every site.
+  const bool has_estimates =
+      system->scaling != ProfileScaling::none ||
+      std::any_of(runs.begin(), runs.end(), [](const DriverRun& run) { return !run.estimates.empty(); });
   for (std::size_t r = 0; r < runs.size(); ++r) {
     std::vector<double> counts(observed.size(), 0.0), estimates(observed.size(), 0.0);
     std::string signature;
@@ -143,7 +155,6 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
         if (it != site_index.end()) estimates[it->second] += site.bytes;
       }
     }
-    const bool has_estimates = system->scaling != ProfileScaling::none || !runs[r].estimates.empty();
     for (std::size_t s = 0; s < observed.size(); ++s) {
       observed[s].counts.push_back(counts[s]);
       if (has_estimates) observed[s].estimates.push_back(estimates[s]);
@@ -180,6 +191,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     SiteObservations part;
     part.name = name;
     part.homogeneous = true;
+    part.part = true;
     for (const DriverRun& run : runs) {
       double count = 0;
       for (const DriverSample& sample : run.samples) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "allocsim/util/error.h"
@@ -46,30 +47,48 @@ int shell(const std::string& command) {
   return WEXITSTATUS(status);
 }
 
+// create_directories with the error as an InputError naming the directory.
+void make_directory(const fs::path& path) {
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (error) throw InputError(path.string() + ": cannot create directory: " + error.message());
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 }  // namespace
 
 std::string build_driver(const ConformanceSystem& system, const DriverPaths& paths) {
-  fs::create_directories(paths.work_dir);
+  make_directory(paths.work_dir);
   const fs::path binary = fs::path(paths.work_dir) / system.binary;
-  bool fresh = fs::exists(binary);
+  const fs::path temporary = binary.string() + ".tmp";
+  // The stamp holds the build command: a binary built by another command is stale.
+  const fs::path stamp = binary.string() + ".command";
+  const std::string command = substitute(system.build, {{"{src}", quote(paths.source_dir)},
+                                                         {"{out}", quote(temporary.string())},
+                                                         {"{dir}", quote(paths.work_dir)}});
+  std::error_code error;
+  bool fresh = fs::exists(binary, error) && read_file(stamp) == command;
   for (const std::string& source : system.sources) {
     const fs::path file = fs::path(paths.source_dir) / source;
-    if (!fs::exists(file)) throw InputError(file.string() + ": driver source not found (--source-dir?)");
-    if (fresh && fs::last_write_time(file) > fs::last_write_time(binary)) fresh = false;
+    if (!fs::exists(file, error)) throw InputError(file.string() + ": driver source not found (--source-dir?)");
+    if (fresh && fs::last_write_time(file, error) > fs::last_write_time(binary, error)) fresh = false;
   }
   if (fresh) return binary.string();
-  const std::string temporary = binary.string() + ".tmp";
-  fs::remove_all(temporary);
+  fs::remove_all(temporary, error);
+  fs::remove(stamp, error);
   const std::string log = (fs::path(paths.work_dir) / "build.log").string();
-  const std::string command = substitute(system.build, {{"{src}", quote(paths.source_dir)},
-                                                         {"{out}", quote(temporary)},
-                                                         {"{dir}", quote(paths.work_dir)}});
   if (shell("(" + command + ") > " + quote(log) + " 2>&1") != 0) {
     throw InputError("building the " + system.name + " driver failed (needs " + system.packages +
                      "; scripts/install-deps.sh installs it): " + tail_of(log));
   }
-  fs::remove_all(binary);
-  fs::rename(temporary, binary);
+  fs::remove_all(binary, error);
+  fs::rename(temporary, binary, error);
+  if (error) throw InputError(binary.string() + ": cannot install the built driver: " + error.message());
+  std::ofstream(stamp, std::ios::binary) << command;
   return binary.string();
 }
 
@@ -78,11 +97,13 @@ std::vector<std::string> run_drivers(const ConformanceSystem& system, const Driv
                                      std::uint64_t rate, std::uint64_t runs, unsigned parallel) {
   std::vector<std::string> outputs(runs);
   std::vector<std::string> errors(runs);
+  // Every run's directory exists before the threads start (a worker must not throw).
+  auto work_of = [&](std::uint64_t r) { return fs::path(paths.work_dir) / "runs" / std::to_string(r); };
+  for (std::uint64_t r = 0; r < runs; ++r) make_directory(work_of(r));
   std::atomic<std::uint64_t> next{0};
   auto worker = [&] {
     for (std::uint64_t r; (r = next++) < runs;) {
-      const fs::path work = fs::path(paths.work_dir) / "runs" / std::to_string(r);
-      fs::create_directories(work);
+      const fs::path work = work_of(r);
       outputs[r] = (work / "out.csv").string();
       const std::string err = (work / "err.txt").string();
       const std::string command =

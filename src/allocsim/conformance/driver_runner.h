@@ -1,6 +1,6 @@
 #pragma once
-// Builds a system's driver (cached: rebuilt only when a source is newer than the
-// binary) and runs it as K separate processes, a few at a time, each in its own
+// Builds a system's driver (cached: rebuilt when a source is newer than the binary
+// or the build command differs from the one in its stamp file) and runs it as K separate processes, a few at a time, each in its own
 // working directory with its output captured.
 #include <cstdint>
 #include <string>
@@ -16,7 +16,8 @@ struct DriverPaths {
 };
 
 // The driver binary, built if needed. InputError (with the compiler's last lines
-// and the package to install) when the build fails.
+// and the package to install) when the build fails, and naming the directory when
+// the work directory cannot be created.
 std::string build_driver(const ConformanceSystem& system, const DriverPaths& paths);
 
 // Runs `runs` processes of `binary` on `plan_file`; returns each run's output file

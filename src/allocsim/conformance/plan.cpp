@@ -8,20 +8,29 @@
 namespace allocsim {
 
 Plan standard_plan(std::uint64_t rate, double scale) {
-  auto scaled = [&](std::uint64_t count) {
-    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * scale)));
-  };
   Plan plan;
   plan.rate = rate;
   plan.sites = {
       {"startup", 72, false, {262144}},
-      {"small", scaled(50000), false, {24}},
-      {"medium", scaled(3000), false, {3000}},
-      {"large", scaled(100), false, {200000}},
-      {"mixed", scaled(2000), false, {16, 512, 8192, 65536}},
-      {"marker", scaled(20), false, {rate}},
-      {"freed", scaled(10000), true, {200}},
+      {"small", 50000, false, {24}},
+      {"medium", 3000, false, {3000}},
+      {"large", 100, false, {200000}},
+      {"mixed", 2000, false, {16, 512, 8192, 65536}},
+      {"marker", 20, false, {rate}},
+      {"freed", 10000, true, {200}},
   };
+  double live = 0;  // checked in floating point before any count is rounded
+  for (const PlanSite& site : plan.sites) {
+    if (!site.freed) live += site.name == "startup" ? static_cast<double>(site.count) : static_cast<double>(site.count) * scale;
+  }
+  if (!(scale > 0) || live > static_cast<double>(kMaxPlanLiveBlocks)) {
+    throw InputError("--scale: must be above 0 and keep at most " + std::to_string(kMaxPlanLiveBlocks) +
+                     " blocks live; scale " + std::to_string(scale) + " keeps " + std::to_string(live));
+  }
+  for (PlanSite& site : plan.sites) {
+    if (site.name == "startup") continue;
+    site.count = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(static_cast<double>(site.count) * scale)));
+  }
   return plan;
 }
 

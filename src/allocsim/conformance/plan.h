@@ -13,6 +13,10 @@
 
 namespace allocsim {
 
+// The most blocks a plan keeps live: the native drivers' table
+// (conformance/native/plan.h, kMaxLiveBlocks).
+inline constexpr std::uint64_t kMaxPlanLiveBlocks = std::uint64_t{1} << 20;
+
 struct PlanSite {
   std::string name;  // the driver's function site_<name> (or its equivalent)
   std::uint64_t count = 0;
@@ -31,7 +35,8 @@ struct Plan {
 // nothing in its first 16 MiB), then many small, medium and large blocks, one site mixing sizes from 16 B to 64 KiB,
 // marker blocks of exactly `rate` bytes and a site whose blocks are all freed.
 // `scale` multiplies every count but the startup site's (the quick mode uses fewer
-// allocations).
+// allocations); InputError when the plan would keep more than kMaxPlanLiveBlocks
+// blocks live.
 Plan standard_plan(std::uint64_t rate, double scale = 1.0);
 
 // The text the drivers read:  "rate R" then "site NAME COUNT FREED SIZE..." lines.

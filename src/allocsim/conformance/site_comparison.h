@@ -3,16 +3,22 @@
 // allocsim's model predicts (model_moments.h), with tests whose false-alarm rates
 // are stated:
 //   - mean sampled count: z = (mean - mu) / sqrt(var / K), normal by the central
-//     limit theorem over K runs; where the site's allocations all have one size and
+//     limit theorem over K runs (var / K + var / M where the model's moments come
+//     from M Monte Carlo replications, whose mean has its own sampling error); where the site's allocations all have one size and
 //     the model samples them independently, the exact two-sided binomial test of the
 //     pooled count against Binomial(K N, mu / N) replaces it (the per-allocation
 //     sampling probability);
 //   - variance of the count: z = (s^2 - var) / sqrt(kappa4 / K + 2 var^2 / (K - 1)),
 //     the variance of the sample variance for any distribution with fourth cumulant
 //     kappa4; only from kMinRunsForVarianceTest runs on, as s^2 is far from normal
-//     for fewer runs of a skewed count;
-//   - the tool's estimate: z = (mean estimate - model mean) / sqrt(model var / K);
-//   - over all sites: chi^2 = sum of the mean-count z^2 on (sites) degrees of freedom.
+//     for fewer runs of a skewed count (plus the same for the model's s^2 over M
+//     Monte Carlo replications);
+//   - the tool's estimate: z = (mean estimate - model mean) / sqrt(model var / K)
+//     (+ model var / M for a Monte Carlo model); where the model has no variance, a
+//     difference up to the site's `rounding` passes (the tool's integer output);
+//   - over the plan's sites: chi^2 = sum of the mean-count z^2 on (sites) degrees
+//     of freedom; the per-size parts of a site (`part`) are left out, as they
+//     compose the site's own count and are correlated with it.
 // The verdict fails when any two-sided p-value is below alpha / m (Bonferroni over
 // the m tests), so a correct model fails with probability at most alpha.
 #include <cstdint>
@@ -32,6 +38,11 @@ struct SiteObservations {
   std::vector<double> counts;        // sampled allocations, one per run
   std::vector<double> estimates;     // the tool's estimate, one per run (empty: none)
   double truth = 0;                  // what the tool's estimate targets (live)
+  // The most the tool's integer output can move the mean estimate: each per-stack
+  // number it writes is truncated or rounded by less than 1 unit, and the site's
+  // allocations fall in one stack record per size.
+  double rounding = 0;
+  bool part = false;                 // a per-size part of a site: not in chi^2
 };
 
 struct TestResult {
@@ -64,7 +75,8 @@ struct Comparison {
 };
 
 // `independent`: the model samples allocations independently (closed-form counts),
-// which the binomial test needs. Sites are in model.sites order.
+// which the binomial test needs. Sites are in model.sites order; model.replications
+// (with its closed_form_* flags) says which moments carry Monte Carlo error.
 Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model,
                          bool independent, double alpha);
 

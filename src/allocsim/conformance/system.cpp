@@ -1,7 +1,25 @@
 #include "allocsim/conformance/system.h"
 
+#include <charconv>
+
+#include "allocsim/sampler/gperftools.h"
+#include "allocsim/util/error.h"
+
 namespace allocsim {
 namespace {
+
+// The driver's meta value `key` as an integer in [0, max]; InputError naming the key
+// and the bound otherwise.
+std::uint64_t meta_uint(const std::map<std::string, std::string>& meta, const std::string& key, std::uint64_t max) {
+  const std::string& text = meta.at(key);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value > max) {
+    throw InputError("driver meta " + key + ": expected an integer from 0 to " + std::to_string(max) + ", got \"" +
+                     text + "\"");
+  }
+  return value;
+}
 
 // Native drivers: frame pointers and exported, non-merged site functions, so each
 // sampled stack resolves to its site with dladdr.
@@ -44,8 +62,9 @@ ConformanceSystem gperftools_system() {
   // The main thread's first 16 MiB are unsampled (gperftools.h); what the process
   // allocated before the plan started is already counted against them.
   s.from_meta = [](nlohmann::json& parameters, const std::map<std::string, std::string>& meta) {
-    const auto it = meta.find("allocated_before_plan");
-    if (it != meta.end()) parameters["startup_counter"] = (std::uint64_t{16} << 20) - std::stoull(it->second);
+    if (meta.count("allocated_before_plan") == 0) return;
+    parameters["startup_counter"] =
+        kGperftoolsStartupCounter - meta_uint(meta, "allocated_before_plan", kGperftoolsStartupCounter);
   };
   s.estimator = "bytes_sum_then_unbias";
   s.default_rate = 131072;
@@ -65,6 +84,18 @@ ConformanceSystem go_system() {
   s.scaling = ProfileScaling::none;
   s.scheme = "go";
   s.scheme_parameters = nlohmann::json::object();
+  // The driver sets MemProfileRate itself because Go 1.19 overwrites
+  // GODEBUG=memprofilerate with the default 512 KiB before main (driver.go): the
+  // rate main starts with must be that default, or the runtime is not the modelled one.
+  s.from_meta = [](nlohmann::json&, const std::map<std::string, std::string>& meta) {
+    constexpr std::uint64_t kDefaultRate = 512 * 1024;
+    if (meta.count("rate_at_main") == 0) throw InputError("go driver: no meta rate_at_main");
+    const std::uint64_t at_main = meta_uint(meta, "rate_at_main", UINT64_MAX);
+    if (at_main != kDefaultRate) {
+      throw InputError("go driver: meta rate_at_main is " + std::to_string(at_main) + ", not Go 1.19's default " +
+                       std::to_string(kDefaultRate) + " that overwrites GODEBUG=memprofilerate (another Go version?)");
+    }
+  };
   s.estimator = "bytes";
   s.default_rate = 131072;
   return s;

@@ -87,7 +87,7 @@ SchemeDescriptor gperftools_scheme() {
           {{"rate", "integer", 524288, "TCMALLOC_SAMPLE_PARAMETER T in bytes (T >= 1)"},
            {"faithful", "boolean", true,
             "draw intervals with the 48-bit LCG and 26-bit quantised log (false: ideal exponential)"},
-           {"startup_counter", "integer", 16777216,
+           {"startup_counter", "integer", kGperftoolsStartupCounter,
             "thread 0's first counter: 16 MiB, the 'off' value the main thread starts with when "
             "tcmalloc's first malloc precedes the flag's initialisation; 0 = a fresh draw"}},
       .variants =
@@ -107,7 +107,7 @@ SchemeDescriptor gperftools_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         std::uint64_t rate = 524288;
         bool faithful = true;
-        std::uint64_t startup_counter = 16777216;
+        std::uint64_t startup_counter = kGperftoolsStartupCounter;
         if (auto v = params.maybe("rate")) rate = v->positive_uint();
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
         if (auto v = params.maybe("startup_counter")) startup_counter = v->uint();

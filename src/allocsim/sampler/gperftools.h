@@ -42,6 +42,8 @@ namespace allocsim {
 
 // kMaxSize of gperftools 2.10 (common.h): larger requests go to the page heap.
 inline constexpr std::uint64_t kGperftoolsMaxSize = 256 * 1024;
+// The main thread's first counter: the 16 MiB "off" interval (sampler.cc).
+inline constexpr std::uint64_t kGperftoolsStartupCounter = std::uint64_t{16} << 20;
 
 // The bytes gperftools' sampler counts for allocation i.
 inline std::uint64_t gperftools_counted_size(const Trace& trace, std::size_t i) {
