@@ -116,7 +116,8 @@ SchemeDescriptor optimal_size_class_scheme() {
       .summary = "Each allocation sampled independently with its size class's p_Z, the design that "
                  "minimises the objective's variance on the replayed trace at the given expected "
                  "samples; weight Z/p_Z.",
-      .source = "the jemalloc document's optimal sampling question (seeds/001, last section): "
+      .source = "the optimal sampling question of jemalloc doc_internal/PROFILING_INTERNALS.md "
+                "(last section): "
                 "minimise sum_Z c_Z (1-p_Z)/p_Z subject to sum_Z a_Z p_Z <= P",
       .parameters = {{"samples", "number", 100, "P: expected samples over the whole trace (> 0)"},
                      {"objective", "string", "allocated",
