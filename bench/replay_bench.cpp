@@ -57,11 +57,7 @@ const ThreadIndex& bench_index() {
 }
 
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
-  const nlohmann::json json = nlohmann::json::parse(params);
-  JsonObject object(json, "$");
-  auto scheme = find_scheme(name)->create(object);
-  object.finish();
-  return scheme;
+  return create_scheme(name, nlohmann::json::parse(params), "$");
 }
 
 void replay(benchmark::State& state, const std::string& name, const std::string& params, bool skip_ahead) {

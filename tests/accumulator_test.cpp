@@ -134,7 +134,7 @@ TEST(AccumulatorScheme, MatchesTheoryOnMixedSizes) {
                   find_row(result, "two-layer", "bytes_one_layer").truth, -0.75, 1e-12);
 }
 
-// samplers.md 12.8 / libdatadog#2344: a 4 MiB allocation at T = 512 KiB. T n is
+// DataDog/libdatadog PR #2344: a 4 MiB allocation at T = 512 KiB. T n is
 // unbiased with variance T^2 (1 - e^-8) e/(e - 1) (s = 8 T); Horvitz-Thompson is
 // unbiased with s^2 e^-8 / (1 - e^-8), ~74 times less: same mean, different variance.
 TEST(AccumulatorScheme, WholePeriodsVersusHorvitzThompsonVariance) {

@@ -3,6 +3,7 @@
 // does not; and the `allocsim advise` command.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "allocsim/design/advice_check.h"
@@ -122,16 +123,34 @@ TEST(Advisor, GapToTheOptimumByHand) {
   EXPECT_DOUBLE_EQ(gap.misplaced_samples, 0.25);
 }
 
+// Each scheme's closed-form interval I meets the target, z RMSE / truth <= 0.1 with
+// z = 1.96 (95%), and is the largest that does: recommend() bisects until the failing
+// end is within max(1, 0.001 I) of I, and at a 10% target (intervals of kilobytes,
+// where the RMSE grows steadily with the interval) the closed form at
+// I + max(1, 0.002 I) misses too.
 TEST(AdviseCli, RecommendsAnIntervalPerSchemeAsJson) {
   const auto r = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 200 --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto json = nlohmann::json::parse(r.output);
   ASSERT_EQ(json["recommendations"].size(), advised_schemes().size());
+  const nlohmann::json spec = {{"kind", "file"}, {"path", recorded_trace("bc.zst")}};
+  JsonObject object(spec, "$.trace");
+  const Trace trace = load_trace(parse_trace_source(object, "."), 1);
+  AccuracyTargets targets;
+  targets.total_error = 0.1;
+  Advisor advisor(trace, targets);
   for (const auto& entry : json["recommendations"]) {
-    ASSERT_TRUE(entry["reachable"].get<bool>()) << entry["scheme"];
-    EXPECT_TRUE(entry["closed_form"]["meets_targets"].get<bool>());
-    EXPECT_GE(entry["closed_form"]["interval"].get<double>(), 1.0);
-    EXPECT_TRUE(entry["monte_carlo"]["confirmed"].get<bool>()) << entry["scheme"];
+    const std::string name = entry["scheme"].get<std::string>();
+    ASSERT_TRUE(entry["reachable"].get<bool>()) << name;
+    EXPECT_TRUE(entry["closed_form"]["meets_targets"].get<bool>()) << name;
+    EXPECT_LE(targets.total_z() * entry["closed_form"]["total_relative_rmse"].get<double>(), 0.1) << name;
+    const double interval = entry["monte_carlo"]["closed_form_interval"].get<double>();
+    const AdvicePoint at = advisor.evaluate(scheme_named(name), interval, false);
+    EXPECT_LE(targets.total_z() * at.total_relative_rmse, 0.1) << name << " at " << interval;
+    const double above = interval + std::max(1.0, std::ceil(0.002 * interval));
+    const AdvicePoint missed = advisor.evaluate(scheme_named(name), above, false);
+    EXPECT_GT(targets.total_z() * missed.total_relative_rmse, 0.1) << name << " at " << above;
+    EXPECT_TRUE(entry["monte_carlo"]["confirmed"].get<bool>()) << name;
   }
   EXPECT_GT(json["frontier"].size(), 20u);
 }
@@ -144,6 +163,26 @@ TEST(AdviseCli, RejectsMissingOrImpossibleTargets) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--total-error must be in (0, 1)"), std::string::npos);
   EXPECT_EQ(run_cli("advise /nonexistent.zst --total-error 0.1").exit_code, 2);
+}
+
+TEST(AdviseCli, RejectsATraceWithoutBytes) {
+  const testing::ScratchDirectory dir;
+  const std::string trace = dir.file("empty.json");
+  testing::write_bytes(trace, R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 0}})");
+  const auto r = run_cli("advise " + trace + " --total-error 0.1", true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(trace + ": no bytes allocated"), std::string::npos) << r.output;
+}
+
+TEST(AdviseCli, UnwritableOutputDirectoryIsAnInputError) {
+  const testing::ScratchDirectory dir;
+  const std::string file = dir.file("a-file");
+  testing::write_bytes(file, "not a directory");
+  const auto r = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 0 --out " + file +
+                             "/advice",
+                         true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(file + "/advice: cannot create directory"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(DotnetTick, CatalogueListsDefaultsSourceAndVariants) {
   const nlohmann::json tick = catalogue_entry("dotnet-tick");
   EXPECT_EQ(parameter_default(tick, "stride"), 102400);
   EXPECT_EQ(parameter_default(tick, "mode"), "stride");
-  EXPECT_NE(tick["source"].get<std::string>().find("seeds/002"), std::string::npos);
+  EXPECT_NE(tick["source"].get<std::string>().find("RandomizedAllocationSampling.md"), std::string::npos);
   EXPECT_GE(tick["variants"].size(), 2u);
 }
 

@@ -24,11 +24,7 @@ const IntervalRow& find_interval(const ScenarioResult& result, std::size_t point
 }
 
 std::unique_ptr<Scheme> make_dotnet() {
-  const nlohmann::json params = nlohmann::json::object();  // outlives the reader
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = find_scheme("dotnet")->create(object);
-  object.finish();
-  return scheme;
+  return testing::create_scheme("dotnet", nlohmann::json::object());
 }
 
 std::size_t interval_index(const Scheme& scheme, const std::string& name) {

@@ -212,7 +212,7 @@ TEST(GoScheme, MatchesTheoryOnMixedSizes) {
   EXPECT_LT(*tiny.theory.bias, -0.1 * tiny.truth);
 }
 
-// Truncation of scaled counts (samplers.md 6(b)): a record of one allocation of
+// Truncation of scaled counts (runtime/pprof/protomem.go scaleHeapSample): a record of one allocation of
 // u = R is sampled with 1 - e^-1 and reports count int64(1.582) = 1: -e^-1 = -36.8 %;
 // u = 2R: int64(1.157) = 1, E = 1 - e^-2 (-13.5 %). Bytes lose < 1 byte.
 TEST(GoScheme, MergedRecordTruncatesCounts) {

@@ -78,7 +78,7 @@ TEST(ByteCountdown, ScriptedCountdownCarriesTheOvershoot) {
 }
 
 TEST(Heapprofd, P99ThresholdMatchesTheFormula) {
-  EXPECT_EQ(heapprofd_p99_threshold(4096), 18861u);  // research/samplers.md §1
+  EXPECT_EQ(heapprofd_p99_threshold(4096), 18861u);  // 1 + floor(ln 0.01 / ln(1 - 1/T)), Perfetto sampler.cc
   EXPECT_EQ(heapprofd_p99_threshold(524288), 2414434u);
   // T = 2: (1/2)^6 = 1.6% > 1% >= (1/2)^7, so 7 bytes are the first size past 99%.
   EXPECT_EQ(heapprofd_p99_threshold(2), 7u);
@@ -215,7 +215,7 @@ TEST(Heapprofd, CatalogueListsDefaultsSourcesAndVariants) {
   EXPECT_EQ(parameter_default(heapprofd, "rate"), 4096);
   EXPECT_EQ(parameter_default(heapprofd, "passthrough"), "p99");
   EXPECT_EQ(parameter_default(heapprofd, "counter"), "process");
-  EXPECT_NE(heapprofd["source"].get<std::string>().find("seeds/000"), std::string::npos);
+  EXPECT_NE(heapprofd["source"].get<std::string>().find("heapprofd-sampling.md"), std::string::npos);
   EXPECT_GE(heapprofd["variants"].size(), 3u);
   EXPECT_EQ(parameter_default(catalogue_entry("heapprofd-pre12"), "passthrough"), "rate");
 }

@@ -135,6 +135,26 @@ TEST(JvmScheme, CatalogueAndBadParameters) {
   EXPECT_EQ(w[3], 24.0);
 }
 
+// At interval 0 the countdown is 0 before every object, so even a 0-byte object is
+// sampled (0 < 0 is false); the theory must say so: count weight 1, no bias, no
+// variance, P(unsampled) = 0.
+TEST(JvmScheme, IntervalZeroSamplesAndPredictsAZeroByteObject) {
+  const Trace trace = make_trace({0, 24});
+  std::vector<ScriptedStream> none = {ScriptedStream({})};
+  JvmSampler every(0, false);
+  std::vector<Observation> out;
+  every.replay(trace, std::span<ScriptedStream>(none), out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].event, 0u);
+  const auto scheme = make_jvm({{"interval", 0}});
+  for (std::size_t estimator : {0u, 1u}) {
+    const AllocationTheory zero = scheme->allocation_theory(estimator, trace, 0);
+    EXPECT_EQ(zero.bias, 0.0) << estimator;
+    EXPECT_EQ(zero.variance, 0.0) << estimator;
+    EXPECT_EQ(zero.log_p_none, -INFINITY) << estimator;
+  }
+}
+
 // Unbiased, with the exact per-allocation variance (inclusion 1 - e^(-u/T)), for the
 // faithful shared-LCG draws and the ideal ones, on 3 threads.
 TEST(JvmScheme, MatchesTheoryOnMixedSizes) {

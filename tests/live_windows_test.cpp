@@ -55,7 +55,7 @@ TEST(LivePeak, EarliestMaximumOfLiveBytes) {
 }
 
 // A Poisson sampler of rate T is unbiased in every window with variance
-// T * (live bytes) at a moment as for the whole trace (samplers.md: each byte
+// T * (live bytes) at a moment as for the whole trace (a Poisson process on bytes: each byte
 // sampled independently); the live window's truth is the exact live sum.
 TEST(LiveWindow, PoissonEstimatesLiveBytesAtAMomentAndAtThePeak) {
   const std::string json = R"({"name": "t", "seed": 3, "replications": 3000,

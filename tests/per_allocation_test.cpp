@@ -78,15 +78,7 @@ TEST(PerAllocation, CatalogueListsDefaults) {
 
 TEST(PerAllocation, RejectsBadParameters) {
   for (const char* params : {R"({"rate": 0.5})", R"({"rate": 0})", R"({"every": 10})"}) {
-    const nlohmann::json json = nlohmann::json::parse(params);
-    JsonObject object(json, "$.schemes[0]");
-    EXPECT_THROW(
-        {
-          find_scheme("per-allocation")->create(object);
-          object.finish();
-        },
-        InputError)
-        << params;
+    EXPECT_THROW(testing::create_scheme_from_text("per-allocation", params), InputError) << params;
   }
 }
 

@@ -1,7 +1,8 @@
-// The periodic-pattern failure of fixed-stride sampling (seeds/002 on AllocationTick;
-// seeds/004: "if the code loops forever creating one 20 byte object then one 80 byte
-// object, sampling every 100 bytes would always see the same one"), against the
-// randomized schemes, which stay unbiased per size whatever the pattern.
+// The periodic-pattern failure of fixed-stride sampling (.NET's
+// RandomizedAllocationSampling.md on AllocationTick; Memray's docs/sampling.rst: "if
+// the code loops forever creating one 20 byte object then one 80 byte object,
+// sampling every 100 bytes would always see the same one"), against the randomized
+// schemes, which stay unbiased per size whatever the pattern.
 #include <gtest/gtest.h>
 
 #include <cstdint>

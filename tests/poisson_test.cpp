@@ -86,7 +86,7 @@ TEST(PoissonScheme, MetricsMatchPoissonClosedForms) {
   }
 }
 
-// Memorylessness (seeds/000, "Sampling probabilities"): 1 MiB in one allocation
+// Memorylessness (heapprofd-sampling.md, "Sampling probabilities"): 1 MiB in one allocation
 // and 1 MiB in 256 allocations of 4 KiB have the same P(>=1 sample) and error.
 TEST(PoissonScheme, SplittingAnAllocationChangesNothing) {
   auto run = [](int count, int size) {

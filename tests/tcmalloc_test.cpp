@@ -171,7 +171,7 @@ TEST(TcmallocScheme, CatalogueListsDefaultsSourceAndVariants) {
   EXPECT_EQ(parameter_default(entry, "rate"), 2097152);
   EXPECT_EQ(parameter_default(entry, "faithful"), true);
   EXPECT_EQ(parameter_default(entry, "round_counts"), false);
-  EXPECT_NE(entry["source"].get<std::string>().find("seeds/003"), std::string::npos);
+  EXPECT_NE(entry["source"].get<std::string>().find("docs/sampling.md"), std::string::npos);
   EXPECT_GE(entry["variants"].size(), 3u);
 }
 
@@ -247,7 +247,7 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
   EXPECT_NEAR(h.bias, 0.0, 5 * std::sqrt(T * T / 20000));
 }
 
-// samplers.md section 2(b): with the profile's per-sample rounding, E[count] per
+// tcmalloc stack_trace_table.cc AddTrace (fce3f55): with the profile's per-sample rounding, E[count] per
 // allocation is 1 - e^-(1 + k/(2T)) for k >= 2T: -13.5 % at k = 2T; at k = T it is
 // (1 - e^-1) + (1 - e^-1/2) = 1.0256. The exact integer-gap theory reproduces these
 // and the measurement agrees within 5 se; unrounded estimates stay unbiased.

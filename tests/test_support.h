@@ -62,12 +62,7 @@ inline Trace make_trace(const std::vector<std::uint64_t>& sizes,
 // A scheme from the registry with the given parameters, as a scenario's "schemes"
 // entry would create it (unknown keys rejected).
 inline std::unique_ptr<Scheme> create_scheme(const std::string& name, const nlohmann::json& params) {
-  const SchemeDescriptor* descriptor = find_scheme(name);
-  if (descriptor == nullptr) throw std::logic_error("no scheme " + name);
-  JsonObject object(params, "$.schemes[0]");
-  auto scheme = descriptor->create(object);
-  object.finish();
-  return scheme;
+  return allocsim::create_scheme(name, params, "$.schemes[0]");
 }
 
 // The same with the parameters given as JSON text.

@@ -2,6 +2,7 @@
 // the accuracy targets a user states, from closed forms, confirmed by Monte Carlo,
 // with the accuracy-cost frontier and each scheme's distance from the optimal
 // size-class design (design/advisor.h).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -244,7 +245,7 @@ void render_chart_of(const CsvTable& table, const std::string& dir, const std::s
   spec.join_points = true;
   spec.legend = LegendPosition::outside;
   const fs::path charts = fs::path(dir) / "charts";
-  fs::create_directories(charts);
+  create_output_directory(charts.string());
   const ChartData data = chart_data(spec, table, (fs::path(dir) / file).string());
   write_file_atomically((charts / (name + ".dat")).string(), gnuplot_data(data));
   write_file_atomically((charts / (name + ".gp")).string(), gnuplot_script(spec, data, name + ".dat", "../" + file));
@@ -267,7 +268,7 @@ std::string curves_csv(const std::vector<ProbabilityCurve>& curves) {
 
 void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, const std::vector<AdvicePoint>& frontier,
                    const std::vector<ProbabilityCurve>& curves, double curve_samples) {
-  fs::create_directories(dir);
+  create_output_directory(dir);
   const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
   write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
@@ -293,6 +294,9 @@ void run_advise(const AdviseOptions& o) {
   const AccuracyTargets targets = targets_of(o);
   const TraceSource source = read_source(o.trace);
   const Trace trace = load_trace(source, o.seed);
+  if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
+    throw InputError(o.trace + ": no bytes allocated");
+  }
   const MonteCarloOptions mc{.replications = o.replications, .seed = o.seed, .sigmas = 3};
   Advisor advisor(trace, targets);
   std::vector<Advice> advice;

@@ -9,7 +9,6 @@
 #include "allocsim/conformance/driver_output.h"
 #include "allocsim/conformance/driver_runner.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/scenario/json_reader.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
@@ -17,15 +16,6 @@ namespace fs = std::filesystem;
 
 namespace allocsim {
 namespace {
-
-std::unique_ptr<Scheme> create_model(const ConformanceSystem& system, const nlohmann::json& parameters) {
-  const SchemeDescriptor* descriptor = find_scheme(system.scheme);
-  if (descriptor == nullptr) throw InputError("conformance " + system.name + ": no scheme " + system.scheme);
-  JsonObject object(parameters, "conformance " + system.name + " model");
-  auto scheme = descriptor->create(object);
-  object.finish();
-  return scheme;
-}
 
 std::size_t estimator_index(const Scheme& scheme, const std::string& name) {
   const auto& estimators = scheme.estimators();
@@ -88,7 +78,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   result.trace = plan_trace(result.plan, allocated);
 
   if (system->from_meta) system->from_meta(result.scheme_parameters, runs.front().meta);
-  const auto scheme = create_model(*system, result.scheme_parameters);
+  const auto scheme = create_scheme(system->scheme, result.scheme_parameters, "conformance " + system->name + " model");
   const std::size_t estimator = estimator_index(*scheme, system->estimator);
 
   // The model's allocator sizes against the real allocator's (when the model has its own table).

@@ -7,6 +7,7 @@
 #include "allocsim/engine/random_stream.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/stats/moments.h"
+#include "allocsim/util/error.h"
 
 namespace allocsim {
 namespace {
@@ -17,9 +18,7 @@ constexpr std::uint32_t kNotTallied = ~std::uint32_t{0};
 
 MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& targets,
                              const MonteCarloOptions& options) {
-  JsonObject parameters(point.parameters, "$.advise." + point.scheme);
-  const std::unique_ptr<Scheme> scheme = find_scheme(point.scheme)->create(parameters);
-  parameters.finish();
+  const std::unique_ptr<Scheme> scheme = create_scheme(point.scheme, point.parameters, "$.advise." + point.scheme);
   // The bytes estimator (estimator 0) is linear: a group's estimate is the sum of
   // its observations' first register.
   const auto& estimators = scheme->estimators();
@@ -35,6 +34,7 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
     stack_truth[trace.stack[i]] += bytes;
     total_truth += bytes;
   }
+  if (!(total_truth > 0)) throw InputError("advice check for " + point.scheme + ": the trace has no bytes allocated");
   std::vector<std::uint32_t> slot(trace.stack_count, kNotTallied);
   std::vector<double> slot_truth;
   for (std::uint32_t g = 0; g < trace.stack_count; ++g) {

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "allocsim/sampler/registry.h"
+#include "allocsim/util/error.h"
 
 namespace allocsim {
 namespace {
@@ -15,13 +16,6 @@ namespace {
 constexpr int kGridSteps = 96;  // intervals 2^(k/2), k = 0..96: 1 .. 2^48
 
 double grid_interval(int k) { return std::round(std::exp2(k / 2.0)); }
-
-std::unique_ptr<Scheme> create(const std::string& name, const nlohmann::json& parameters) {
-  JsonObject object(parameters, "$.advise." + name);
-  auto scheme = find_scheme(name)->create(object);
-  object.finish();
-  return scheme;
-}
 
 }  // namespace
 
@@ -63,7 +57,9 @@ Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)
     : trace_(trace),
       targets_(targets),
       trace_bytes_(std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
-                                   [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); })) {}
+                                   [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); })) {
+  if (!(trace_bytes_ > 0)) throw InputError("advise: the trace has no bytes allocated");
+}
 
 const Advisor::References& Advisor::references(const std::string& scheme, const SchemeAccuracy& accuracy) {
   auto found = references_.find(scheme);
@@ -78,7 +74,8 @@ const Advisor::References& Advisor::references(const std::string& scheme, const 
 }
 
 SchemeAccuracy Advisor::accuracy(const AdvisedScheme& scheme, double interval) const {
-  return scheme_accuracy(*create(scheme.name, advised_parameters(scheme, interval, trace_bytes_, targets_)), trace_);
+  const auto parameters = advised_parameters(scheme, interval, trace_bytes_, targets_);
+  return scheme_accuracy(*create_scheme(scheme.name, parameters, "$.advise." + scheme.name), trace_);
 }
 
 double Advisor::interval_for_samples(const AdvisedScheme& scheme, double samples) const {

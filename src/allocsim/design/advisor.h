@@ -76,6 +76,7 @@ struct AdvicePoint {
 // (one per objective, over that scheme's measured sizes) are built on first use.
 class Advisor {
  public:
+  // Throws InputError when the trace allocates no bytes (no relative error exists).
   Advisor(const Trace& trace, const AccuracyTargets& targets);
   const Trace& trace() const { return trace_; }
 

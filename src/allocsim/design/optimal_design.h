@@ -1,6 +1,7 @@
 #pragma once
-// The jemalloc document's open question (seeds/001, last section): choose a
-// sampling probability p_Z per size class to minimise the estimate's variance
+// The jemalloc document's open question (jemalloc doc_internal/PROFILING_INTERNALS.md,
+// last section): choose a sampling probability p_Z per size class to minimise the
+// estimate's variance
 //   V(p) = sum_Z c_Z (1 - p_Z) / p_Z
 // subject to the budget sum_Z a_Z p_Z <= P (expected samples) and 0 < p_Z <= 1.
 // c_Z is what class Z adds to the variance of a Horvitz-Thompson estimate when

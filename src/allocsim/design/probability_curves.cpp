@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "allocsim/design/optimal_design.h"
-#include "allocsim/design/size_class_demand.h"
+#include "allocsim/sampler/optimal_size_class.h"
 
 namespace allocsim {
 namespace {
@@ -38,12 +37,9 @@ std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double 
     const double interval = advisor.interval_for_samples(scheme, samples);
     curves.push_back(curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability));
   }
-  const std::vector<double> weights = objective_weights(trace, trace.requested, DesignObjective::allocated);
-  const SizeClassDemand demand = size_class_demand(trace.requested, weights);
-  const OptimalDesign design = solve_optimal_design(demand.cost, demand.allocations, samples);
-  std::vector<double> p(trace.size());
-  for (std::size_t i = 0; i < trace.size(); ++i) p[i] = design.probability[demand.class_of[i]];
-  curves.push_back(curve(trace, "optimum", 0, p));
+  const OptimalSizeClassPlan optimum =
+      plan_optimal_size_class(trace, {.samples = samples, .objective = DesignObjective::allocated});
+  curves.push_back(curve(trace, "optimum", 0, optimum.probability));
   return curves;
 }
 

@@ -32,9 +32,11 @@ SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace) {
   a.probability.resize(n);
   a.allocation_variance.resize(n);
   a.stacks.resize(trace.stack_count);
+  std::vector<AllocationTheory> theory(n);
+  scheme.allocation_theories(0, trace, theory);
   for (std::size_t i = 0; i < n; ++i) {
     a.measured[i] = spec.quantity == Quantity::requested_bytes ? trace.requested[i] : scheme.allocated_size(trace, i);
-    const AllocationTheory t = scheme.allocation_theory(0, trace, i);
+    const AllocationTheory& t = theory[i];
     const double bytes = static_cast<double>(a.measured[i]);
     a.probability[i] = -std::expm1(t.log_p_none);
     a.allocation_variance[i] = t.variance;

@@ -6,7 +6,7 @@
 // Every objective is a weighted sum of the per-allocation variances of a
 // Horvitz-Thompson bytes estimate, sum_i w_i Z_i^2 (1 - p_i) / p_i, where
 //   allocated: w_i = 1                 (bytes allocated over the run, the total)
-//   live:      w_i = 1 if live at end  (live bytes at the dump, seeds/001's l_Z)
+//   live:      w_i = 1 if live at end  (live bytes at the dump, PROFILING_INTERNALS.md's l_Z)
 //   stack:     w_i = t / B^2 + 1 / B_g^2, B the bytes of all allocations and B_g
 //              those of allocation i's stack, the second term only for stacks
 //              holding >= a share f of B: the squared relative errors of each

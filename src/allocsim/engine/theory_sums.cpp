@@ -9,10 +9,12 @@ std::vector<AllocationTheory> sum_allocation_theory(const Trace& trace, const Gr
   const std::size_t E = scheme.estimators().size();
   const SlotLayout layout{windows.size(), E};
   std::vector<AllocationTheory> sums(layout.size(groups.slot_count()));
+  std::vector<AllocationTheory> theory(trace.size());
   for (std::size_t e = 0; e < E; ++e) {
     if (!scheme.has_allocation_theory(e)) continue;
+    scheme.allocation_theories(e, trace, theory);
     for (std::size_t i = 0; i < trace.size(); ++i) {
-      const AllocationTheory one = scheme.allocation_theory(e, trace, i);
+      const AllocationTheory& one = theory[i];
       for (std::size_t w = 0; w < windows.size(); ++w) {
         if (!windows[w].contains(trace, i)) continue;
         for (std::size_t k = 0; k < groups.kind_count(); ++k) {

@@ -1,7 +1,7 @@
 #pragma once
 // The accumulator sampler shared by Chromium's PoissonAllocationSampler
 // (base/sampling_heap_profiler/poisson_allocation_sampler.cc) and Datadog's ddprof
-// (src/lib/allocation_tracker.cc), research/samplers.md sections 8.1 and 10.1.
+// (src/lib/allocation_tracker.cc, 3c60440).
 //
 // Each thread keeps acc < 0, initially minus the first interval. An allocation adds
 // its size s; while acc < 0 nothing happens. Otherwise
@@ -18,12 +18,14 @@
 //   E[T n] = s  (unbiased),
 //   Var[T n] = T^2 (f + e^-f - e^-sigma + (e^-f - e^-sigma)/(e - 1)),  f = sigma - floor(sigma),
 // which is T s for s < T (Poisson) but stays below ~1.6 T^2 for s >> T (Poisson:
-// T s). Truncated intervals have mean ~T - 1/2: +1/(2T) relative (samplers.md 17).
+// T s). Truncated intervals have mean E floor(X) = 1/(e^(1/T) - 1) ~ T - 1/2 for
+// X ~ Exp(T): +1/(2T) relative.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -51,6 +53,9 @@ inline std::int64_t accumulator_interval(double u, double period) {
 class AccumulatorSampler {
  public:
   explicit AccumulatorSampler(std::int64_t period) : period_(period) {}
+  // For replay_skip_ahead only: `requested` is CountedStreams::requested(index).
+  AccumulatorSampler(std::int64_t period, std::shared_ptr<const CountedStreams> requested)
+      : period_(period), requested_(std::move(requested)) {}
 
   // The same accumulator seen from its crossings: with acc = -r the byte at 0-based
   // position x = start + r - 1 of the thread's stream makes it reach 0; the
@@ -58,9 +63,9 @@ class AccumulatorSampler {
   // turns into samples and a new -r. Same draws in the same order as replay():
   // identical observations, thread by thread.
   template <class Stream>
-  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const CountedStreams streams = CountedStreams::requested(index);
+    const CountedStreams& streams = *requested_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       const std::uint64_t end = streams.total(t);
       auto r = static_cast<std::uint64_t>(draw(lanes[t]));
@@ -126,6 +131,7 @@ class AccumulatorSampler {
 
   std::int64_t period_;
   std::vector<std::int64_t> acc_;  // per thread: accumulated bytes, < 0 between allocations
+  std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 
 }  // namespace allocsim

@@ -6,6 +6,7 @@
 #include "allocsim/sampler/accumulator_sampler.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 #include "allocsim/sampler/second_layer.h"
+#include "allocsim/sampler/skip_ahead.h"
 
 namespace allocsim {
 namespace {
@@ -55,9 +56,12 @@ class AccumulatorScheme final : public Scheme {
   }
 
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    return with_second_layer(
-        std::make_unique<SkipAheadRun<AccumulatorSampler>>(trace, index, AccumulatorSampler(period_)), keep_);
+    auto requested = skip_ahead_cache_.get(trace, index, [&] { return CountedStreams::requested(index); });
+    return with_second_layer(std::make_unique<SkipAheadRun<AccumulatorSampler>>(
+                                 trace, index, AccumulatorSampler(period_, std::move(requested))),
+                             keep_);
   }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the threads' requested-byte streams, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
@@ -145,8 +149,7 @@ SchemeDescriptor chromium_scheme() {
       .name = "chromium",
       .summary = "Chromium PoissonAllocationSampler: per-thread accumulator, floor(acc/T) "
                  "deterministic samples plus exponential draws, leftover carried; weight T*samples.",
-      .source = "chromium base/sampling_heap_profiler/poisson_allocation_sampler.cc "
-                "(research/samplers.md section 8.1)",
+      .source = "chromium base/sampling_heap_profiler/poisson_allocation_sampler.cc",
       .parameters = {{"rate", "integer", 131072, "sampling interval T in bytes (kDefaultSamplingIntervalBytes)"},
                      kKeepParameter},
       .variants = {"Intervals: trunc(-T ln(1 - u)) clamped to [8, 20 T] from base::RandDouble; "
@@ -165,8 +168,7 @@ SchemeDescriptor ddprof_scheme() {
       .name = "ddprof",
       .summary = "Datadog ddprof allocation tracker: Chromium's accumulator (floor(acc/T) + "
                  "exponential draws, carried) with T = 512 KiB; weight T*samples.",
-      .source = "DataDog/ddprof src/lib/allocation_tracker.cc (3c60440; research/samplers.md "
-                "section 10.1)",
+      .source = "DataDog/ddprof src/lib/allocation_tracker.cc (3c60440)",
       .parameters = {{"rate", "integer", 524288, "sampling interval T in bytes (sALLOC watcher)"},
                      kKeepParameter},
       .variants = {"Intervals: std::exponential_distribution on std::minstd_rand, clamped to "

@@ -58,7 +58,7 @@ SchemeDescriptor dotnet_tick_scheme() {
       .summary = "The .NET AllocationTick event: deterministic, one event every 100 KB of "
                  "allocated bytes (fixed start and stride), each standing for 100 KB. Biased "
                  "on periodic allocation patterns.",
-      .source = ".NET randomized allocation sampling design document (seeds/002), on "
+      .source = "dotnet/runtime docs/design/features/RandomizedAllocationSampling.md, on "
                 "AllocationTick; coreclr gc.cpp try_allocate_more_space (release/1.1.0)",
       .parameters =
           {{"stride", "integer", 102400, "bytes between events (etw_allocation_tick = 100 * 1024)"},

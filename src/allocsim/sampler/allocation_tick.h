@@ -1,6 +1,7 @@
 #pragma once
 // `dotnet-tick`: .NET's AllocationTick event, the deterministic baseline that the
-// randomized allocation sampling document (seeds/002) replaces: "this event
+// randomized allocation sampling document (dotnet/runtime
+// docs/design/features/RandomizedAllocationSampling.md) replaces: "this event
 // triggers approximately every time 100KB has been allocated ... It has a fixed
 // starting point and stride which can lead to significant sampling error for
 // allocation patterns that are periodic."

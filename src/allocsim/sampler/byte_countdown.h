@@ -1,6 +1,6 @@
 #pragma once
-// The byte countdown shared by `heapprofd` and `memray` (Perfetto sampler.cc and
-// Memray PR #94 hooks.cpp, research/samplers.md §1 and §5).
+// The byte countdown shared by `heapprofd` and `memray` (Perfetto
+// src/profiling/memory/sampler.cc and bloomberg/memray PR #94 hooks.cpp).
 //
 // Gap: G = floor(E) + 1 with E ~ Exp(mean T), i.e. static_cast of a
 // std::exponential_distribution draw plus one. P(G > k) = P(E >= k) = e^(-k/T), so

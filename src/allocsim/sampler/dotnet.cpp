@@ -152,8 +152,8 @@ SchemeDescriptor dotnet_scheme() {
                  "trials over pointer-aligned object sizes, first success per object (with its "
                  "offset), fresh draw after each sampled object; Horvitz-Thompson and "
                  "failed-trials estimators.",
-      .source = "dotnet/runtime gcheaputilities.h, gchelpers.cpp; RandomizedAllocationSampling.md "
-                "(seeds/002)",
+      .source = "dotnet/runtime gcheaputilities.h, gchelpers.cpp; "
+                "docs/design/features/RandomizedAllocationSampling.md",
       .parameters =
           {{"rate", "number", 102400,
             "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T >= 1)"},

@@ -1,8 +1,8 @@
 #pragma once
 // `dotnet`: .NET's randomized allocation sampling (AllocationSampled events) as the
 // runtime code does it (src/coreclr/vm/gcheaputilities.h ComputeGeometricRandom,
-// SamplingDistributionMean = 102400; samplers.md section 4), the model of
-// RandomizedAllocationSampling.md (Nasarre, Falk 2024; seeds/002).
+// SamplingDistributionMean = 102400), the model of
+// docs/design/features/RandomizedAllocationSampling.md (Nasarre, Falk 2024).
 //
 // Conceptually every byte of every object is a Bernoulli(p = 1/102400) trial and an
 // object is reported at its first success, with the 0-based offset of that byte.

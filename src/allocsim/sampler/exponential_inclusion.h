@@ -10,10 +10,11 @@
 
 namespace allocsim {
 
-// u = 0 is never sampled; mean = 0 samples everything.
+// mean = 0 samples everything, u = 0 included (a countdown at zero fires on every
+// allocation); otherwise u = 0 is never sampled.
 inline AllocationTheory weighted_inclusion_theory(double u, double mean, double weight, double truth) {
-  if (u == 0) return {-truth, 0.0, 0.0};
   if (mean == 0) return {weight - truth, 0.0, -INFINITY};
+  if (u == 0) return {-truth, 0.0, 0.0};
   const double log_p_none = -u / mean;
   const double pi = -std::expm1(log_p_none);
   return {pi * weight - truth, weight * weight * pi * std::exp(log_p_none), log_p_none};

@@ -1,7 +1,7 @@
 #pragma once
 // The Go 1.19 runtime's sampling draw (golang/go src/runtime:
 // stubs.go fastrand / fastrandn, fastlog2.go + fastlog2table.go, malloc.go
-// fastexprand / nextSample; research/samplers.md section 6):
+// fastexprand / nextSample):
 //   fastrand (64-bit platforms, wyrand): s += 0xa0761d6478bd642f;
 //            (hi, lo) = s * (s ^ 0xe7037ed1a0b428db) (128-bit); return uint32(hi ^ lo)
 //   fastrandn(n) = uint32(uint64(fastrand()) * n >> 32)

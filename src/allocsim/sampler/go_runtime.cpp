@@ -28,7 +28,9 @@ std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
 namespace {
 
 // pprof's scaleHeapSample (protomem.go) on one record's raw (count, bytes); R <= 1
-// leaves them unscaled.
+// leaves them unscaled. Go's own arithmetic, 1 / (1 - math.Exp(-avg/R)), rather
+// than exponential_unsampling_scale's expm1: the int64 truncation that follows
+// turns a last-bit difference at an integer into a whole count.
 std::pair<double, double> scale_heap_sample(double count, double bytes, double rate) {
   if (count == 0 || bytes == 0) return {0, 0};
   if (rate <= 1) return {count, bytes};
@@ -128,8 +130,21 @@ class GoScheme final : public Scheme {
   bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
   AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
                                      std::size_t i) const override {
-    const double u = static_cast<double>(counted_size(trace, i));
+    return theory_of(estimator, trace, i, counted_size(trace, i));
+  }
+  // With `tiny`, the counted sizes computed once for the whole trace.
+  void allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const override {
+    if (!config_.tiny) return Scheme::allocation_theories(estimator, trace, out);
+    const std::vector<std::uint64_t> counted = go_counted_sizes(trace, true);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(estimator, trace, i, counted[i]);
+  }
+
+ private:
+  // Allocation i's theory when the runtime counts `counted` bytes for it.
+  AllocationTheory theory_of(std::size_t estimator, const Trace& trace, std::size_t i, std::uint64_t counted) const {
+    const double u = static_cast<double>(counted);
     const double truth = estimator == 0 ? static_cast<double>(allocated_size(trace, i)) : 1.0;
+    if (u == 0) return {-truth, 0.0, 0.0};  // the runtime never counts a zero-byte slot, at any rate
     const double scale = weight_scale(u);
     const double weight = estimator == 0 ? u * scale : scale;
     const bool always = config_.rate == 1 || (config_.bypass && u >= config_.rate);
@@ -137,7 +152,6 @@ class GoScheme final : public Scheme {
     return weighted_inclusion_theory(u, mean, weight, truth);
   }
 
- private:
   // Which of the k equal spans of the trace's time allocation i falls in.
   std::size_t period_of(const Trace& trace, std::uint64_t i) const {
     const double first = static_cast<double>(trace.time.front());
@@ -177,7 +191,7 @@ SchemeDescriptor go_scheme() {
                  "slot sizes, sampled when the slot reaches it, leftover discarded; pprof "
                  "scaleHeapSample 1/(1-exp(-u/R)) per (stack, size) record.",
       .source = "golang/go runtime/malloc.go, mprof.go, sizeclasses.go, fastlog2.go, "
-                "pprof/protomem.go (Go 1.19; research/samplers.md section 6)",
+                "pprof/protomem.go (Go 1.19)",
       .parameters =
           {{"rate", "integer", 524288, "runtime.MemProfileRate R in bytes (1: every allocation)"},
            {"faithful", "boolean", true,

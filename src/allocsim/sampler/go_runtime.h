@@ -2,7 +2,7 @@
 // `go`: the Go 1.19 runtime's heap-profile sampler (runtime.MemProfileRate) and
 // pprof's scaleHeapSample, as the code does them (golang/go src/runtime/malloc.go
 // mallocgc / nextSample / fastexprand / profilealloc, mprof.go stkbucket,
-// runtime/pprof/protomem.go scaleHeapSample; research/samplers.md section 6).
+// runtime/pprof/protomem.go scaleHeapSample; Go 1.19).
 //
 // Each P (here: each traced thread) keeps c.nextSample, the 1-based position of the
 // next sample point, drawn as fastexprand(MemProfileRate) = floor(~Exp(R)) + 1

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "allocsim/sampler/exponential_inclusion.h"
+
 namespace allocsim {
 namespace {
 
@@ -45,7 +47,7 @@ class GperftoolsScheme final : public Scheme {
     if (estimator < 2) return registers[0];
     const double bytes = registers[0], samples = registers[1];
     if (samples == 0) return 0.0;
-    const double scale = 1.0 / -std::expm1(-(bytes / samples) / static_cast<double>(period_));
+    const double scale = exponential_unsampling_scale(bytes / samples, static_cast<double>(period_));
     return (estimator == 2 ? bytes : samples) * scale;
   }
 
@@ -65,7 +67,7 @@ class GperftoolsScheme final : public Scheme {
  private:
   // 1 / (1 - e^(-r/T)): pprof's scale for a stack whose samples all have size r.
   double inverse_inclusion(std::uint64_t r) const {
-    return 1.0 / -std::expm1(-static_cast<double>(r) / static_cast<double>(period_));
+    return exponential_unsampling_scale(static_cast<double>(r), static_cast<double>(period_));
   }
 
   std::uint64_t period_;

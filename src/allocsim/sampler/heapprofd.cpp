@@ -24,8 +24,8 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
           : "Perfetto heapprofd: floor(Exp(T))+1 gaps counted down over requested bytes, leftover "
             "carried (several samples per allocation), weight T*n; allocations with a >99% "
             "chance of a sample pass through at their true size; counts are raw.",
-      .source = "Perfetto src/profiling/memory/sampler.cc (research/samplers.md §1); heapprofd "
-                "sampling design document (seeds/000)",
+      .source = "Perfetto src/profiling/memory/sampler.cc; heapprofd sampling design document "
+                "(Perfetto docs/design-docs/heapprofd-sampling.md)",
       .parameters =
           {{"rate", "integer", 4096, "sampling_interval_bytes T (1 <= T <= 2^53)"},
            {"passthrough", "string", default_passthrough,

@@ -1,7 +1,7 @@
 #pragma once
 // `heapprofd`: Perfetto's native heap profiler sampler as its code does it
-// (src/profiling/memory/sampler.{h,cc}; research/samplers.md §1), read against the
-// heapprofd sampling design document (seeds/000).
+// (google/perfetto src/profiling/memory/sampler.{h,cc}), read against the heapprofd
+// sampling design document (docs/design-docs/heapprofd-sampling.md, 2021-04-14).
 //   Gap G = floor(Exp(mean T)) + 1: geometric, per-byte probability 1 - e^(-1/T).
 //   Countdown on the requested size, `<= 0` triggers, overshoot carried: an
 //   allocation of s bytes holds n ~ Binomial(s, 1 - e^(-1/T)) samples.

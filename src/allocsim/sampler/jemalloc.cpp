@@ -137,7 +137,7 @@ SchemeDescriptor jemalloc_scheme() {
                  "size-class (usable) sizes, at most one sample per allocation, leftover "
                  "discarded; weights Z/(1-exp(-Z/R)) per size class.",
       .source = "jemalloc src/prof.c, src/prof_data.c, src/sc.c (295e489); "
-                "PROFILING_INTERNALS.md (seeds/001)",
+                "doc_internal/PROFILING_INTERNALS.md",
       .parameters =
           {{"rate", "number", 524288, "mean bytes between sampled bytes R = 2^lg_prof_sample (R >= 1)"},
            {"weight", "string", "code",

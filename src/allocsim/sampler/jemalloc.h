@@ -2,7 +2,7 @@
 // `jemalloc`: jemalloc's heap-profiling sampler as its code does it (src/prof.c
 // prof_sample_new_event_wait, src/thread_event.c, src/prof_data.c
 // prof_unbias_map_init; jemalloc/jemalloc 295e489), the model of
-// doc_internal/PROFILING_INTERNALS.md (seeds/001).
+// doc_internal/PROFILING_INTERNALS.md.
 //
 // Each thread counts down a wait W = floor(ln u / ln(1 - 1/R)) + 1, a geometric on
 // {1, 2, ...} with p = 1/R, over the usable (size-class) sizes Z of its allocations

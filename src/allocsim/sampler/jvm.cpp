@@ -76,7 +76,7 @@ SchemeDescriptor jvm_scheme() {
                  "floor(~Exp(T))+1 bytes over object sizes from one shared 48-bit LCG, "
                  "leftover discarded; agents unsample by 1/(1-exp(-u/T)).",
       .source = "openjdk/jdk src/hotspot/share/runtime/threadHeapSampler.cpp (JDK 13+, JDK 17); "
-                "JEP 331 (research/samplers.md section 7)",
+                "JEP 331",
       .parameters =
           {{"interval", "integer", 524288,
             "JVMTI SetHeapSamplingInterval T in bytes (0: every object)"},

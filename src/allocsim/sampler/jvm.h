@@ -1,8 +1,7 @@
 #pragma once
 // `jvm`: HotSpot's JEP 331 heap sampler (JVMTI SampledObjectAlloc,
 // SetHeapSamplingInterval) as its code does it (openjdk/jdk
-// src/hotspot/share/runtime/threadHeapSampler.cpp, JDK 13 and later;
-// research/samplers.md section 7).
+// src/hotspot/share/runtime/threadHeapSampler.cpp, JDK 13 and later).
 //
 // Each thread keeps _bytes_until_sample. check_for_sampling(obj, size, since) adds
 // the object's size (here: the trace's size rounded up to 8, MinObjAlignmentInBytes)

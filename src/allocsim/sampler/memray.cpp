@@ -10,8 +10,8 @@ SchemeDescriptor memray_scheme() {
       .summary = "Memray's sampling design: one process-wide countdown of floor(Exp(T))+1 gaps "
                  "over requested bytes, leftover carried, weight T*n; allocations of s >= T "
                  "bytes are taken whole at their true size.",
-      .source = "Memray documentation 'Sampling' (seeds/004); Memray PR #94 hooks.cpp "
-                "(research/samplers.md §5)",
+      .source = "Memray documentation 'Sampling' (docs/sampling.rst) and "
+                "src/memray/_memray/hooks.cpp of bloomberg/memray PR #94 (8a7a4d1e)",
       .parameters = {{"rate", "integer", 4096,
                       "sampling size T, mean bytes between samples (1 <= T <= 2^53; Memray "
                       "ships no default, 4096 as heapprofd)"}},

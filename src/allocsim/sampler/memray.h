@@ -1,7 +1,7 @@
 #pragma once
-// `memray`: the sampling design of the Memray documentation (seeds/004, "Algorithm")
-// as coded in the unmerged Memray PR #94 (hooks.cpp BernoulliSampler;
-// research/samplers.md §5). Memray as shipped records every allocation.
+// `memray`: the sampling design of the Memray documentation (docs/sampling.rst,
+// "Algorithm") as coded in the unmerged bloomberg/memray PR #94 (8a7a4d1e,
+// src/memray/_memray/hooks.cpp BernoulliSampler). Memray as shipped records every allocation.
 //   Gap G = floor(Exp(mean T)) + 1, per-byte probability 1 - e^(-1/T).
 //   One process-wide countdown shared by all threads (a global atomic in the PR);
 //   the overshoot is carried, so an allocation of s < T bytes holds

@@ -76,8 +76,8 @@ SchemeDescriptor ocaml_scheme() {
       .summary = "OCaml statmemprof: each word (header included) a Bernoulli(lambda) trial via "
                  "carried geometric gaps, n ~ Binomial(whsize, lambda) per block; estimate "
                  "n/lambda words.",
-      .source = "ocaml runtime/memprof.c (OCaml 5); Jourdan, OCaml Workshop 2016 "
-                "(research/samplers.md section 9)",
+      .source = "ocaml runtime/memprof.c (OCaml 5); Jourdan, 'Statistically profiling memory "
+                "in OCaml', OCaml Workshop 2016",
       .parameters = {{"sampling_rate", "number", nullptr,
                       "lambda, the probability per word (Gc.Memprof.start ~sampling_rate; "
                       "required, 0 < lambda <= 1)"}},

@@ -1,6 +1,6 @@
 #pragma once
 // `ocaml`: OCaml 5's statmemprof (runtime/memprof.c; J.-H. Jourdan, "Statistically
-// profiling memory in OCaml", OCaml Workshop 2016; research/samplers.md section 9).
+// profiling memory in OCaml", OCaml Workshop 2016).
 //
 // The unit is the word, header included: a block for s bytes has wosize =
 // ceil(s / 8) words and whsize = wosize + 1. Every word is a Bernoulli(lambda) trial:

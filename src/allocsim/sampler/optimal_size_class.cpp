@@ -97,13 +97,21 @@ class OptimalSizeClassScheme final : public Scheme {
   // objective ignores (p = 0) is never sampled: its bytes are missed (bias -Z).
   bool has_allocation_theory(std::size_t) const override { return true; }
   AllocationTheory allocation_theory(std::size_t, const Trace& trace, std::size_t i) const override {
-    const double p = cache_.get(trace, config_)->probability[i];
-    const double z = static_cast<double>(class_size(config_.classes, trace.requested[i]));
+    return theory_of(*cache_.get(trace, config_), i);
+  }
+  void allocation_theories(std::size_t, const Trace& trace, std::span<AllocationTheory> out) const override {
+    const auto plan = cache_.get(trace, config_);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(*plan, i);
+  }
+
+ private:
+  static AllocationTheory theory_of(const OptimalSizeClassPlan& plan, std::size_t i) {
+    const double p = plan.probability[i];
+    const double z = static_cast<double>(plan.measured[i]);
     if (p <= 0) return {-z, 0.0, 0.0};
     return {0.0, z * z * (1 - p) / p, std::log1p(-p)};
   }
 
- private:
   OptimalSizeClassConfig config_;
   PlanCache cache_;
 };
@@ -116,7 +124,8 @@ SchemeDescriptor optimal_size_class_scheme() {
       .summary = "Each allocation sampled independently with its size class's p_Z, the design that "
                  "minimises the objective's variance on the replayed trace at the given expected "
                  "samples; weight Z/p_Z.",
-      .source = "the jemalloc document's optimal sampling question (seeds/001, last section): "
+      .source = "the optimal sampling question of jemalloc doc_internal/PROFILING_INTERNALS.md "
+                "(last section): "
                 "minimise sum_Z c_Z (1-p_Z)/p_Z subject to sum_Z a_Z p_Z <= P",
       .parameters = {{"samples", "number", 100, "P: expected samples over the whole trace (> 0)"},
                      {"objective", "string", "allocated",

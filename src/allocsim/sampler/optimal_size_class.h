@@ -1,7 +1,7 @@
 #pragma once
 // `optimal-size-class`: each allocation is sampled independently with the
 // probability p_Z of its size class Z from the optimal design (design/optimal_design.h,
-// the jemalloc document's open question, seeds/001): the p_Z that minimise the
+// the open question of jemalloc's doc_internal/PROFILING_INTERNALS.md): the p_Z that minimise the
 // chosen objective's variance for the trace being replayed, at a given expected
 // number of samples. The design is solved from the trace when the scheme first
 // sees it. A sampled allocation weighs Z / p_Z (Horvitz-Thompson, unbiased for

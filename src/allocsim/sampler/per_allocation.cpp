@@ -77,7 +77,8 @@ SchemeDescriptor per_allocation_scheme() {
       .summary = "Bernoulli sampling of allocations: each allocation sampled with probability 1/N "
                  "(geometric skips per thread), weight N*size; count N per sample.",
       .source = "Bernoulli sampling of allocations, the alternative to per-byte sampling in the "
-                "heapprofd (seeds/000) and Memray (seeds/004) documents",
+                "heapprofd (Perfetto docs/design-docs/heapprofd-sampling.md) and Memray "
+                "(docs/sampling.rst) documents",
       .parameters = {{"rate", "number", 100,
                       "N: mean allocations between samples, probability 1/N (N >= 1; no real "
                       "system's default)"}},

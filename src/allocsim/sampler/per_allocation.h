@@ -3,8 +3,9 @@
 // size, is sampled independently with probability 1/N; the sampler skips a
 // geometric number of allocations on each thread, K = floor(ln u / ln(1 - 1/N)) + 1
 // (random_transforms.h), so only sampled allocations cost a draw. It is the
-// per-allocation alternative the per-byte designs (seeds/000 'Conceptual motivation',
-// seeds/004 'Bernoulli process') argue against: every allocation is equally likely to
+// per-allocation alternative the per-byte designs (Perfetto
+// docs/design-docs/heapprofd-sampling.md 'Conceptual motivation', Memray
+// docs/sampling.rst 'Bernoulli process') argue against: every allocation is equally likely to
 // be seen, so a large one is as easy to miss as a small one.
 // Estimators (Horvitz-Thompson, unbiased): bytes = N s, count = N per sampled
 // allocation; an allocation of Z bytes adds variance (N - 1) Z^2 to bytes and

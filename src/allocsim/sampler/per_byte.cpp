@@ -42,8 +42,8 @@ SchemeDescriptor per_byte_scheme() {
       .name = "per-byte",
       .summary = "Exact reference: an independent Bernoulli(1/T) trial for every requested byte; "
                  "estimate T * sampled bytes. Slow (one random number per byte).",
-      .source = "heapprofd design document (seeds/000) 'Conceptual motivation'; Memray "
-                "documentation (seeds/004) 'Bernoulli process'",
+      .source = "Perfetto docs/design-docs/heapprofd-sampling.md 'Conceptual motivation'; "
+                "Memray docs/sampling.rst (PR #94) 'Bernoulli process'",
       .parameters = {{"rate", "number", 4096, "inverse per-byte probability T (T >= 1)"}},
       .variants = {"The definition both documents start from; no real profiler runs it."},
       .create =

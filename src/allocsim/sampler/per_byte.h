@@ -1,7 +1,8 @@
 #pragma once
 // `per-byte`: the exact reference every byte-rate sampler approximates. Each byte
 // of each allocation is an independent Bernoulli trial with probability p = 1/T
-// (seeds/000, "Conceptual motivation"; seeds/004, "Bernoulli process"), so a group
+// (Perfetto docs/design-docs/heapprofd-sampling.md, "Conceptual motivation"; Memray
+// docs/sampling.rst, "Bernoulli process"), so a group
 // of S bytes holds Binomial(S, 1/T) sampled bytes. One uniform per byte: slow, meant
 // for small traces and tests.
 // Estimators: bytes = T * n; count = 1 / (1 - (1 - 1/T)^s) per sampled allocation.

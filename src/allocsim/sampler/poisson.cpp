@@ -39,7 +39,7 @@ SchemeDescriptor poisson_scheme() {
       .name = "poisson",
       .summary = "Idealised Poisson-process sampler: continuous Exp(T) gaps counted down over "
                  "requested bytes per thread, several samples per allocation, estimate T*n.",
-      .source = "heapprofd design document (seeds/000), 'Implementation' step 3",
+      .source = "Perfetto docs/design-docs/heapprofd-sampling.md, 'Implementation' step 3",
       .parameters = {{"rate", "number", 4096, "mean bytes between sample points (T)"}},
       .variants = {"Ideal continuous gaps; the discrete floor(Exp)+1 gaps of the real heapprofd "
                    "code are the `heapprofd` scheme."},

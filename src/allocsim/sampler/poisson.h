@@ -1,6 +1,7 @@
 #pragma once
 // `poisson`: the idealised exponential-countdown sampler of the heapprofd design
-// document (seeds/000, "Implementation", step 3): each traced thread keeps the
+// document (Perfetto docs/design-docs/heapprofd-sampling.md, "Implementation", step
+// 3): each traced thread keeps the
 // distance to its next sample point; an allocation of s requested bytes subtracts s,
 // and every time the distance falls to or below zero a fresh Exp(mean T) gap is
 // added and one more sample is counted. The gaps are continuous, so sample points

@@ -16,6 +16,7 @@
 #include "allocsim/sampler/poisson.h"
 #include "allocsim/sampler/tcmalloc.h"
 #include "allocsim/sampler/v8.h"
+#include "allocsim/util/error.h"
 
 namespace allocsim {
 
@@ -48,6 +49,23 @@ const SchemeDescriptor* find_scheme(std::string_view name) {
     if (d.name == name) return &d;
   }
   return nullptr;
+}
+
+std::string known_scheme_names() {
+  std::string known;
+  for (const auto& d : scheme_registry()) known += (known.empty() ? "" : ", ") + d.name;
+  return known;
+}
+
+std::unique_ptr<Scheme> create_scheme(std::string_view name, const nlohmann::json& params, const std::string& path) {
+  const SchemeDescriptor* descriptor = find_scheme(name);
+  if (descriptor == nullptr) {
+    throw InputError(path + ": unknown scheme \"" + std::string(name) + "\" (known: " + known_scheme_names() + ")");
+  }
+  JsonObject object(params, path);
+  auto scheme = descriptor->create(object);
+  object.finish();
+  return scheme;
 }
 
 nlohmann::json describe_schemes_json() {

@@ -34,6 +34,12 @@ struct SchemeDescriptor {
 const std::vector<SchemeDescriptor>& scheme_registry();
 // nullptr if unknown.
 const SchemeDescriptor* find_scheme(std::string_view name);
+// "a, b, c": the registered names, for error messages.
+std::string known_scheme_names();
+// Creates scheme `name` from the JSON object `params`. `path` names `params` in
+// errors: an unknown scheme, a bad value or a key the scheme does not read
+// throws InputError "<path>: ...".
+std::unique_ptr<Scheme> create_scheme(std::string_view name, const nlohmann::json& params, const std::string& path);
 nlohmann::json describe_schemes_json();
 
 }  // namespace allocsim

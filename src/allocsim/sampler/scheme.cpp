@@ -18,6 +18,10 @@ const std::vector<IntervalSpec>& Scheme::intervals() const {
   return none;
 }
 
+void Scheme::allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const {
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = allocation_theory(estimator, trace, i);
+}
+
 TheoryValues Scheme::theory(std::size_t estimator, const GroupTotals& /*truth*/,
                             const AllocationTheory& sums) const {
   TheoryValues t;

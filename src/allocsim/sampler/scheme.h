@@ -124,6 +124,10 @@ class Scheme {
                                              std::size_t /*i*/) const {
     return {};
   }
+  // allocation_theory(estimator, trace, i) for every allocation i into out[i]
+  // (out.size() == trace.size()). A scheme whose per-allocation theory reads data it
+  // derives from the trace overrides this to fetch that data once.
+  virtual void allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const;
   // Closed-form metrics of estimator e for a group with the given truth and, where
   // has_allocation_theory(e), the group's sums of allocation_theory. The default
   // turns those sums into the bias, the variance and P(>= 1 sample).

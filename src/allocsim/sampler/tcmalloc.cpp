@@ -159,7 +159,7 @@ SchemeDescriptor tcmalloc_scheme() {
                  "requested+1, sampled when it would go negative, leftover discarded; weight "
                  "W = T + k - f, estimates W a/(r+1) bytes and W/(r+1) allocations.",
       .source = "tcmalloc sampler.cc, sampler.h, stack_trace_table.cc, size_classes.cc; "
-                "docs/sampling.md 'Detailed treatment of weighting' (seeds/003)",
+                "docs/sampling.md 'Detailed treatment of weighting' (google/tcmalloc)",
       .parameters =
           {{"rate", "integer", 2097152, "profile sampling interval T in bytes (T >= 1; 1 samples all)"},
            {"faithful", "boolean", true,

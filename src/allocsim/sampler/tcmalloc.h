@@ -1,8 +1,8 @@
 #pragma once
 // `tcmalloc`: tcmalloc's allocation sampler as its code does it (tcmalloc/sampler.h,
 // sampler.cc RecordAllocationSlow / PickNextSamplingPoint, allocation_sampling.h,
-// stack_trace_table.cc; google/tcmalloc fce3f55; samplers.md section 2), the model of
-// the "Detailed treatment of weighting" of docs/sampling.md (seeds/003).
+// stack_trace_table.cc; google/tcmalloc fce3f55), the model of the "Detailed
+// treatment of weighting" of tcmalloc's docs/sampling.md.
 //
 // Each thread keeps a counter c. An allocation of r requested bytes decrements
 // k = r + 1 ("avoid missampling 0"); it is sampled iff c < k (the unsigned

@@ -1,7 +1,7 @@
 #pragma once
 // tcmalloc's sampling PRNG and interval draw, bit for bit (google/tcmalloc
 // tcmalloc/internal/exponential_biased.h ExponentialBiased::NextRandom and
-// tcmalloc/sampler.cc Sampler::Init / GetGeometricVariable; samplers.md section 2):
+// tcmalloc/sampler.cc Sampler::Init / GetGeometricVariable; fce3f55):
 //   state' = (0x5DEECE66D * state + 0xB) mod 2^48          ("lrand64")
 //   q = (top 26 bits of state') + 1, in {1, ..., 2^26}
 //   interval = trunc((log2(q) - 26) * (-ln 2 * T)) = trunc(-T ln(q / 2^26))

@@ -38,8 +38,10 @@ class V8Scheme final : public Scheme {
   }
 
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate_));
+    auto requested = skip_ahead_cache_.get(trace, index, [&] { return CountedStreams::requested(index); });
+    return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate_, std::move(requested)));
   }
+  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the threads' requested-byte streams, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
@@ -83,7 +85,7 @@ SchemeDescriptor v8_scheme() {
       .summary = "V8 SamplingHeapProfiler: steps of trunc(Exp(rate)) >= 8 bytes, the object "
                  "reaching the step is sampled, leftover discarded; ScaleSample rounds "
                  "count/(1-exp(-size/rate)) half up per (node, size).",
-      .source = "v8 src/profiler/sampling-heap-profiler.cc (research/samplers.md section 8.2)",
+      .source = "v8 src/profiler/sampling-heap-profiler.cc (SampleObject, ScaleSample)",
       .parameters = {{"rate", "integer", 524288,
                       "sample_interval in bytes (StartSamplingHeapProfiler and Node default "
                       "512 KiB; DevTools HeapProfiler.startSampling 32768)"}},

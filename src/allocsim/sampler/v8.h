@@ -1,6 +1,5 @@
 #pragma once
-// `v8`: V8's SamplingHeapProfiler (src/profiler/sampling-heap-profiler.cc;
-// research/samplers.md section 8.2).
+// `v8`: V8's SamplingHeapProfiler (v8 src/profiler/sampling-heap-profiler.cc).
 //
 // An allocation observer steps through the heap's allocated bytes: the step is
 // trunc(-rate ln u) clamped to [kTaggedSize = 8, INT_MAX]; the object whose
@@ -22,6 +21,7 @@
 //     allocation).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -48,14 +48,17 @@ inline std::uint64_t v8_next_step(double u, double rate) {
 class V8Sampler {
  public:
   explicit V8Sampler(double rate) : rate_(rate) {}
+  // For replay_skip_ahead only: `requested` is CountedStreams::requested(index).
+  V8Sampler(double rate, std::shared_ptr<const CountedStreams> requested)
+      : rate_(rate), requested_(std::move(requested)) {}
 
   // The steps seen from their end points: a step of c bytes ends at byte c - 1 after
   // the current start, the object holding it is sampled and the next step starts
   // after it. Same draws in the same order: identical observations, thread by thread.
   template <class Stream>
-  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) {
-    const CountedStreams streams = CountedStreams::requested(index);
+    const CountedStreams& streams = *requested_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       first_success_skip_ahead(
           streams, t, [&] { return v8_next_step(lanes[t].next_uniform(), rate_) - 1; },
@@ -85,6 +88,7 @@ class V8Sampler {
  private:
   double rate_;
   std::vector<std::uint64_t> counter_;  // per thread: bytes up to the next step
+  std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 
 // ScaleSample on one (node, size) entry's raw (count, bytes): (rounded count, bytes).

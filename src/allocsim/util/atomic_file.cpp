@@ -10,13 +10,16 @@
 
 namespace allocsim {
 
+void create_output_directory(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw InputError(path + ": cannot create directory: " + ec.message());
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
+  if (target.has_parent_path()) create_output_directory(target.parent_path().string());
   std::error_code ec;
-  if (target.has_parent_path()) {
-    std::filesystem::create_directories(target.parent_path(), ec);
-    if (ec) throw InputError(target.parent_path().string() + ": cannot create directory: " + ec.message());
-  }
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
   if (file == nullptr) throw InputError(path + ": cannot write file");

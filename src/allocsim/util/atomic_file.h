@@ -8,4 +8,7 @@ namespace allocsim {
 
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// Creates `path` and its parents; a failure is an InputError naming the path.
+void create_output_directory(const std::string& path);
+
 }  // namespace allocsim
