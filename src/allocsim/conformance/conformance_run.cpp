@@ -59,7 +59,8 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   result.scheme_parameters = system->scheme_parameters;
   result.scheme_parameters[system->rate_parameter] = rate;
   // The model with the rate, before any driver runs: a rate it rejects fails here.
-  estimator_index(*create_model(*system, result.scheme_parameters), system->estimator);
+  estimator_index(*create_scheme(system->scheme, result.scheme_parameters, "conformance " + system->name + " model"),
+                  system->estimator);
 
   result.plan = standard_plan(rate, options.plan_scale);
   DriverPaths paths{options.source_dir, (fs::path(options.build_dir) / "conformance" / system->name).string()};

@@ -37,8 +37,10 @@ std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double 
     const double interval = advisor.interval_for_samples(scheme, samples);
     curves.push_back(curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability));
   }
-  const OptimalSizeClassPlan optimum =
-      plan_optimal_size_class(trace, {.samples = samples, .objective = DesignObjective::allocated});
+  OptimalSizeClassConfig design;
+  design.samples = samples;
+  design.objective = DesignObjective::allocated;
+  const OptimalSizeClassPlan optimum = plan_optimal_size_class(trace, design);
   curves.push_back(curve(trace, "optimum", 0, optimum.probability));
   return curves;
 }
