@@ -7,7 +7,7 @@
 
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
-#include "allocsim/util/error.h"
+#include "allocsim/util/atomic_file.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -50,11 +50,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
         options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
                              : options->out;
     // An --out that cannot be created fails before the drivers run, not after.
-    if (find_conformance_system(options->run.system) != nullptr) {
-      std::error_code error;
-      std::filesystem::create_directories(out, error);
-      if (error) throw InputError(out + ": cannot create directory: " + error.message());
-    }
+    if (find_conformance_system(options->run.system) != nullptr) create_output_directory(out);
     const ConformanceResult result = run_conformance(options->run);
     write_conformance_results(result, options->run, out, !options->no_chart);
     std::fputs(verdict_table(result).c_str(), stdout);

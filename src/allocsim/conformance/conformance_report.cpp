@@ -112,9 +112,7 @@ void write_chart(const ConformanceResult& result, const std::string& out_dir) {
 
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
                                const std::string& out_dir, bool chart) {
-  std::error_code error;
-  fs::create_directories(out_dir, error);
-  if (error) throw InputError(out_dir + ": cannot create directory: " + error.message());
+  create_output_directory(out_dir);
   std::string sites = join(kSiteColumns);
   for (const SiteRow& row : result.comparison.rows) sites += join(site_fields(result, row));
 

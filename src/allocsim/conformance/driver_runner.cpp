@@ -9,6 +9,7 @@
 #include <iterator>
 #include <thread>
 
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
 namespace fs = std::filesystem;
@@ -47,13 +48,6 @@ int shell(const std::string& command) {
   return WEXITSTATUS(status);
 }
 
-// create_directories with the error as an InputError naming the directory.
-void make_directory(const fs::path& path) {
-  std::error_code error;
-  fs::create_directories(path, error);
-  if (error) throw InputError(path.string() + ": cannot create directory: " + error.message());
-}
-
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -62,7 +56,7 @@ std::string read_file(const fs::path& path) {
 }  // namespace
 
 std::string build_driver(const ConformanceSystem& system, const DriverPaths& paths) {
-  make_directory(paths.work_dir);
+  create_output_directory(paths.work_dir);
   const fs::path binary = fs::path(paths.work_dir) / system.binary;
   const fs::path temporary = binary.string() + ".tmp";
   // The stamp holds the build command: a binary built by another command is stale.
@@ -99,7 +93,7 @@ std::vector<std::string> run_drivers(const ConformanceSystem& system, const Driv
   std::vector<std::string> errors(runs);
   // Every run's directory exists before the threads start (a worker must not throw).
   auto work_of = [&](std::uint64_t r) { return fs::path(paths.work_dir) / "runs" / std::to_string(r); };
-  for (std::uint64_t r = 0; r < runs; ++r) make_directory(work_of(r));
+  for (std::uint64_t r = 0; r < runs; ++r) create_output_directory(work_of(r).string());
   std::atomic<std::uint64_t> next{0};
   auto worker = [&] {
     for (std::uint64_t r; (r = next++) < runs;) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -12,11 +13,7 @@ namespace allocsim {
 AtomicOutput::AtomicOutput(const std::string& path)
     : path_(path), temporary_(path + ".tmp." + std::to_string(::getpid())) {
   const std::filesystem::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) {
-    std::filesystem::create_directories(target.parent_path(), ec);
-    if (ec) throw InputError(target.parent_path().string() + ": cannot create directory: " + ec.message());
-  }
+  if (target.has_parent_path()) create_output_directory(target.parent_path().string());
   file_ = std::fopen(temporary_.c_str(), "wb");
   if (file_ == nullptr) throw InputError(path + ": cannot write file");
 }
