@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 systems=(jemalloc gperftools go jvm jvm-serial)
-known_to_differ=" jvm jvm-serial go-rate-32768 "
+known_to_differ=" jvm go-rate-32768 "
 if [ "${1:-}" = "--quick" ]; then
   arguments=(--runs 12 --scale 0.25 --no-chart)
   out=build/conformance-results

@@ -1,8 +1,15 @@
 // Drives the JVM's heap sampler (JEP 331) through the allocation plan; the JVMTI agent
 // (agent.c) records each SampledObjectAlloc event. A planned size s is a byte[s - 16]
 // array: 16 bytes of header (compressed class pointers) plus s - 16 elements, s bytes
-// in all for the plan's sizes (multiples of 8, at least 16).
-// Usage: java -agentpath:libagent.so=<interval> Driver PLAN
+// in all for the plan's sizes (multiples of 8, at least 16). Before the plan it reads
+// the bytes the main thread has allocated so far (ThreadMXBean; the reading's own
+// allocations estimated from a second reading) and reports them as
+// allocated_before_plan: with the TLAB sizes fixed, what is left of the TLAB the
+// thread filled before sampling was switched on.
+// With --gc-before-plan it runs a full collection (System.gc()) just before the plan:
+// every TLAB is retired and G1 starts the plan in an empty region.
+// Usage: java -agentpath:libagent.so=<interval> Driver PLAN [--gc-before-plan]
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,6 +59,11 @@ public final class Driver {
       total += s.count;
     }
     live = new Object[total];
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long first = threads.getCurrentThreadAllocatedBytes();
+    long second = threads.getCurrentThreadAllocatedBytes();
+    long beforePlan = second + (second - first);
+    if (args.length > 1 && args[1].equals("--gc-before-plan")) System.gc();
     for (Site s : sites) {
       switch (s.name) {
         case "startup": siteStartup(s); break;
@@ -65,5 +77,6 @@ public final class Driver {
       }
     }
     System.out.println("meta,version," + System.getProperty("java.vm.version"));
+    System.out.println("meta,allocated_before_plan," + beforePlan);
   }
 }

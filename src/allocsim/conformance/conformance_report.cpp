@@ -150,6 +150,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
       {"failed_tests", std::count_if(result.comparison.tests.begin(), result.comparison.tests.end(),
                                      [](const TestResult& t) { return t.failed; })},
       {"distinct_runs", result.distinct_runs},
+      {"repeated_runs_expected", result.system->repeated_runs_expected},
       {"sizes_checked", result.sizes_checked},
       {"size_mismatches", result.size_mismatches},
       {"sample_sizes_checked", result.sample_sizes_checked},
@@ -194,6 +195,9 @@ std::string verdict_table(const ConformanceResult& result) {
                 static_cast<unsigned long long>(result.sample_size_mismatches),
                 static_cast<unsigned long long>(result.sample_sizes_checked));
   out += line;
+  if (result.distinct_runs < result.counts.size() && !result.system->repeated_runs_expected.empty()) {
+    out += "  repeated runs are expected: " + result.system->repeated_runs_expected + "\n";
+  }
   for (const TestResult& t : c.tests) {
     if (!t.failed) continue;
     std::snprintf(line, sizeof line, "  FAILED %s %s: statistic %.3g, p = %.3g\n", t.name.c_str(), t.site.c_str(),

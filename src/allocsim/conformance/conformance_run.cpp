@@ -194,7 +194,8 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     compared.sites.push_back(split_model.sites[s]);
   }
   result.comparison = compare_sites(observed, compared, result.model.closed_form_counts, options.alpha);
-  result.passed = result.comparison.passed && result.distinct_runs == runs.size() && result.size_mismatches == 0 &&
+  const bool runs_differ = result.distinct_runs == runs.size() || !system->repeated_runs_expected.empty();
+  result.passed = result.comparison.passed && runs_differ && result.size_mismatches == 0 &&
                   result.sample_size_mismatches == 0 &&
                   result.unexplained.empty();
   return result;

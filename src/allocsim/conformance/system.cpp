@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "allocsim/sampler/gperftools.h"
+#include "allocsim/sampler/jvm_tlab.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -101,13 +102,18 @@ ConformanceSystem go_system() {
   return s;
 }
 
-// The JVM driver under one garbage collector: TLAB sizing, which decides which
-// object the sampler reports, differs between collectors. Heap size fixed.
-ConformanceSystem jvm_system(const std::string& name, const std::string& collector) {
+// The JVM driver under one garbage collector, with TLABs of fixed size (no
+// resizing) so that the model's TLAB paths (jvm_tlab.h) see the same buffers. Heap
+// size fixed. The driver reports the bytes its main thread allocated before the
+// plan, all in the TLAB filled before sampling was switched on while they fit: what
+// is left of that TLAB is the model's unarmed_tlab.
+ConformanceSystem jvm_system(const std::string& name, const std::string& collector, std::uint64_t tlab,
+                             const std::string& heap_flags, const std::string& driver_flags,
+                             const nlohmann::json& tlab_parameters) {
   ConformanceSystem s;
   s.name = name;
   s.summary = "OpenJDK 17 JEP 331 heap sampling (JVMTI SetHeapSamplingInterval, SampledObjectAlloc), " +
-              collector + " collector";
+              collector + " collector, " + std::to_string(tlab / 1024) + " KiB TLABs";
   s.packages = "openjdk-17-jdk-headless";
   s.sources = {"conformance/jvm/Driver.java", "conformance/jvm/agent.c"};
   s.binary = "driver";
@@ -115,25 +121,41 @@ ConformanceSystem jvm_system(const std::string& name, const std::string& collect
       "mkdir -p {out} && java_home=$(dirname $(dirname $(readlink -f $(command -v javac)))) && "
       "gcc -shared -fPIC -O2 -I$java_home/include -I$java_home/include/linux "
       "{src}/conformance/jvm/agent.c -o {out}/libagent.so && javac -d {out} {src}/conformance/jvm/Driver.java";
-  s.run = "java -XX:+Use" + collector + "GC -Xms1g -Xmx1g -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan} && "
-          "cat samples.csv";
+  s.run = "java -XX:+Use" + collector + "GC " + heap_flags + " -XX:TLABSize=" + std::to_string(tlab) +
+          " -XX:-ResizeTLAB -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan} " + driver_flags +
+          " && cat samples.csv";
   s.samples_include_freed = true;
   s.scaling = ProfileScaling::none;
   s.scheme = "jvm";
-  s.scheme_parameters = nlohmann::json::object();
+  s.scheme_parameters = tlab_parameters;
+  s.scheme_parameters["tlab"] = tlab;
   s.rate_parameter = "interval";
+  s.from_meta = [tlab](nlohmann::json& parameters, const std::map<std::string, std::string>& meta) {
+    if (meta.count("allocated_before_plan") == 0) throw InputError("jvm driver: no meta allocated_before_plan");
+    const std::uint64_t before = meta_uint(meta, "allocated_before_plan", UINT64_MAX);
+    const std::uint64_t usable = tlab - kJvmTlabReserve;
+    parameters["unarmed_tlab"] = before < usable ? usable - before : 0;
+  };
   s.estimator = "bytes";
   s.default_rate = 131072;
+  s.repeated_runs_expected = "HotSpot seeds its sampler from a thread's address truncated to 32 bits";
   return s;
 }
 
 }  // namespace
 
 const std::vector<ConformanceSystem>& conformance_systems() {
-  // jvm: G1, the default on machines with 2 or more cores and 1792 MB; jvm-serial:
-  // the serial collector, the default below that.
-  static const std::vector<ConformanceSystem> systems = {jemalloc_system(), gperftools_system(), go_system(),
-                                                         jvm_system("jvm", "G1"), jvm_system("jvm-serial", "Serial")};
+  // jvm: G1, the default on machines with 2 or more cores and 1792 MB, with 1 MiB
+  // regions (the size G1 picks for a 1 GiB heap) and 512 KiB TLABs (its largest, half
+  // a region, and what it starts with here); jvm-serial: the serial collector, the
+  // default below that, with 4 MiB TLABs in an eden larger than the plan.
+  static const std::vector<ConformanceSystem> systems = {
+      jemalloc_system(),
+      gperftools_system(),
+      go_system(),
+      jvm_system("jvm", "G1", 512 * 1024, "-Xms1g -Xmx1g -Xmn900m -XX:G1HeapRegionSize=1m", "",
+                 {{"tlab_max", 512 * 1024}, {"tlab_region", 1024 * 1024}}),
+      jvm_system("jvm-serial", "Serial", 4 * 1024 * 1024, "-Xms1g -Xmx1g", "", nlohmann::json::object())};
   return systems;
 }
 

@@ -39,6 +39,9 @@ struct ConformanceSystem {
   // first run); none by default.
   std::function<void(nlohmann::json& parameters, const std::map<std::string, std::string>& meta)> from_meta;
   std::uint64_t default_rate = 0;
+  // Why processes may repeat another's sample list exactly (a seed of few bits); empty:
+  // every run must differ, or the verdict fails. Repeats are counted either way.
+  std::string repeated_runs_expected;
 };
 
 const std::vector<ConformanceSystem>& conformance_systems();

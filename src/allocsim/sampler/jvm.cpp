@@ -7,7 +7,8 @@ namespace {
 
 class JvmScheme final : public Scheme {
  public:
-  JvmScheme(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+  JvmScheme(double interval, bool faithful, const JvmTlabConfig& tlab)
+      : interval_(interval), faithful_(faithful), tlab_(tlab) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
@@ -21,13 +22,14 @@ class JvmScheme final : public Scheme {
   }
 
   std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval_, faithful_));
+    return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval_, faithful_, tlab_));
   }
 
   // The shared LCG draws in trace order across threads, so thread-by-thread replay
-  // only reproduces it for one thread; T = 0 samples even empty objects.
+  // only reproduces it for one thread; T = 0 samples even empty objects; the TLAB
+  // model reports objects that hold no sample point.
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    if (interval_ == 0 || (faithful_ && trace.thread_count > 1)) return nullptr;
+    if (interval_ == 0 || tlab_.enabled() || (faithful_ && trace.thread_count > 1)) return nullptr;
     auto sizes = skip_ahead_cache_.get(trace, index, [&] {
       const std::uint64_t* requested = trace.requested.data();
       return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jvm_object_size(requested[i]); });
@@ -52,8 +54,9 @@ class JvmScheme final : public Scheme {
     return jvm_object_size(trace.requested[i]);
   }
 
-  // bytes and count: independent inclusion with pi = 1 - e^(-u/T) (jvm.h).
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
+  // bytes and count: independent inclusion with pi = 1 - e^(-u/T) (jvm.h); none
+  // through the TLAB paths.
+  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2 && !tlab_.enabled(); }
   AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
                                      std::size_t i) const override {
     const double u = static_cast<double>(jvm_object_size(trace.requested[i]));
@@ -65,6 +68,7 @@ class JvmScheme final : public Scheme {
  private:
   double interval_;
   bool faithful_;
+  JvmTlabConfig tlab_;
 };
 
 }  // namespace
@@ -82,7 +86,23 @@ SchemeDescriptor jvm_scheme() {
             "JVMTI SetHeapSamplingInterval T in bytes (0: every object)"},
            {"faithful", "boolean", true,
             "draw with the shared lrand64 state and the table fast_log2 (false: an ideal "
-            "exponential, floor + 1, per thread)"}},
+            "exponential, floor + 1, per thread)"},
+           {"tlab", "integer", 0,
+            "TLAB bytes (-XX:TLABSize with -XX:-ResizeTLAB): replay through HotSpot's TLAB "
+            "paths (refills, outside-TLAB allocations, the sample end); 0: a plain countdown"},
+           {"tlab_max", "integer", 0, "largest TLAB in bytes (G1: half a region); 0: no cap"},
+           {"tlab_reserve", "integer", kJvmTlabReserve,
+            "bytes kept free at a TLAB's end (alignment_reserve: C2's allocation prefetch)"},
+           {"tlab_refill_waste_fraction", "integer", 64,
+            "TLABRefillWasteFraction: a TLAB with more than size/fraction free is kept and "
+            "the object allocated outside it"},
+           {"tlab_waste_increment", "integer", 32, "TLABWasteIncrement in bytes (4 words)"},
+           {"tlab_region", "integer", 0,
+            "G1 heap region bytes: TLABs and outside objects share the current region, a "
+            "refill that does not fit fails (jvm_tlab.h); 0: one contiguous space"},
+           {"unarmed_tlab", "integer", 0,
+            "free bytes of thread 0's TLAB filled before sampling was switched on: objects "
+            "that fit in it are never sampled"}},
       .variants =
           {"Object size: the trace's size rounded up to 8 bytes (MinObjAlignmentInBytes).",
            "Overflow: discarded (JDK 13+); JDK 11 subtracted it from the next interval when "
@@ -91,7 +111,10 @@ SchemeDescriptor jvm_scheme() {
            "address (modelled by a word of its stream) when its sampler is constructed; "
            "later draws in trace order.",
            "The JVM emits no weight: bytes / count are the agents' Horvitz-Thompson "
-           "unsampling, bytes_since_last the JFR ObjectAllocationSample weight."},
+           "unsampling, bytes_since_last the JFR ObjectAllocationSample weight.",
+           "tlab > 0: the sampler sees objects through the TLAB slow path (jvm_tlab.h): "
+           "outside-TLAB objects are checked before the TLAB's bytes are counted, refills "
+           "count the old TLAB's free tail; one contiguous heap, no garbage collection."},
       .create =
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double interval = 524288;
@@ -102,7 +125,18 @@ SchemeDescriptor jvm_scheme() {
           interval = static_cast<double>(value);
         }
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
-        return std::make_unique<JvmScheme>(interval, faithful);
+        JvmTlabConfig tlab;
+        if (auto v = params.maybe("tlab")) tlab.desired = v->uint() / 8 * 8;
+        if (auto v = params.maybe("tlab_max")) tlab.max = v->uint() / 8 * 8;
+        if (auto v = params.maybe("tlab_reserve")) tlab.reserve = v->uint() / 8 * 8;
+        if (auto v = params.maybe("tlab_refill_waste_fraction")) tlab.refill_waste_fraction = v->positive_uint();
+        if (auto v = params.maybe("tlab_waste_increment")) tlab.waste_increment = v->uint() / 8 * 8;
+        if (auto v = params.maybe("tlab_region")) tlab.region = v->uint() / 8 * 8;
+        if (auto v = params.maybe("unarmed_tlab")) tlab.unarmed = v->uint();
+        if (tlab.enabled() && tlab.desired <= tlab.reserve) {
+          params.at("tlab").fail("must exceed tlab_reserve (" + std::to_string(tlab.reserve) + " bytes)");
+        }
+        return std::make_unique<JvmScheme>(interval, faithful, tlab);
       },
   };
 }

@@ -19,6 +19,9 @@
 // The interval is floor(X) + 1 of a (near-)exponential X, so as for Go an object of u
 // bytes is sampled independently with pi = P(X < u) = 1 - e^(-u/T) (exactly for an
 // exponential X; the table log changes it by O(1e-4) relative).
+// With `tlab` set (jvm_tlab.h) the sampler is driven through HotSpot's TLAB paths
+// instead: which object is reported then depends on TLAB refills and outside-TLAB
+// allocations, and inclusions are no longer independent (no closed form).
 // The JVM reports (object, class, size) only. Estimators:
 //   bytes, count: what agents compute, u / (1 - e^(-u/T)) and 1 / (1 - e^(-u/T))
 //     (e.g. cloud-profiler-java UnSample): unbiased;
@@ -35,6 +38,7 @@
 #include <vector>
 
 #include "allocsim/engine/random_transforms.h"
+#include "allocsim/sampler/jvm_tlab.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -74,7 +78,8 @@ inline std::uint64_t jvm_next_interval(std::uint64_t& state, double interval) {
 
 class JvmSampler {
  public:
-  JvmSampler(double interval, bool faithful) : interval_(interval), faithful_(faithful) {}
+  JvmSampler(double interval, bool faithful, const JvmTlabConfig& tlab = {})
+      : interval_(interval), faithful_(faithful), tlab_(tlab) {}
   // For replay_skip_ahead only (per-thread draws: ideal, or a single thread; T > 0):
   // `sizes` is CountedStreams::per_thread over the object sizes.
   JvmSampler(double interval, bool faithful, std::shared_ptr<const CountedStreams> sizes)
@@ -104,7 +109,8 @@ class JvmSampler {
     }
   }
 
-  // Observation: offset = the sample point's 0-based offset in the object's u bytes,
+  // Observation: offset = the sample point's 0-based offset in the object's u bytes
+  // (0 in the TLAB model, which places no point inside the object),
   // weight = the thread's bytes since its previous sample, this object included.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
@@ -116,6 +122,10 @@ class JvmSampler {
         shared_state_ = address == 0 ? 1 : address;
       }
       until_[t] = next_interval(lanes[t]);
+    }
+    if (tlab_.enabled()) {
+      replay_tlab(trace, lanes, out);
+      return;
     }
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
@@ -135,6 +145,25 @@ class JvmSampler {
   }
 
  private:
+  // Through the TLAB paths (jvm_tlab.h); each thread's first interval is until_[t].
+  template <class Stream>
+  void replay_tlab(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    threads_.clear();
+    JvmHeap heap(tlab_);
+    for (std::size_t t = 0; t < lanes.size(); ++t) threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.unarmed : 0);
+    const std::uint64_t* requested = trace.requested.data();
+    const std::uint32_t* thread = trace.thread.data();
+    const std::size_t n = trace.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t u = jvm_object_size(requested[i]);
+      const std::uint32_t t = thread[i];
+      since_[t] += u;
+      if (!threads_[t].allocate(tlab_, heap, u, [&] { return next_interval(lanes[t]); })) continue;
+      out.push_back({i, 1, 0, static_cast<double>(since_[t])});
+      since_[t] = 0;
+    }
+  }
+
   template <class Stream>
   std::uint64_t next_interval(Stream& lane) {
     if (interval_ == 0) return 0;
@@ -147,6 +176,8 @@ class JvmSampler {
   std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
   std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample
   std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
+  JvmTlabConfig tlab_;                 // TLAB model; off by default
+  std::vector<JvmTlabThread> threads_;  // per thread, TLAB model only
   std::shared_ptr<const CountedStreams> sizes_;  // skip-ahead only
 };
 
