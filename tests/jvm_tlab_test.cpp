@@ -61,10 +61,10 @@ TEST(JvmTlab, OutsideAllocationLeavesTheTailCountedTwice) {
 // and is the first sampled.
 TEST(JvmTlab, UnarmedTlabIsNeverSampled) {
   JvmTlabConfig c = small_tlabs();
-  c.unarmed = 256;
+  c.initial = 256;
   const Trace trace = make_trace(std::vector<std::uint64_t>(6, 64));
   EXPECT_EQ(sampled_events(c, trace, {1, 50000}), (std::vector<std::size_t>{4}));
-  c.unarmed = 0;
+  c.initial = 0;
   EXPECT_EQ(sampled_events(c, trace, {1, 50000}), (std::vector<std::size_t>{0}));
 }
 
@@ -109,7 +109,7 @@ TEST(JvmTlab, ContiguousHeapRefillsToDesiredPlusObject) {
 TEST(JvmTlab, BadParameters) {
   EXPECT_THROW(testing::create_scheme("jvm", {{"tlab", 512}}), InputError);  // not above the 576-byte reserve
   EXPECT_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_refill_waste_fraction", 0}}), InputError);
-  EXPECT_NO_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_region", 1 << 20}, {"unarmed_tlab", 100}}));
+  EXPECT_NO_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_region", 1 << 20}, {"initial_tlab", 100}}));
 }
 
 }  // namespace

@@ -6,10 +6,16 @@
 // allocations estimated from a second reading) and reports them as
 // allocated_before_plan: with the TLAB sizes fixed, what is left of the TLAB the
 // thread filled before sampling was switched on.
-// With --gc-before-plan it runs a full collection (System.gc()) just before the plan:
-// every TLAB is retired and G1 starts the plan in an empty region.
-// Usage: java -agentpath:libagent.so=<interval> Driver PLAN [--gc-before-plan]
+// With --probe-tlab REGION (G1 with REGION-byte regions, run with
+// -XX:-UseCompressedOops so that an Object[] slot holds an address) it runs a full
+// collection, waits for the threads that wake up after it, then allocates empty
+// arrays until one lands at the start of a region: under G1 that is the object whose
+// TLAB refill failed because its region was full, and the next array refills a TLAB
+// at region offset 16 (reported as probe_tlab_offset). The plan then starts in a
+// known TLAB and region.
+// Usage: java -agentpath:libagent.so=<interval> Driver PLAN [--probe-tlab REGION]
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,6 +32,28 @@ public final class Driver {
   static Object[] live;
   static int liveCount;
   static Object sink;
+  static final Object[] probeSlot = new Object[1];
+
+  // The address of `o`: the raw slot of an Object[] without compressed oops.
+  static long addressOf(sun.misc.Unsafe unsafe, Object o) {
+    probeSlot[0] = o;
+    return unsafe.getLong(probeSlot, (long) sun.misc.Unsafe.ARRAY_OBJECT_BASE_OFFSET);
+  }
+
+  // Allocates empty arrays until one lands at a region start, then one more; returns
+  // the last one's offset in its region.
+  static long probeTlab(long region) throws Exception {
+    Field field = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+    field.setAccessible(true);
+    sun.misc.Unsafe unsafe = (sun.misc.Unsafe) field.get(null);
+    if (sun.misc.Unsafe.ARRAY_OBJECT_INDEX_SCALE != 8) throw new IllegalStateException("--probe-tlab needs -XX:-UseCompressedOops");
+    System.gc();
+    Thread.sleep(200);
+    for (long probes = 0; probes < 4 * region / 16; ++probes) {
+      if (addressOf(unsafe, new byte[0]) % region == 0) return addressOf(unsafe, new byte[0]) % region;
+    }
+    throw new IllegalStateException("--probe-tlab: no array landed at a region start");
+  }
 
   static void allocate(Site s) {
     for (int j = 0; j < s.count; ++j) {
@@ -63,8 +91,10 @@ public final class Driver {
     long first = threads.getCurrentThreadAllocatedBytes();
     long second = threads.getCurrentThreadAllocatedBytes();
     long beforePlan = second + (second - first);
-    if (args.length > 1 && args[1].equals("--gc-before-plan")) System.gc();
-    for (Site s : sites) {
+    final boolean probe = args.length > 2 && args[1].equals("--probe-tlab");
+    final long tlabOffset = probe ? probeTlab(Long.parseLong(args[2])) : 0;
+    for (int i = 0; i < sites.size(); ++i) {  // no iterator: nothing but the plan allocates
+      Site s = sites.get(i);
       switch (s.name) {
         case "startup": siteStartup(s); break;
         case "small": siteSmall(s); break;
@@ -78,5 +108,6 @@ public final class Driver {
     }
     System.out.println("meta,version," + System.getProperty("java.vm.version"));
     System.out.println("meta,allocated_before_plan," + beforePlan);
+    if (probe) System.out.println("meta,probe_tlab_offset," + tlabOffset);
   }
 }

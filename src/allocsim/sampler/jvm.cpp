@@ -100,9 +100,11 @@ SchemeDescriptor jvm_scheme() {
            {"tlab_region", "integer", 0,
             "G1 heap region bytes: TLABs and outside objects share the current region, a "
             "refill that does not fit fails (jvm_tlab.h); 0: one contiguous space"},
-           {"unarmed_tlab", "integer", 0,
-            "free bytes of thread 0's TLAB filled before sampling was switched on: objects "
-            "that fit in it are never sampled"}},
+           {"tlab_region_used", "integer", 0, "bytes of the current G1 region in use at the start"},
+           {"initial_tlab", "integer", 0, "free bytes of thread 0's TLAB at the start; 0: none"},
+           {"initial_tlab_armed", "boolean", false,
+            "whether that TLAB has a sample end (false: filled before sampling was switched "
+            "on, so objects that fit in it are never sampled)"}},
       .variants =
           {"Object size: the trace's size rounded up to 8 bytes (MinObjAlignmentInBytes).",
            "Overflow: discarded (JDK 13+); JDK 11 subtracted it from the next interval when "
@@ -132,7 +134,10 @@ SchemeDescriptor jvm_scheme() {
         if (auto v = params.maybe("tlab_refill_waste_fraction")) tlab.refill_waste_fraction = v->positive_uint();
         if (auto v = params.maybe("tlab_waste_increment")) tlab.waste_increment = v->uint() / 8 * 8;
         if (auto v = params.maybe("tlab_region")) tlab.region = v->uint() / 8 * 8;
-        if (auto v = params.maybe("unarmed_tlab")) tlab.unarmed = v->uint();
+        if (auto v = params.maybe("tlab_region_used")) tlab.region_used = v->uint();
+        if (auto v = params.maybe("initial_tlab")) tlab.initial = v->uint();
+        if (auto v = params.maybe("initial_tlab_armed")) tlab.initial_armed = v->boolean();
+        if (tlab.region_used > tlab.region) params.at("tlab_region_used").fail("must not exceed tlab_region");
         if (tlab.enabled() && tlab.desired <= tlab.reserve) {
           params.at("tlab").fail("must exceed tlab_reserve (" + std::to_string(tlab.reserve) + " bytes)");
         }

@@ -150,7 +150,7 @@ class JvmSampler {
   void replay_tlab(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     threads_.clear();
     JvmHeap heap(tlab_);
-    for (std::size_t t = 0; t < lanes.size(); ++t) threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.unarmed : 0);
+    for (std::size_t t = 0; t < lanes.size(); ++t) threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.initial : 0, tlab_.initial_armed);
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
     const std::size_t n = trace.size();

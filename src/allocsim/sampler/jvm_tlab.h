@@ -28,11 +28,14 @@
 // and S grows again at each outside allocation while it is not reset, so the next
 // TLAB report counts the free tail more than once.
 //
-// Start-up: the JVM switches SampledObjectAlloc on in the live phase, after the main
-// thread filled its first TLAB with no sample end. Objects that fit in what is left
-// of it pass the fast path and are never sampled (measured: the first 18 of the
-// conformance plan's 256 KiB objects under the serial collector). `unarmed` is the
-// free space of that TLAB when the trace starts (thread 0 only; 0 = none).
+// Start: thread 0 may begin inside a TLAB with `initial` bytes free (other threads,
+// and thread 0 when `initial` is 0, begin without one: their first object refills).
+// `initial_armed` false: the TLAB was filled before sampling was switched on. The JVM
+// enables SampledObjectAlloc in the live phase, after the main thread filled its
+// first TLAB with no sample end; objects that fit in what is left of it pass the fast
+// path and are never sampled (measured: the first 18 of the conformance plan's 256
+// KiB objects under the serial collector). Armed: the sample end is set as after a
+// refill, from a fresh interval.
 //
 // Heap: no garbage collection (which retires every TLAB) within the trace. With
 // `region` 0 it is one contiguous space (the serial collector's eden). Otherwise it
@@ -59,8 +62,10 @@ struct JvmTlabConfig {
   std::uint64_t reserve = kJvmTlabReserve;  // alignment_reserve()
   std::uint64_t refill_waste_fraction = 64;  // TLABRefillWasteFraction
   std::uint64_t waste_increment = 32;      // TLABWasteIncrement, 4 words
-  std::uint64_t unarmed = 0;               // thread 0's free bytes in a TLAB filled before sampling
+  std::uint64_t initial = 0;               // thread 0's free TLAB bytes at the start
+  bool initial_armed = false;              // whether that TLAB has a sample end
   std::uint64_t region = 0;                // G1 region bytes; 0 = one contiguous space
+  std::uint64_t region_used = 0;           // bytes of the current region in use at the start
 
   bool enabled() const { return desired > 0; }
   std::uint64_t initial_waste_limit() const { return desired / refill_waste_fraction; }
@@ -72,7 +77,7 @@ inline constexpr std::uint64_t kJvmMinTlab = 2048;
 // Where the heap puts TLABs and objects allocated outside them (see above).
 class JvmHeap {
  public:
-  explicit JvmHeap(const JvmTlabConfig& config) : region_(config.region) {}
+  explicit JvmHeap(const JvmTlabConfig& config) : region_(config.region), used_(config.region_used) {}
 
   // A new TLAB for an object of `size`: its bytes, or 0 when the refill fails.
   std::uint64_t new_tlab(const JvmTlabConfig& config, std::uint64_t size) {
@@ -93,17 +98,20 @@ class JvmHeap {
 
  private:
   std::uint64_t region_;
-  std::uint64_t used_ = 0;  // bytes of the current region handed out
+  std::uint64_t used_;  // bytes of the current region handed out
 };
 
 // One thread's TLAB and its sampler countdown. Byte positions are relative to the
 // current TLAB's start; every size is a multiple of 8 (HeapWordSize).
 class JvmTlabThread {
  public:
-  // A thread starts with no TLAB (its first allocation refills), or in an unarmed one.
-  JvmTlabThread(const JvmTlabConfig& config, std::uint64_t first_interval, std::uint64_t unarmed)
-      : allocation_end_(unarmed / 8 * 8), end_(allocation_end_), limit_(config.initial_waste_limit()),
-        until_sample_(first_interval) {}
+  // A thread starts with no TLAB (its first allocation refills), or in one with
+  // `initial` bytes free, armed or not.
+  JvmTlabThread(const JvmTlabConfig& config, std::uint64_t first_interval, std::uint64_t initial, bool armed)
+      : allocation_end_(initial / 8 * 8), end_(allocation_end_), limit_(config.initial_waste_limit()),
+        until_sample_(first_interval) {
+    if (armed) set_sample_end(true);
+  }
 
   // Allocates an object of `size` bytes; true when the sampler reports it. `redraw`
   // gives the next interval after a sample.

@@ -17,11 +17,7 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set label 'mixed' at 229.0384854329973, 1.0160519510948225 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'marker' at 12.642411176571148, 0.9436491056475536 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'mixed:16' at 0.06103143111127892, 149.75890018595487 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'mixed:512' at 1.9493152649412444, 1.3338016927079102 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'mixed:65536' at 196.7346701436838, 0.9671655731093761 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'mixed:16' at 0.0065, 136.15384615384616 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'count-ratio.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'real jvm (bars: ±2 SE)', \
