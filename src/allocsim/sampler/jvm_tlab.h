@@ -39,14 +39,17 @@
 //
 // Heap: no garbage collection (which retires every TLAB) within the trace. With
 // `region` 0 it is one contiguous space (the serial collector's eden). Otherwise it
-// is G1's mutator allocation region, shared by all threads, starting empty: a refill
+// is G1's mutator allocation region, shared by all threads, with `region_used` bytes
+// in use at the start: a refill
 // gets min(free, desired + object, max) bytes of it when at least the minimum TLAB
 // (object + reserve, and MinTLABSize + reserve) is free; otherwise the refill fails,
 // the old TLAB stays retired and the object is allocated outside in a new region
 // (measured with -Xlog:gc+tlab=trace: the next allocation then refills, and reports
 // the stale S of the retired TLAB). Objects allocated outside go to the region when
 // they fit, else to a new one; humongous objects (half a region or more) to regions
-// of their own.
+// of their own. Not modelled: the partly used region G1 keeps aside for later TLABs
+// (MutatorAllocRegion's retained region), and refills that fail although the region
+// had room (README, Conformance: the G1 verdict).
 #include <algorithm>
 #include <cstdint>
 
