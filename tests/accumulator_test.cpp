@@ -20,9 +20,7 @@ using testing::make_trace;
 using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
-
-// A uniform whose draw -T ln u truncates to `interval`.
-double uniform_for_interval(double interval, double period) { return std::exp(-(interval + 0.5) / period); }
+using testing::uniform_for_interval;
 
 // T = 100. acc = -50; 30 -> -20; 10 -> -10; 25 -> 15: reached 0 at byte 9, 15/100 = 0
 // deterministic samples, draw 40 -> -25: n = 1. 330 -> 305, offset 24: 3 deterministic,

@@ -18,11 +18,9 @@ using testing::make_trace;
 using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
+using testing::uniform_for_next;
 
 std::unique_ptr<Scheme> make_go(const nlohmann::json& params) { return testing::create_scheme("go", params); }
-
-// A uniform whose ideal draw floor(-R ln u) + 1 is `next`.
-double uniform_for_next(double next, double rate) { return std::exp(-(next - 0.5) / rate); }
 
 TEST(GoSizeClasses, SlotSizes) {
   const std::pair<std::uint64_t, std::uint64_t> cases[] = {

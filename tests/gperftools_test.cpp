@@ -12,9 +12,7 @@ namespace {
 
 using testing::make_trace;
 using testing::ScriptedStream;
-
-// A uniform whose ideal draw -T ln u is interval + 1/2, so trunc gives `interval`.
-double uniform_for_interval(double interval, double period) { return std::exp(-(interval + 0.5) / period); }
+using testing::uniform_for_interval;
 
 std::vector<Observation> replay(const Trace& trace, std::uint64_t period, std::uint64_t startup,
                                 std::vector<double> uniforms, std::size_t* used = nullptr) {

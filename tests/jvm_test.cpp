@@ -19,10 +19,9 @@ using testing::make_trace;
 using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
+using testing::uniform_for_next;
 
 std::unique_ptr<Scheme> make_jvm(const nlohmann::json& params) { return testing::create_scheme("jvm", params); }
-
-double uniform_for_next(double next, double interval) { return std::exp(-(next - 0.5) / interval); }
 
 // 0xee9735062aa9 steps to 0x7fffffc00000 (inverse of the LCG, computed
 // independently), whose top 26 bits are 2^25 - 1: q = 2^25, fast_log2 = 25 +

@@ -13,9 +13,7 @@ namespace {
 
 using testing::make_trace;
 using testing::ScriptedStream;
-
-// The uniform whose ideal draw floor(-T ln u) + 1 is `next`.
-double uniform_for_next(double next, double interval) { return std::exp(-(next - 0.5) / interval); }
+using testing::uniform_for_next;
 
 std::vector<std::size_t> sampled_events(const JvmTlabConfig& tlab, const Trace& trace, std::vector<double> draws) {
   const double T = 1000;

@@ -20,11 +20,9 @@ using testing::make_trace;
 using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
+using testing::uniform_for_interval;
 
 std::unique_ptr<Scheme> make_tcmalloc(const nlohmann::json& params) { return testing::create_scheme("tcmalloc", params); }
-
-// A uniform whose ideal draw -T ln u is interval + 1/2, so trunc gives `interval`.
-double uniform_for_interval(double interval, double period) { return std::exp(-(interval + 0.5) / period); }
 
 TEST(TcmallocSizeClasses, DefaultTableAndPages) {
   const std::pair<std::uint64_t, std::uint64_t> cases[] = {

@@ -2,6 +2,7 @@
 // Shared helpers for the tests: scripted random sources and small traces.
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -14,6 +15,13 @@
 #include "allocsim/trace/trace.h"
 
 namespace allocsim::testing {
+
+// Uniforms for scripting an exponential draw -T ln u with mean T:
+// uniform_for_next gives the draw whose floor(.) + 1 is `next` (Go, the JVM),
+// uniform_for_interval the one whose trunc(.) is `interval` (tcmalloc, gperftools,
+// accumulators). Both aim at the middle of the target's unit interval.
+inline double uniform_for_next(double next, double mean) { return std::exp(-(next - 0.5) / mean); }
+inline double uniform_for_interval(double interval, double mean) { return std::exp(-(interval + 0.5) / mean); }
 
 // A random stream that replays given values, for hand-computed mechanism tests.
 // next_uniform() returns the scripted uniforms in order; next_u64() the scripted
