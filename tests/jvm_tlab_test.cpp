@@ -107,6 +107,9 @@ TEST(JvmTlab, ContiguousHeapRefillsToDesiredPlusObject) {
 TEST(JvmTlab, BadParameters) {
   EXPECT_THROW(testing::create_scheme("jvm", {{"tlab", 512}}), InputError);  // not above the 576-byte reserve
   EXPECT_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_refill_waste_fraction", 0}}), InputError);
+  EXPECT_THROW(testing::create_scheme("jvm", {{"tlab_region", 1 << 20}}), InputError);  // no TLAB to place
+  EXPECT_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_region", 4096}, {"tlab_region_used", 8192}}),
+               InputError);
   EXPECT_NO_THROW(testing::create_scheme("jvm", {{"tlab", 4096}, {"tlab_region", 1 << 20}, {"initial_tlab", 100}}));
 }
 

@@ -138,6 +138,10 @@ SchemeDescriptor jvm_scheme() {
         if (auto v = params.maybe("initial_tlab")) tlab.initial = v->uint();
         if (auto v = params.maybe("initial_tlab_armed")) tlab.initial_armed = v->boolean();
         if (tlab.region_used > tlab.region) params.at("tlab_region_used").fail("must not exceed tlab_region");
+        if (!tlab.enabled() && (tlab.max > 0 || tlab.region > 0 || tlab.region_used > 0 || tlab.initial > 0 ||
+                                tlab.initial_armed)) {
+          params.fail("tlab_max, tlab_region, tlab_region_used and initial_tlab need tlab (the TLAB bytes) above 0");
+        }
         if (tlab.enabled() && tlab.desired <= tlab.reserve) {
           params.at("tlab").fail("must exceed tlab_reserve (" + std::to_string(tlab.reserve) + " bytes)");
         }
