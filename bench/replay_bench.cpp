@@ -16,7 +16,7 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "allocsim/design/advice_check.h"
-#include "allocsim/design/advisor.h"
+#include "allocsim/advice/advice_check.h"
+#include "allocsim/advice/advisor.h"
 #include "allocsim/trace/trace_source.h"
 #include "test_support.h"
 #include "trace_test_files.h"

@@ -2,8 +2,8 @@
 // mistake is rejected before anything runs, with the JSON path of the culprit.
 #include <gtest/gtest.h>
 
-#include "allocsim/report/chart_spec.h"
-#include "allocsim/report/table_spec.h"
+#include "allocsim/outputs/chart_spec.h"
+#include "allocsim/outputs/table_spec.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/util/error.h"
 

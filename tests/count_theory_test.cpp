@@ -1,4 +1,4 @@
-#include "allocsim/stats/count_theory.h"
+#include "allocsim/estimate/count_theory.h"
 
 #include <gtest/gtest.h>
 

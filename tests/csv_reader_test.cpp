@@ -3,9 +3,9 @@
 // chart specs validate against.
 #include <gtest/gtest.h>
 
-#include "allocsim/report/csv.h"
-#include "allocsim/report/csv_reader.h"
-#include "allocsim/report/result_columns.h"
+#include "allocsim/format/csv.h"
+#include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/result_columns.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/synthetic.h"

@@ -1,10 +1,10 @@
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/random/random_stream.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 
 namespace allocsim {
 namespace {

@@ -1,7 +1,7 @@
 // Bad scenarios are rejected with one line that names the JSON path and the reason.
 #include <gtest/gtest.h>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/util/error.h"
 

@@ -17,7 +17,7 @@
 #include "allocsim/sampler/per_allocation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/tcmalloc.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "allocsim/sampler/poisson.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"

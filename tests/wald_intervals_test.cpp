@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/registry.h"
 #include "test_support.h"
 

@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/design/advice_check.h"
-#include "allocsim/design/advisor.h"
-#include "allocsim/design/probability_curves.h"
+#include "allocsim/advice/advice_check.h"
+#include "allocsim/advice/advisor.h"
+#include "allocsim/advice/probability_curves.h"
 #include "allocsim/report/chart_data.h"
-#include "allocsim/report/csv.h"
-#include "allocsim/report/csv_reader.h"
+#include "allocsim/format/csv.h"
+#include "allocsim/format/csv_reader.h"
 #include "allocsim/report/gnuplot_runner.h"
 #include "allocsim/report/gnuplot_script.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/trace_summary.h"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <optional>
 
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 
 namespace allocsim {
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/util/atomic_file.h"

@@ -38,23 +38,6 @@ class OrderedMerge {
   BlockResult merged_;
 };
 
-TraceSummary summarize(const Trace& trace) {
-  TraceSummary s;
-  s.allocations = trace.size();
-  s.threads = trace.thread_count;
-  s.stacks = trace.stack_count;
-  s.types = trace.type_count;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const double bytes = static_cast<double>(trace.requested[i]);
-    s.requested_bytes += bytes;
-    if (trace.live_at_end(i)) {
-      ++s.live_allocations;
-      s.live_requested_bytes += bytes;
-    }
-  }
-  return s;
-}
-
 std::string estimator_row_name(const EstimatorSpec& spec, const Window& window) {
   return window.estimator_prefix() + spec.name;
 }
@@ -97,7 +80,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     if (!cached) cached = std::make_shared<const Trace>(load_trace(point.trace, trace_seed(scenario.seed)));
     const std::shared_ptr<const Trace> trace = cached;
     if (--uses_left[point.trace_key] == 0) traces.erase(point.trace_key);
-    result.traces.push_back(summarize(*trace));
+    result.traces.push_back(trace_totals(*trace));
 
     const GroupIndex groups(*trace, scenario.groups);
     const std::vector<Window> windows = resolve_windows(scenario.windows, *trace);

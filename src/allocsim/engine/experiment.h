@@ -10,6 +10,7 @@
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/metrics.h"
+#include "allocsim/trace/trace_summary.h"
 
 namespace allocsim {
 
@@ -54,19 +55,11 @@ struct ReplicationEstimates {
   std::vector<double> estimates;  // one per replication, in replication order
 };
 
-struct TraceSummary {
-  std::uint64_t allocations = 0;
-  std::uint64_t live_allocations = 0;
-  double requested_bytes = 0;
-  double live_requested_bytes = 0;
-  std::uint32_t threads = 0, stacks = 0, types = 0;
-};
-
 struct ScenarioResult {
   std::vector<MetricRow> rows;
   std::vector<IntervalRow> interval_rows;
   std::vector<ProfileRow> profile_rows;
-  std::vector<TraceSummary> traces;  // one per sweep point
+  std::vector<TraceTotals> traces;  // one per sweep point
   std::vector<ReplicationEstimates> estimates;
   unsigned threads = 1;
   double wall_seconds = 0;

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/stats/error_accumulator.h"
 #include "allocsim/stats/groups.h"

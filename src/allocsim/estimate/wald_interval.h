@@ -4,7 +4,7 @@
 // also summing an unbiased estimate of its variance over the sampled allocations:
 // for a Horvitz-Thompson sum of y_i / pi_i that is sum (1 - pi_i) / pi_i^2 * y_i^2,
 // for T * n with n ~ Poisson(S/T) it is T^2 * n.
-#include "allocsim/sampler/scheme.h"
+#include "allocsim/estimate/interval.h"
 
 namespace allocsim {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "allocsim/report/value_format.h"
+#include "allocsim/outputs/value_format.h"
 
 namespace allocsim {
 namespace {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <map>
 
-#include "allocsim/report/csv_reader.h"
+#include "allocsim/format/csv_reader.h"
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/report/table_writer.h"
 #include "allocsim/util/error.h"

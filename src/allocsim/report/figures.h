@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/report/chart_spec.h"
-#include "allocsim/report/table_spec.h"
+#include "allocsim/outputs/chart_spec.h"
+#include "allocsim/outputs/table_spec.h"
 
 namespace allocsim {
 

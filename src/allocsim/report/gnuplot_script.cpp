@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "allocsim/report/axis_ticks.h"
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 
 namespace allocsim {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "allocsim/report/chart_data.h"
-#include "allocsim/report/chart_spec.h"
+#include "allocsim/outputs/chart_spec.h"
 
 namespace allocsim {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 
 namespace allocsim {
 namespace {

@@ -2,16 +2,17 @@
 
 #include <filesystem>
 
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
+#include "allocsim/outputs/result_columns.h"
 #include "allocsim/util/atomic_file.h"
 
 namespace allocsim {
 namespace {
 
-std::string sweep_header(const Scenario& scenario) {
-  std::string out;
-  for (const auto& v : scenario.sweep) out += csv_field(v.name) + ",";
-  return out;
+std::string header(ResultSource source, const Scenario& scenario) {
+  std::vector<std::string> sweep_names;
+  for (const auto& v : scenario.sweep) sweep_names.push_back(v.name);
+  return result_header(source, sweep_names);
 }
 
 std::string sweep_values(const Scenario& scenario, std::size_t point) {
@@ -31,11 +32,7 @@ nlohmann::ordered_json number_or_null(double x) {
 }  // namespace
 
 std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = sweep_header(scenario) +
-                    "scheme,estimator,group_kind,group,replications,truth,mean,bias,rel_bias,sd,"
-                    "se_bias,rmse,mape,cmape,p_any_sample,var,se_var,se_mape,se_cmape,"
-                    "se_p_any_sample,replications_with_sample,theory_bias,theory_var,theory_mape,"
-                    "theory_cmape,theory_p_any_sample\n";
+  std::string out = header(ResultSource::metrics, scenario);
   for (const MetricRow& row : result.rows) {
     const Metrics& m = row.metrics;
     out += sweep_values(scenario, row.point);
@@ -54,9 +51,7 @@ std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result) 
 }
 
 std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = sweep_header(scenario) +
-                    "scheme,estimator,interval,level,group_kind,group,replications,truth,coverage,"
-                    "se_coverage,miss_low,miss_high,mean_width,rel_width\n";
+  std::string out = header(ResultSource::intervals, scenario);
   for (const IntervalRow& row : result.interval_rows) {
     const IntervalMetrics& m = row.metrics;
     out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
@@ -72,9 +67,7 @@ std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result
 }
 
 std::string profiles_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = sweep_header(scenario) +
-                    "scheme,estimator,group_kind,groups,replications,mean_distance,se_distance,"
-                    "mean_groups_seen\n";
+  std::string out = header(ResultSource::profiles, scenario);
   for (const ProfileRow& row : result.profile_rows) {
     out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
            to_string(row.group_kind) + "," + std::to_string(row.groups) + "," + std::to_string(row.replications) +
@@ -85,7 +78,9 @@ std::string profiles_csv(const Scenario& scenario, const ScenarioResult& result)
 }
 
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = sweep_header(scenario) + "scheme,estimator,replication,truth,estimate\n";
+  std::string out;
+  for (const auto& v : scenario.sweep) out += csv_field(v.name) + ",";
+  out += "scheme,estimator,replication,truth,estimate\n";
   for (const auto& series : result.estimates) {
     const std::string prefix = sweep_values(scenario, series.point) + csv_field(series.scheme) + "," +
                                csv_field(series.estimator) + ",";
@@ -108,7 +103,7 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
     for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
       values[scenario.sweep[v].name] = nlohmann::ordered_json::parse(scenario.points[p].values[v].dump());
     }
-    const TraceSummary& t = result.traces[p];
+    const TraceTotals& t = result.traces[p];
     points.push_back({{"sweep", values},
                       {"trace",
                        {{"allocations", t.allocations},

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "allocsim/estimate/quantile_table.h"
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 

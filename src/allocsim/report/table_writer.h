@@ -4,8 +4,8 @@
 // title, readable headers and formatted values).
 #include <string>
 
-#include "allocsim/report/csv_reader.h"
-#include "allocsim/report/table_spec.h"
+#include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/table_spec.h"
 
 namespace allocsim {
 

@@ -24,11 +24,11 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/sampler/skip_ahead.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 

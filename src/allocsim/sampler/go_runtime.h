@@ -40,7 +40,7 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/go_random.h"
 #include "allocsim/sampler/go_size_classes.h"
 #include "allocsim/sampler/observation.h"

@@ -37,7 +37,7 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/jvm_tlab.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"

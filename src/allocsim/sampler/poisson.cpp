@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "allocsim/sampler/byte_rate_scheme.h"
-#include "allocsim/stats/count_theory.h"
+#include "allocsim/estimate/count_theory.h"
 
 namespace allocsim {
 namespace {

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/thread_index.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "allocsim/sampler/scheme.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

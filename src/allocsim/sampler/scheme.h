@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/estimate/interval.h"
+#include "allocsim/estimate/theory_values.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/observation.h"
-#include "allocsim/stats/metrics.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -43,11 +44,6 @@ struct IntervalSpec {
   std::string name;       // "wald", "nb-exact", ...
   std::size_t estimator;  // whose registers it reads and whose truth it must cover
   std::string description;
-};
-
-struct Interval {
-  double lower = 0;
-  double upper = 0;
 };
 
 // Truth of one group, as the theory functions need it.

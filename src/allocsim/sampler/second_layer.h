@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/scheme.h"
 
 namespace allocsim {

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"

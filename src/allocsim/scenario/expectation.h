@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

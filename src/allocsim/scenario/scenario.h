@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/report/chart_spec.h"
-#include "allocsim/report/table_spec.h"
+#include "allocsim/outputs/chart_spec.h"
+#include "allocsim/outputs/table_spec.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/scenario/expectation.h"
 #include "allocsim/stats/groups.h"

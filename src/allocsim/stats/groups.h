@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocsim/trace/size_bucket.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -17,16 +18,6 @@ enum class GroupKind { total, stack, type, size_bucket };
 const char* to_string(GroupKind kind);
 std::optional<GroupKind> parse_group_kind(std::string_view name);
 
-// log2 size bucket: 0 for size 0, else k such that 2^(k-1) <= size < 2^k.
-inline std::uint32_t size_bucket_of(std::uint64_t size) {
-  std::uint32_t k = 0;
-  while (size != 0) {
-    ++k;
-    size >>= 1;
-  }
-  return k;
-}
-std::string size_bucket_label(std::uint32_t bucket);
 
 class GroupIndex {
  public:

@@ -2,20 +2,11 @@
 // Turns an ErrorAccumulator into the metric columns of metrics.csv, each with its
 // Monte Carlo standard error, beside the closed-form theory where one exists.
 #include <cstdint>
-#include <optional>
 
+#include "allocsim/estimate/theory_values.h"
 #include "allocsim/stats/error_accumulator.h"
 
 namespace allocsim {
-
-// Closed-form values for one (scheme, estimator, group); empty where none is known.
-struct TheoryValues {
-  std::optional<double> bias;
-  std::optional<double> var;
-  std::optional<double> mape;
-  std::optional<double> cmape;
-  std::optional<double> p_any_sample;
-};
 
 struct Metrics {
   std::uint64_t replications = 0;

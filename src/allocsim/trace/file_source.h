@@ -6,7 +6,7 @@
 // fifo) and "clock" (events, milliseconds): see heaptrack_reader.h.
 #include <string>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace.h"
 

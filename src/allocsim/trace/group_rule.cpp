@@ -6,6 +6,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "allocsim/trace/size_bucket.h"
 #include "allocsim/trace/size_distribution.h"
 
 namespace allocsim {
@@ -64,24 +65,10 @@ std::vector<std::uint32_t> random_ids(std::size_t n, const GroupRule& rule, Rand
   return ids;
 }
 
-// Bucket b >= 1 holds sizes in [2^(b-1), 2^b); bucket 0 holds size 0.
 std::vector<std::uint32_t> size_bucket_ids(std::span<const std::uint64_t> requested) {
   std::vector<std::uint32_t> ids(requested.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    ids[i] = static_cast<std::uint32_t>(std::bit_width(requested[i]));
-  }
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = size_bucket_of(requested[i]);
   return ids;
-}
-
-std::string bucket_name(std::uint32_t bucket) {
-  if (bucket == 0) return "[0,1)";
-  const std::uint64_t lo = std::uint64_t{1} << (bucket - 1);
-  std::string name = "[";  // appended piecewise: GCC 12 warns wrongly on "[" + std::string
-  name += std::to_string(lo);
-  name += ",";
-  name += std::to_string(2 * lo);
-  name += ")";
-  return name;
 }
 
 // Drops unused raw ids, renumbers the rest 0..k-1 in increasing raw order, and
@@ -195,7 +182,7 @@ GroupColumn assign_groups(const GroupRule& rule, std::span<const std::uint64_t> 
     case GroupRuleKind::random:
       return compact(random_ids(n, rule, random), numbered);
     case GroupRuleKind::size_bucket:
-      return compact(size_bucket_ids(requested), bucket_name);
+      return compact(size_bucket_ids(requested), size_bucket_label);
     case GroupRuleKind::component:
       return compact(std::vector<std::uint32_t>(components.begin(), components.end()),
                      [](std::uint32_t id) { return "component-" + std::to_string(id); });

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/random/random_stream.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

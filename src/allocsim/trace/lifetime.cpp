@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/trace/size_distribution.h"
 #include "allocsim/trace/trace.h"
 

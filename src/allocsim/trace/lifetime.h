@@ -7,8 +7,8 @@
 #include <span>
 #include <variant>
 
-#include "allocsim/engine/random_stream.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/random/random_stream.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "allocsim/engine/random_transforms.h"
+#include "allocsim/random/random_transforms.h"
 
 namespace allocsim {
 namespace {

@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/random/random_stream.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

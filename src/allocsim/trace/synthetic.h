@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/group_rule.h"
 #include "allocsim/trace/lifetime.h"
 #include "allocsim/trace/size_distribution.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/file_source.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/trace.h"

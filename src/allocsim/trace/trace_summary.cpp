@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "allocsim/stats/groups.h"
 #include "allocsim/trace/live_peak.h"
+#include "allocsim/trace/size_bucket.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -95,6 +95,23 @@ nlohmann::ordered_json to_json(const TraceSummary& s) {
     out["top_stacks"].push_back({{"stack", st.name}, {"allocations", st.allocations}, {"bytes", st.bytes}});
   }
   return out;
+}
+
+TraceTotals trace_totals(const Trace& trace) {
+  TraceTotals s;
+  s.allocations = trace.size();
+  s.threads = trace.thread_count;
+  s.stacks = trace.stack_count;
+  s.types = trace.type_count;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const double bytes = static_cast<double>(trace.requested[i]);
+    s.requested_bytes += bytes;
+    if (trace.live_at_end(i)) {
+      ++s.live_allocations;
+      s.live_requested_bytes += bytes;
+    }
+  }
+  return s;
 }
 
 }  // namespace allocsim

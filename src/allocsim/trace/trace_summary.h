@@ -39,4 +39,16 @@ struct TraceSummary {
 TraceSummary summarize_trace(const Trace& trace, const std::string& where, std::size_t top = 10);
 nlohmann::ordered_json to_json(const TraceSummary& summary);
 
+// The few totals a results summary records per sweep point (summary.json), summed
+// in double as they are reported.
+struct TraceTotals {
+  std::uint64_t allocations = 0;
+  std::uint64_t live_allocations = 0;
+  double requested_bytes = 0;
+  double live_requested_bytes = 0;
+  std::uint32_t threads = 0, stacks = 0, types = 0;
+};
+
+TraceTotals trace_totals(const Trace& trace);
+
 }  // namespace allocsim

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 #include "allocsim/trace/format/atomic_output.h"
 #include "allocsim/trace/format/line_reader.h"
 #include "allocsim/util/error.h"

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "allocsim/design/scheme_accuracy.h"
+#include "allocsim/advice/scheme_accuracy.h"
 #include "allocsim/design/size_class_demand.h"
 #include "allocsim/trace/trace.h"
 

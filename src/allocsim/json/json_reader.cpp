@@ -1,4 +1,4 @@
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/json/json_reader.h"
 
 #include <cmath>
 #include <fstream>

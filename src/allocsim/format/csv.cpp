@@ -1,4 +1,4 @@
-#include "allocsim/report/csv.h"
+#include "allocsim/format/csv.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "allocsim/design/advice_check.h"
+#include "allocsim/advice/advice_check.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "allocsim/engine/random_stream.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/stats/moments.h"
 #include "allocsim/util/error.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/design/advisor.h"
+#include "allocsim/advice/advisor.h"
 
 namespace allocsim {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/design/optimum_gap.h"
-#include "allocsim/design/scheme_accuracy.h"
+#include "allocsim/advice/optimum_gap.h"
+#include "allocsim/advice/scheme_accuracy.h"
 #include "allocsim/design/size_class_demand.h"
 #include "allocsim/trace/trace.h"
 

@@ -1,4 +1,4 @@
-#include "allocsim/design/probability_curves.h"
+#include "allocsim/advice/probability_curves.h"
 
 #include <algorithm>
 

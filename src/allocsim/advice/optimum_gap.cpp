@@ -1,4 +1,4 @@
-#include "allocsim/design/optimum_gap.h"
+#include "allocsim/advice/optimum_gap.h"
 
 #include <cmath>
 #include <limits>

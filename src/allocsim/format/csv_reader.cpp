@@ -1,4 +1,4 @@
-#include "allocsim/report/csv_reader.h"
+#include "allocsim/format/csv_reader.h"
 
 #include <charconv>
 #include <cmath>

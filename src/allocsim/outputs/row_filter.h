@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/report/csv_reader.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/format/csv_reader.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

@@ -8,7 +8,7 @@
 // of it, so a point on the boundary passes and a clear miss fails.
 #include <cstdint>
 
-#include "allocsim/design/advisor.h"
+#include "allocsim/advice/advisor.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {

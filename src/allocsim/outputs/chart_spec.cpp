@@ -1,10 +1,10 @@
-#include "allocsim/report/chart_spec.h"
+#include "allocsim/outputs/chart_spec.h"
 
 #include <algorithm>
 #include <set>
 
-#include "allocsim/report/csv_reader.h"
-#include "allocsim/report/file_stem.h"
+#include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/file_stem.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {

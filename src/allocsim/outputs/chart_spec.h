@@ -22,10 +22,10 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/report/result_columns.h"
-#include "allocsim/report/row_filter.h"
-#include "allocsim/report/value_format.h"
-#include "allocsim/scenario/json_reader.h"
+#include "allocsim/outputs/result_columns.h"
+#include "allocsim/outputs/row_filter.h"
+#include "allocsim/outputs/value_format.h"
+#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

@@ -1,4 +1,4 @@
-#include "allocsim/report/value_format.h"
+#include "allocsim/outputs/value_format.h"
 
 #include <cmath>
 #include <cstdio>

@@ -10,7 +10,7 @@
 //   E[|N - E N| ; N >= 1] = E|N - E N| - P(N = 0) E[N].
 #include <cstdint>
 
-#include "allocsim/stats/metrics.h"
+#include "allocsim/estimate/theory_values.h"
 
 namespace allocsim {
 

@@ -1,4 +1,4 @@
-#include "allocsim/report/row_filter.h"
+#include "allocsim/outputs/row_filter.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "allocsim/design/scheme_accuracy.h"
+#include "allocsim/advice/scheme_accuracy.h"
 
 #include <cmath>
 #include <numbers>

@@ -1,9 +1,9 @@
-#include "allocsim/report/table_spec.h"
+#include "allocsim/outputs/table_spec.h"
 
 #include <algorithm>
 #include <set>
 
-#include "allocsim/report/file_stem.h"
+#include "allocsim/outputs/file_stem.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {

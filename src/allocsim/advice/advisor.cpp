@@ -1,4 +1,4 @@
-#include "allocsim/design/advisor.h"
+#include "allocsim/advice/advisor.h"
 
 #include <boost/math/distributions/normal.hpp>
 
