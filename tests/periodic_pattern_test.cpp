@@ -23,7 +23,10 @@ using testing::run_scenario_text;
 std::string pattern_scenario(const std::vector<std::uint64_t>& sizes, std::uint64_t allocations,
                              const std::string& schemes, int replications) {
   std::string list;
-  for (auto s : sizes) list += (list.empty() ? "" : ", ") + std::to_string(s);
+  for (auto s : sizes) {
+    if (!list.empty()) list += ", ";
+    list += std::to_string(s);
+  }
   return R"({"name": "t", "seed": 1001, "replications": )" + std::to_string(replications) +
          R"(, "trace": {"allocations": )" + std::to_string(allocations) +
          R"(, "sizes": {"distribution": "sequence", "sizes": [)" + list +

@@ -286,7 +286,8 @@ SizeDistribution parse_size_distribution(JsonObject& object) {
   }
   std::string known;
   for (const FamilyParser& family : kFamilies) {
-    known += (known.empty() ? "" : ", ") + std::string(family.name);
+    if (!known.empty()) known += ", ";
+    known += family.name;
   }
   name_value.fail("unknown distribution \"" + name + "\" (known: " + known + ")");
 }
