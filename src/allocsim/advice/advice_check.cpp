@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <span>
 #include <vector>
+
+#include "allocsim/engine/replication_rows.h"
+#include "allocsim/engine/scheme_replay.h"
 
 #include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/registry.h"
@@ -14,16 +19,62 @@ namespace {
 
 constexpr std::uint32_t kNotTallied = ~std::uint32_t{0};
 
+// Runs blocks of replications with the bytes estimator (estimator 0, linear: a
+// group's estimate is the sum of its observations' first register). A
+// replication's row: the squared error of the total, then per tallied stack its
+// relative error and whether it was seen.
+class StackReplications {
+ public:
+  StackReplications(const Scheme& scheme, const Trace& trace, const std::vector<std::uint32_t>& slot,
+                    const std::vector<double>& slot_truth, double total_truth)
+      : trace_(trace), slot_(slot), slot_truth_(slot_truth), total_truth_(total_truth), replay_(scheme, trace),
+        estimate_(slot_truth.size()), seen_(slot_truth.size()) {}
+
+  ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
+    const std::size_t slots = slot_truth_.size();
+    ReplicationRows rows{1 + 2 * slots, {}};
+    rows.values.reserve(count * rows.width);
+    StreamKey key = first;
+    for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
+      replay_.replay(key);
+      std::fill(estimate_.begin(), estimate_.end(), 0.0);
+      std::fill(seen_.begin(), seen_.end(), 0);
+      double total = 0;
+      const auto& observations = replay_.observations();
+      for (std::size_t o = 0; o < observations.size(); ++o) {
+        const double bytes = replay_.registers(o)[0];
+        total += bytes;
+        const std::uint32_t s = slot_[trace_.stack[observations[o].event]];
+        if (s == kNotTallied) continue;
+        estimate_[s] += bytes;
+        seen_[s] = 1;
+      }
+      const std::span<double> row = rows.add_row();
+      row[0] = (total - total_truth_) * (total - total_truth_);
+      for (std::size_t s = 0; s < slots; ++s) {
+        row[1 + 2 * s] = std::fabs(estimate_[s] - slot_truth_[s]) / slot_truth_[s];
+        row[2 + 2 * s] = seen_[s];
+      }
+    }
+    return rows;
+  }
+
+ private:
+  const Trace& trace_;
+  const std::vector<std::uint32_t>& slot_;  // per stack: its tally slot, or kNotTallied
+  const std::vector<double>& slot_truth_;
+  double total_truth_;
+  SchemeReplay replay_;
+  std::vector<double> estimate_;
+  std::vector<std::uint8_t> seen_;
+};
+
 }  // namespace
 
 MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& targets,
                              const MonteCarloOptions& options) {
   const std::unique_ptr<Scheme> scheme = create_scheme(point.scheme, point.parameters, "$.advise." + point.scheme);
-  // The bytes estimator (estimator 0) is linear: a group's estimate is the sum of
-  // its observations' first register.
   const auto& estimators = scheme->estimators();
-  std::size_t width = 0;
-  for (const auto& e : estimators) width += e.registers;
 
   // Truth as the estimator counts bytes; the stacks the targets cover get slots.
   const bool requested = estimators[0].quantity == Quantity::requested_bytes;
@@ -44,36 +95,17 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
     }
   }
 
-  const std::unique_ptr<SchemeRun> run = scheme->start(trace);
-  std::vector<Observation> observations;
-  std::vector<double> contributions;
-  std::vector<double> estimate(slot_truth.size());
-  std::vector<std::uint8_t> seen(slot_truth.size());
-  Moments squared_error;
-  std::vector<Moments> relative_error(slot_truth.size()), seen_rate(slot_truth.size());
-  const std::uint64_t stream = stream_id(0x61647669 /* "advi" */, 0);
-  for (std::uint64_t r = 0; r < options.replications; ++r) {
-    observations.clear();
-    run->replay({options.seed, stream, r}, observations);
-    contributions.assign(observations.size() * width, 0.0);
-    scheme->weigh(trace, observations, contributions);
-    std::fill(estimate.begin(), estimate.end(), 0.0);
-    std::fill(seen.begin(), seen.end(), 0);
-    double total = 0;
-    for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double bytes = contributions[o * width];
-      total += bytes;
-      const std::uint32_t s = slot[trace.stack[observations[o].event]];
-      if (s == kNotTallied) continue;
-      estimate[s] += bytes;
-      seen[s] = 1;
-    }
-    squared_error.add((total - total_truth) * (total - total_truth));
-    for (std::size_t s = 0; s < slot_truth.size(); ++s) {
-      relative_error[s].add(std::fabs(estimate[s] - slot_truth[s]) / slot_truth[s]);
-      seen_rate[s].add(seen[s]);
-    }
-  }
+  // Per replication, row [squared error of the total, per tallied stack: relative
+  // error, seen].
+  const std::size_t slots = slot_truth.size();
+  const ReplicationRange range{{options.seed, stream_id(0x61647669 /* "advi" */, 0), 0}, options.replications};
+  const std::vector<Moments> columns = accumulate_columns<Moments>(
+      range, 1 + 2 * slots,
+      [&] { return std::make_unique<StackReplications>(*scheme, trace, slot, slot_truth, total_truth); },
+      options.threads);
+  const Moments& squared_error = columns[0];
+  auto relative_error = [&](std::size_t s) -> const Moments& { return columns[1 + 2 * s]; };
+  auto seen_rate = [&](std::size_t s) -> const Moments& { return columns[2 + 2 * s]; };
 
   MonteCarloCheck check;
   check.replications = options.replications;
@@ -87,8 +119,8 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
                     *targets.total_error;
   check.target_stacks = static_cast<std::uint32_t>(slot_truth.size());
   for (std::size_t s = 0; s < slot_truth.size(); ++s) {
-    const double mape = relative_error[s].mean(), se_mape = relative_error[s].standard_error();
-    const double p = seen_rate[s].mean();
+    const double mape = relative_error(s).mean(), se_mape = relative_error(s).standard_error();
+    const double p = seen_rate(s).mean();
     const double se_p = std::sqrt(p * (1 - p) / static_cast<double>(options.replications));
     if (mape >= check.worst_stack_mape) {
       check.worst_stack_mape = mape;

@@ -26,6 +26,7 @@ struct MonteCarloOptions {
   std::uint64_t replications = 1000;
   std::uint64_t seed = 1;
   double sigmas = 3;
+  unsigned threads = 1;  // worker threads; the result does not depend on it
 };
 
 MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const AccuracyTargets& targets,

@@ -1,6 +1,11 @@
 #include "allocsim/conformance/model_moments.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+
+#include "allocsim/engine/replication_rows.h"
+#include "allocsim/engine/scheme_replay.h"
 
 namespace allocsim {
 namespace {
@@ -33,6 +38,57 @@ struct PowerSums {
     const double m4 = s4 / n - 4 * m * s3 / n + 6 * m * m * s2 / n - 3 * m * m * m * m;
     return m4 - 3 * m2 * m2;
   }
+};
+
+// The stream of the Monte Carlo replications.
+constexpr std::uint64_t kModelStream = 0xC0FF0E;
+
+// Runs blocks of replications; a replication's row holds, per site, the count of
+// sampled allocations (live ones only if asked) and then, per site, the estimate
+// over its live allocations (finalize applied per site).
+class SiteReplications {
+ public:
+  SiteReplications(const Scheme& scheme, const Trace& trace, const ModelRequest& request)
+      : scheme_(scheme), trace_(trace), request_(request), replay_(scheme, trace),
+        register_count_(scheme.estimators().at(request.estimator).registers),
+        first_register_(replay_.first_register(request.estimator)),
+        site_registers_(trace.stack_count * register_count_) {}
+
+  ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
+    const std::size_t sites = trace_.stack_count;
+    ReplicationRows rows{2 * sites, {}};
+    rows.values.reserve(count * rows.width);
+    StreamKey key = first;
+    for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
+      replay_.replay(key);
+      const std::span<double> row = rows.add_row();
+      std::fill(site_registers_.begin(), site_registers_.end(), 0.0);
+      const auto& observations = replay_.observations();
+      for (std::size_t o = 0; o < observations.size(); ++o) {
+        const std::size_t i = observations[o].event;
+        const std::size_t site = trace_.stack[i];
+        const bool live = trace_.live_at_end(i);
+        if (live || !request_.count_live_only) row[site] += 1;
+        if (!live) continue;
+        const std::span<const double> registers = replay_.registers(o).subspan(first_register_, register_count_);
+        for (std::size_t j = 0; j < register_count_; ++j) site_registers_[site * register_count_ + j] += registers[j];
+      }
+      for (std::size_t site = 0; site < sites; ++site) {
+        const std::span<const double> registers(&site_registers_[site * register_count_], register_count_);
+        row[sites + site] = register_count_ == 1 ? registers[0] : scheme_.finalize(request_.estimator, registers);
+      }
+    }
+    return rows;
+  }
+
+ private:
+  const Scheme& scheme_;
+  const Trace& trace_;
+  const ModelRequest& request_;
+  SchemeReplay replay_;
+  std::size_t register_count_;  // the requested estimator's
+  std::size_t first_register_;
+  std::vector<double> site_registers_;  // [site][register]
 };
 
 }  // namespace
@@ -81,49 +137,23 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
   }
   if (out.closed_form_counts && out.closed_form_estimates) return out;
 
-  // Monte Carlo for the rest.
-  std::size_t width = 0, offset = 0;
-  for (std::size_t e = 0; e < estimators.size(); ++e) {
-    if (e == request.estimator) offset = width;
-    width += estimators[e].registers;
-  }
-  const std::size_t registers = spec.registers;
-  std::vector<PowerSums> counts(sites), estimates(sites);
-  std::vector<double> site_counts(sites), site_registers(sites * registers), contributions;
-  std::vector<Observation> observations;
-  auto run = scheme.start(trace);
-  for (std::uint64_t r = 0; r < request.replications; ++r) {
-    observations.clear();
-    run->replay({request.seed, 0xC0FF0E, r}, observations);
-    contributions.assign(observations.size() * width, 0.0);
-    scheme.weigh(trace, observations, contributions);
-    std::fill(site_counts.begin(), site_counts.end(), 0.0);
-    std::fill(site_registers.begin(), site_registers.end(), 0.0);
-    for (std::size_t o = 0; o < observations.size(); ++o) {
-      const std::size_t i = observations[o].event;
-      const std::size_t site = trace.stack[i];
-      const bool live = trace.live_at_end(i);
-      if (live || !request.count_live_only) site_counts[site] += 1;
-      if (!live) continue;
-      for (std::size_t j = 0; j < registers; ++j) site_registers[site * registers + j] += contributions[o * width + offset + j];
-    }
-    for (std::size_t site = 0; site < sites; ++site) {
-      counts[site].add(site_counts[site]);
-      const std::span<const double> regs(&site_registers[site * registers], registers);
-      estimates[site].add(registers == 1 ? regs[0] : scheme.finalize(request.estimator, regs));
-    }
-  }
+  // Monte Carlo for the rest: per replication, row [site counts..., site estimates...].
+  const ReplicationRange range{{request.seed, kModelStream, 0}, request.replications};
+  const std::vector<PowerSums> sums = accumulate_columns<PowerSums>(
+      range, 2 * sites, [&] { return std::make_unique<SiteReplications>(scheme, trace, request); }, request.threads);
   out.replications = request.replications;
   for (std::size_t site = 0; site < sites; ++site) {
     SiteMoments& s = out.sites[site];
+    const PowerSums& counts = sums[site];
+    const PowerSums& estimates = sums[sites + site];
     if (!out.closed_form_counts) {
-      s.count_mean = counts[site].mean();
-      s.count_var = counts[site].variance();
-      s.count_kappa4 = counts[site].kappa4();
+      s.count_mean = counts.mean();
+      s.count_var = counts.variance();
+      s.count_kappa4 = counts.kappa4();
     }
     if (!out.closed_form_estimates) {
-      s.estimate_mean = estimates[site].mean();
-      s.estimate_var = estimates[site].variance();
+      s.estimate_mean = estimates.mean();
+      s.estimate_var = estimates.variance();
     }
   }
   return out;

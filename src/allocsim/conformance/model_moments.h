@@ -32,6 +32,7 @@ struct ModelRequest {
   bool count_live_only = false;  // the tool lists only live sampled allocations
   std::uint64_t replications = 4000;
   std::uint64_t seed = 1;
+  unsigned threads = 1;  // Monte Carlo worker threads; the result does not depend on it
 };
 
 struct ModelMoments {

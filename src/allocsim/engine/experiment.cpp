@@ -1,42 +1,17 @@
 #include "allocsim/engine/experiment.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <mutex>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/engine/scheme_evaluator.h"
 #include "allocsim/engine/theory_sums.h"
 #include "allocsim/stats/truth.h"
 
 namespace allocsim {
 namespace {
-
-// Merges block results strictly in block order, whatever order they arrive in;
-// early arrivals wait in `pending`.
-class OrderedMerge {
- public:
-  void submit(std::size_t block, BlockResult&& result) {
-    std::lock_guard lock(mutex_);
-    pending_.emplace(block, std::move(result));
-    while (!pending_.empty() && pending_.begin()->first == next_) {
-      merged_.merge(pending_.begin()->second);
-      pending_.erase(pending_.begin());
-      ++next_;
-    }
-  }
-  const BlockResult& result() const { return merged_; }
-
- private:
-  std::mutex mutex_;
-  std::size_t next_ = 0;
-  std::map<std::size_t, BlockResult> pending_;
-  BlockResult merged_;
-};
 
 std::string estimator_row_name(const EstimatorSpec& spec, const Window& window) {
   return window.estimator_prefix() + spec.name;
@@ -69,10 +44,9 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
   std::map<std::string, std::shared_ptr<const Trace>> traces;
 
   const std::uint64_t R = scenario.replications;
-  const std::uint64_t blocks = (R + kReplicationsPerBlock - 1) / kReplicationsPerBlock;
   std::uint64_t total_work = 0;
   for (const auto& point : scenario.points) total_work += point.schemes.size() * R;
-  std::atomic<std::uint64_t> work_done{0};
+  std::uint64_t work_before_point = 0;  // replications of the points already run
 
   for (std::size_t p = 0; p < scenario.points.size(); ++p) {
     const SweepPoint& point = scenario.points[p];
@@ -93,37 +67,32 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       truths.emplace_back(*trace, groups, windows,
                           [&](std::size_t i) { return instance.scheme->allocated_size(*trace, i); });
     }
-    std::vector<std::vector<std::unique_ptr<SchemeEvaluator>>> evaluators(threads);
-    for (auto& per_worker : evaluators) per_worker.resize(scheme_count);
-    std::vector<OrderedMerge> merged(scheme_count);
-
-    auto work = [&](std::size_t item, unsigned worker) {
-      const std::size_t s = item / blocks;
-      const std::uint64_t block = item % blocks;
-      auto& evaluator = evaluators[worker][s];
-      if (!evaluator) {
-        evaluator = std::make_unique<SchemeEvaluator>(*trace, thread_index.get(), groups, truths[s],
-                                                      *point.schemes[s].scheme,
-                                                      windows, scenario.interval_level,
-                                                      scenario.outputs.estimates);
-      }
-      const StreamKey first{scenario.seed, stream_id(p, s), block * kReplicationsPerBlock};
-      const std::uint64_t count = std::min(kReplicationsPerBlock, R - first.replication);
-      merged[s].submit(block, evaluator->run_block(first, count));
-      work_done += count;
-    };
-    auto tick = [&] {
-      if (!options.progress) return;
-      std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,
-                   scenario.points.size(), 100.0 * static_cast<double>(work_done) / static_cast<double>(total_work));
-      std::fflush(stderr);
-    };
-    parallel_for(scheme_count * blocks, threads, work, tick);
+    // Scheme s replays the stream (seed, stream_id(p, s)), replications [0, R).
+    std::vector<ReplicationRange> jobs;
+    for (std::size_t s = 0; s < scheme_count; ++s) jobs.push_back({{scenario.seed, stream_id(p, s), 0}, R});
+    ReplicationOptions replication_options{threads, {}};
+    if (options.progress) {
+      replication_options.progress = [&](std::uint64_t done) {
+        std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,
+                     scenario.points.size(),
+                     100.0 * static_cast<double>(work_before_point + done) / static_cast<double>(total_work));
+        std::fflush(stderr);
+      };
+    }
+    const std::vector<BlockResult> merged = run_replications<BlockResult>(
+        jobs,
+        [&](std::size_t s) {
+          return std::make_unique<SchemeEvaluator>(*trace, thread_index.get(), groups, truths[s],
+                                                   *point.schemes[s].scheme, windows, scenario.interval_level,
+                                                   scenario.outputs.estimates);
+        },
+        replication_options);
+    work_before_point += scheme_count * R;
 
     for (std::size_t s = 0; s < scheme_count; ++s) {
       const Scheme& scheme = *point.schemes[s].scheme;
       const Truth& truth = truths[s];
-      const BlockResult& total = merged[s].result();
+      const BlockResult& total = merged[s];
       const auto& specs = scheme.estimators();
       const std::vector<AllocationTheory> theory_sums = sum_allocation_theory(*trace, groups, windows, scheme);
       const SlotLayout estimator_layout{windows.size(), specs.size()};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/engine/replications.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/metrics.h"
@@ -69,10 +70,6 @@ struct RunOptions {
   unsigned threads = 1;
   bool progress = false;  // a progress line on stderr
 };
-
-// Replications per work unit. Fixed (not derived from the thread count) because
-// the merge order, and so the floating-point result, depends on it.
-inline constexpr std::uint64_t kReplicationsPerBlock = 32;
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options);
 

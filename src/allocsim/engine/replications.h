@@ -1,0 +1,122 @@
+#pragma once
+// The one replication loop: replications [a, b) of a stream, cut into blocks of
+// kReplicationsPerBlock, run on worker threads and merged in block order. Block k
+// covers replications a + 32k .. and is merged after block k - 1 whatever thread
+// ran it, so the merged result is bit-identical for any thread count.
+//
+// A job's evaluator is what runs its blocks: one per (worker, job), made on first
+// use by make(job), with `Block run_block(const StreamKey& first, std::uint64_t
+// count)`. The job's result is a default-constructed `Merged` into which every
+// block is folded by `merged.merge(block)`, in block order.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "allocsim/engine/parallel.h"
+#include "allocsim/random/random_stream.h"
+
+namespace allocsim {
+
+// Replications per work unit. Fixed (not derived from the thread count) because
+// the merge order, and so the floating-point result, depends on it.
+inline constexpr std::uint64_t kReplicationsPerBlock = 32;
+
+// Replications [first.replication, end) of the stream (first.seed, first.stream).
+struct ReplicationRange {
+  StreamKey first;
+  std::uint64_t end = 0;
+
+  std::uint64_t count() const { return end > first.replication ? end - first.replication : 0; }
+  std::uint64_t blocks() const { return (count() + kReplicationsPerBlock - 1) / kReplicationsPerBlock; }
+};
+
+struct ReplicationOptions {
+  unsigned threads = 1;
+  // Called from the calling thread about four times a second with the number of
+  // replications finished so far over all jobs; may be empty.
+  std::function<void(std::uint64_t done)> progress;
+};
+
+namespace replication_detail {
+
+// Folds blocks strictly in block order, whatever order they arrive in; early
+// arrivals wait in `pending_`.
+template <class Merged, class Block>
+class OrderedMerge {
+ public:
+  void submit(std::uint64_t block, Block&& result) {
+    std::lock_guard lock(mutex_);
+    pending_.emplace(block, std::move(result));
+    while (!pending_.empty() && pending_.begin()->first == next_) {
+      merged_.merge(pending_.begin()->second);
+      pending_.erase(pending_.begin());
+      ++next_;
+    }
+  }
+  Merged take() { return std::move(merged_); }
+
+ private:
+  std::mutex mutex_;
+  std::uint64_t next_ = 0;
+  std::map<std::uint64_t, Block> pending_;
+  Merged merged_;
+};
+
+}  // namespace replication_detail
+
+// Runs every job's blocks in one pool of workers (all blocks of job 0, then of
+// job 1, ... are handed out in that order) and returns one merged result per job.
+// make(j) returns a std::unique_ptr to job j's evaluator.
+template <class Merged, class MakeEvaluator>
+std::vector<Merged> run_replications(const std::vector<ReplicationRange>& jobs, const MakeEvaluator& make,
+                                     const ReplicationOptions& options) {
+  using Evaluator = typename std::invoke_result_t<const MakeEvaluator&, std::size_t>::element_type;
+  using Block = decltype(std::declval<Evaluator&>().run_block(std::declval<const StreamKey&>(), std::uint64_t{}));
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<std::uint64_t> first_item(jobs.size() + 1, 0);  // prefix sums of blocks
+  for (std::size_t j = 0; j < jobs.size(); ++j) first_item[j + 1] = first_item[j] + jobs[j].blocks();
+
+  std::vector<std::vector<std::unique_ptr<Evaluator>>> evaluators(threads);
+  for (auto& per_worker : evaluators) per_worker.resize(jobs.size());
+  std::vector<replication_detail::OrderedMerge<Merged, Block>> merges(jobs.size());
+  std::atomic<std::uint64_t> done{0};
+
+  auto work = [&](std::size_t item, unsigned worker) {
+    const std::size_t j =
+        static_cast<std::size_t>(std::upper_bound(first_item.begin(), first_item.end(), item) - first_item.begin()) - 1;
+    const std::uint64_t block = item - first_item[j];
+    auto& evaluator = evaluators[worker][j];
+    if (!evaluator) evaluator = make(j);
+    StreamKey first = jobs[j].first;
+    first.replication += block * kReplicationsPerBlock;
+    const std::uint64_t count = std::min(kReplicationsPerBlock, jobs[j].end - first.replication);
+    merges[j].submit(block, evaluator->run_block(first, count));
+    done += count;
+  };
+  auto tick = [&] {
+    if (options.progress) options.progress(done.load());
+  };
+  parallel_for(first_item.back(), threads, work, tick);
+
+  std::vector<Merged> merged;
+  merged.reserve(jobs.size());
+  for (auto& m : merges) merged.push_back(m.take());
+  return merged;
+}
+
+// One job: replications `range` of one evaluator kind.
+template <class Merged, class MakeEvaluator>
+Merged run_replications(const ReplicationRange& range, const MakeEvaluator& make, const ReplicationOptions& options) {
+  return std::move(run_replications<Merged>(std::vector<ReplicationRange>{range},
+                                            [&](std::size_t) { return make(); }, options)
+                       .front());
+}
+
+}  // namespace allocsim
