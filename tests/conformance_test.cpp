@@ -108,7 +108,7 @@ TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
 
 // Monte Carlo moments against the closed form: gperftools with a start-up counter
 // of 1 byte always samples the first allocation and then runs like startup_counter
-// = 0, whose counts have closed forms. 5 standard errors: mean se = sqrt(var / M),
+// = 0, whose counts have closed forms. Within kSigmas standard errors: mean se = sqrt(var / M),
 // variance se ~ sqrt((kappa4 + 2 var^2) / M).
 TEST(ConformanceModelMoments, MonteCarloAgreesWithClosedForm) {
   Plan plan;
@@ -130,9 +130,14 @@ TEST(ConformanceModelMoments, MonteCarloAgreesWithClosedForm) {
     const SiteMoments& e = exact.sites[s];
     const SiteMoments& m = mc.sites[s];
     const double M = static_cast<double>(request.replications);
-    EXPECT_NEAR(m.count_mean, e.count_mean, 5 * std::sqrt(e.count_var / M)) << s;
-    EXPECT_NEAR(m.count_var, e.count_var, 5 * std::sqrt((e.count_kappa4 + 2 * e.count_var * e.count_var) / M)) << s;
-    EXPECT_NEAR(m.estimate_mean, e.estimate_mean, 5 * std::sqrt(e.estimate_var / M) + 1e-9) << s;
+    EXPECT_TRUE(testing::within_sigmas(m.count_mean, e.count_mean, testing::mean_standard_error(e.count_var, M))) << s;
+    EXPECT_TRUE(testing::within_sigmas(m.count_var, e.count_var,
+                                       std::sqrt((e.count_kappa4 + 2 * e.count_var * e.count_var) / M)))
+        << s;
+    // Plus 1e-9 for rounding where the estimate has no sampling error.
+    EXPECT_TRUE(testing::within_sigmas(m.estimate_mean, e.estimate_mean,
+                                       testing::mean_standard_error(e.estimate_var, M) + 1e-9 / testing::kSigmas))
+        << s;
   }
   EXPECT_EQ(exact.sites[2].live_count, 0);   // the freed site has no live truth
   EXPECT_EQ(exact.sites[2].estimate_mean, 0);

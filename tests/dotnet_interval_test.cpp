@@ -79,12 +79,13 @@ TEST(DotnetInterval, CoverageAgainstExpectedSamples) {
     "groups": ["total"], "windows": ["allocated"],
     "sweep": {"n": [20000, 100]}})";
   const auto result = testing::run_scenario_text(json, 2);
-  const double level = 0.95, R = 4000, five_sigma = 5 * std::sqrt(level * (1 - level) / R);
+  const double level = 0.95, R = 4000;
+  const double five_sigma = testing::kSigmas * testing::proportion_standard_error(level, R);
   // 200 expected samples: exact interval within 5 sigma of nominal, with and without
   // the correction (the trace starts on a fresh draw; only the end is unaligned).
   for (const char* method : {"nb-exact", "nb-exact-corrected", "nb-camp-paulson", "nb-camp-paulson-corrected"}) {
     const auto& m = find_interval(result, 0, method).metrics;
-    EXPECT_NEAR(m.coverage, level, five_sigma) << method;
+    EXPECT_TRUE(testing::within_sigmas(m.coverage, level, testing::proportion_standard_error(level, R))) << method;
   }
   // 1 expected sample, no correction: P(s = 0) = e^-1 alone makes it miss (interval
   // [0, 0]), so coverage <= 1 - e^-1 = 0.632 (+ 5 sigma of that proportion, 0.038).

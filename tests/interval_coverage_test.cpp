@@ -30,8 +30,8 @@ const IntervalRow& find_interval(const ScenarioResult& result, std::size_t point
   throw std::logic_error("no interval row");
 }
 
-// Coverage is a binomial proportion: 5 sigma = 5 sqrt(c (1 - c) / R) around the
-// exact coverage (two-sided false alarm ~5.7e-7 per assertion, fixed seed).
+// Coverage is a binomial proportion with se sqrt(c (1 - c) / R): within kSigmas of
+// the exact coverage (two-sided false alarm kSigmasFalseAlarmRate per assertion, fixed seed).
 TEST(IntervalCoverage, PoissonWaldCoverageMatchesItsExactValue) {
   const std::string json = R"({"name": "t", "seed": 8, "replications": 6000, "interval_level": 0.9,
     "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": 512}},
@@ -44,7 +44,8 @@ TEST(IntervalCoverage, PoissonWaldCoverageMatchesItsExactValue) {
     const double exact = exact_poisson_wald_coverage(lambda, 0.9);
     EXPECT_EQ(row.interval, "wald");
     EXPECT_EQ(row.metrics.level, 0.9);
-    EXPECT_NEAR(row.metrics.coverage, exact, 5 * std::sqrt(exact * (1 - exact) / 6000)) << lambda;
+    EXPECT_TRUE(testing::within_sigmas(row.metrics.coverage, exact, testing::proportion_standard_error(exact, 6000)))
+        << lambda;
     EXPECT_NEAR(row.metrics.coverage + row.metrics.miss_low + row.metrics.miss_high, 1.0, 1e-12);
     EXPECT_GT(row.metrics.mean_width, 0);
     EXPECT_DOUBLE_EQ(row.metrics.rel_width, row.metrics.mean_width / row.metrics.truth);
@@ -52,7 +53,7 @@ TEST(IntervalCoverage, PoissonWaldCoverageMatchesItsExactValue) {
   // With lambda = 0.5 the interval is empty ([0, 0]) whenever N = 0, so the truth
   // lies above it with probability at least e^-0.5.
   EXPECT_GE(find_interval(result, 0, "bytes").metrics.miss_high,
-            std::exp(-0.5) - 5 * std::sqrt(std::exp(-0.5) * (1 - std::exp(-0.5)) / 6000));
+            std::exp(-0.5) - testing::kSigmas * testing::proportion_standard_error(std::exp(-0.5), 6000));
 }
 
 TEST(IntervalCoverage, WaldIntervalFormula) {

@@ -79,10 +79,10 @@ TEST(LiveWindow, PoissonEstimatesLiveBytesAtAMomentAndAtThePeak) {
   EXPECT_GT(peak.truth, at.truth);
   EXPECT_LT(peak.truth, all.truth);
   for (const Metrics* m : {&at, &peak, &all}) {
-    EXPECT_NEAR(*m->theory.var, 65536.0 * m->truth, 1e-6 * 65536.0 * m->truth);
-    // 5 standard errors of the mean estimate, sqrt(T * truth / R).
-    EXPECT_NEAR(m->bias, 0.0, 5 * std::sqrt(65536.0 * m->truth / 3000));
-    EXPECT_NEAR(m->var, *m->theory.var, 5 * m->se_var);
+    EXPECT_TRUE(testing::matches_closed_form(*m->theory.var, 65536.0 * m->truth, 1e-6));
+    // kSigmas standard errors of the mean estimate, sqrt(T * truth / R).
+    EXPECT_TRUE(testing::within_sigmas(m->bias, 0.0, testing::mean_standard_error(65536.0 * m->truth, 3000)));
+    EXPECT_TRUE(testing::within_sigmas(m->var, *m->theory.var, m->se_var));
   }
 }
 

@@ -40,8 +40,8 @@ TEST(PerByteSampler, RateOneSamplesEveryByte) {
   EXPECT_EQ(out[1].samples, 7u);
 }
 
-// S bytes hold Binomial(S, 1/T): bias 0 within 5 se, variance S(T-1) within 5
-// se_var, MAPE and P(>=1) per the closed forms (two-sided 5 sigma, fixed seed).
+// S bytes hold Binomial(S, 1/T): bias 0 within kSigmas se, variance S(T-1) within
+// kSigmas se_var, MAPE and P(>=1) per the closed forms (two-sided, fixed seed).
 TEST(PerByteScheme, MatchesBinomialClosedForms) {
   const std::string json = R"({"name": "t", "seed": 17, "replications": 5000,
     "trace": {"allocations": 40, "sizes": {"distribution": "sequence", "sizes": [20, 80]},
@@ -51,16 +51,17 @@ TEST(PerByteScheme, MatchesBinomialClosedForms) {
   for (const std::string group : {"all"}) {
     const Metrics& m = find_row(result, "per-byte", "bytes", GroupKind::total, group);
     EXPECT_EQ(m.truth, 2000);
-    EXPECT_NEAR(m.bias, 0.0, 5 * std::sqrt(2000.0 * 255 / 5000));
-    EXPECT_NEAR(m.var, 2000.0 * 255, 5 * m.se_var);
-    EXPECT_NEAR(m.mape, *m.theory.mape, 5 * m.se_mape);
+    EXPECT_TRUE(testing::within_sigmas(m.bias, 0.0, testing::mean_standard_error(2000.0 * 255, 5000)));
+    EXPECT_TRUE(testing::within_sigmas(m.var, 2000.0 * 255, m.se_var));
+    EXPECT_TRUE(testing::within_sigmas(m.mape, *m.theory.mape, m.se_mape));
     const double p = 1 - std::pow(1 - 1 / 256.0, 2000);
-    EXPECT_NEAR(m.p_any_sample, p, 5 * std::sqrt(p * (1 - p) / 5000));
+    EXPECT_TRUE(testing::within_sigmas(m.p_any_sample, p, testing::proportion_standard_error(p, 5000)));
   }
   // The 20-byte and 80-byte sites separately: 400 and 1600 bytes.
   for (const auto& row : result.rows) {
     if (row.group_kind != GroupKind::stack || row.estimator != "bytes") continue;
-    EXPECT_NEAR(row.metrics.bias, 0.0, 5 * std::sqrt(row.metrics.truth * 255 / 5000)) << row.group;
+    const double se = testing::mean_standard_error(row.metrics.truth * 255, 5000);
+    EXPECT_TRUE(testing::within_sigmas(row.metrics.bias, 0.0, se)) << row.group;
   }
 }
 
