@@ -14,6 +14,7 @@
 #include "allocsim/advice/advice_check.h"
 #include "allocsim/advice/advisor.h"
 #include "allocsim/advice/probability_curves.h"
+#include "allocsim/engine/parallel.h"
 #include "allocsim/report/chart_data.h"
 #include "allocsim/format/csv.h"
 #include "allocsim/format/csv_reader.h"
@@ -297,7 +298,9 @@ void run_advise(const AdviseOptions& o) {
   if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
     throw InputError(o.trace + ": no bytes allocated");
   }
-  const MonteCarloOptions mc{.replications = o.replications, .seed = o.seed, .sigmas = 3};
+  // Every core: the check's result does not depend on the thread count.
+  const MonteCarloOptions mc{
+      .replications = o.replications, .seed = o.seed, .sigmas = 3, .threads = default_thread_count()};
   Advisor advisor(trace, targets);
   std::vector<Advice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {

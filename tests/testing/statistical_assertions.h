@@ -15,7 +15,8 @@ namespace allocsim::testing {
                                          double k = kSigmas);
 
 // The estimator of `m` is unbiased: its bias is within k standard errors of 0,
-// the standard error being the sample's (sd / sqrt(R)).
+// the standard error of a mean of R replications by the theory's variance,
+// sqrt(theory var / R). Fails when the row carries no theory variance.
 ::testing::AssertionResult unbiased(const Metrics& m, double k = kSigmas);
 
 // A deterministic value equals its closed form up to `relative_tolerance` of the
