@@ -8,10 +8,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "test_support.h"
+#include "trace_test_files.h"
 
 namespace allocsim {
 namespace {
@@ -74,20 +73,16 @@ std::vector<BadInput> cases() {
   };
 }
 
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
 void write_trace_files() {
-  write_file(kDir / "bad-body.csv", kCsvHeader + "0,alloc,48,a,0,0,0\n0,alloc,forty,a,0,1,1\n");
-  write_file(kDir / "cut.csv", kCsvHeader + "0,alloc,48,a,0,0,0\n0,alloc,48,a,0,1,1");
-  write_file(kDir / "unknown.txt", "hello\n");
+  testing::write_bytes((kDir / "bad-body.csv").string(), kCsvHeader + "0,alloc,48,a,0,0,0\n0,alloc,forty,a,0,1,1\n");
+  testing::write_bytes((kDir / "cut.csv").string(), kCsvHeader + "0,alloc,48,a,0,0,0\n0,alloc,48,a,0,1,1");
+  testing::write_bytes((kDir / "unknown.txt").string(), "hello\n");
   std::string native(256, '\0');
   const char magic[] = "\x89" "AST\r\n\x1a\n";
   std::copy(magic, magic + 8, native.begin());
   native[16] = 1;
   native[20] = static_cast<char>(192);
-  write_file(kDir / "checksum.ast", native);
+  testing::write_bytes((kDir / "checksum.ast").string(), native);
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -103,17 +98,10 @@ std::string cell(std::string text) {
   return replace_all(std::move(text), "\xff", "\\xff");
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(BadInput, EveryClassExitsTwoWithOneLineAndWritesNothing) {
   fs::remove_all(kDir);
   fs::create_directories(kDir);
-  write_file(kDir / "good.json", kGood);
+  testing::write_bytes((kDir / "good.json").string(), kGood);
   write_trace_files();
   const std::string dir = kDir.string();
   std::string table =
@@ -124,7 +112,7 @@ TEST(BadInput, EveryClassExitsTwoWithOneLineAndWritesNothing) {
       "where the problem is, and writes nothing, not even the good scenario's results.\n\n"
       "| class | input | exit | message | written |\n|---|---|---|---|---|\n";
   for (const BadInput& c : cases()) {
-    if (!c.file.empty()) write_file(kDir / c.file, c.content);
+    if (!c.file.empty()) testing::write_bytes((kDir / c.file).string(), c.content);
     std::string command = replace_all(c.command, "FILE", dir + "/" + c.file);
     command = replace_all(command, "DIR", dir);
     const std::string verb = command.substr(0, command.find(' '));
@@ -143,8 +131,8 @@ TEST(BadInput, EveryClassExitsTwoWithOneLineAndWritesNothing) {
   }
   fs::remove_all(kDir);
   const fs::path doc = fs::path(ALLOCSIM_SOURCE_DIR) / "docs" / "bad-input.md";
-  if (std::getenv("ALLOCSIM_WRITE_BAD_INPUT_DOC") != nullptr) write_file(doc, table);
-  EXPECT_EQ(read_text(doc), table) << "docs/bad-input.md is stale: run scripts/bad-input-doc.sh";
+  if (std::getenv("ALLOCSIM_WRITE_BAD_INPUT_DOC") != nullptr) testing::write_bytes(doc.string(), table);
+  EXPECT_EQ(testing::read_bytes(doc.string()), table) << "docs/bad-input.md is stale: run scripts/bad-input-doc.sh";
 }
 
 }  // namespace

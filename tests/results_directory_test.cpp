@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "test_support.h"
+#include "trace_test_files.h"
 
 extern char** environ;
 
@@ -24,24 +24,16 @@ using testing::run_cli;
 
 class ResultsDirectory : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocsim-results-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string scenario(std::uint64_t seed, std::uint64_t replications, bool estimates) {
-    const fs::path path = dir_ / ("s" + std::to_string(seed) + ".json");
+    const std::string path = scratch_.file("s" + std::to_string(seed) + ".json");
     std::ofstream(path) << R"({"name": "demo", "seed": )" << seed << R"(, "replications": )" << replications
                         << R"(, "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 1000}},
       "schemes": [{"scheme": "poisson", "rate": "$rate"}], "sweep": {"rate": [1024, 2048, 4096, 8192]},
       "outputs": {"estimates": )"
                         << (estimates ? "true" : "false") << "}}";
-    return path.string();
+    return path;
   }
-  fs::path out() const { return dir_ / "out"; }
+  fs::path out() const { return scratch_.file("out"); }
   fs::path results() const { return out() / "demo"; }
 
   // Entries of out/ other than the results directory: temporaries.
@@ -53,15 +45,8 @@ class ResultsDirectory : public ::testing::Test {
     return names;
   }
 
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
 };
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::uint64_t summary_seed(const fs::path& results) {
   return nlohmann::json::parse(std::ifstream(results / "summary.json"))["seed"].get<std::uint64_t>();
@@ -87,7 +72,7 @@ TEST_F(ResultsDirectory, WhatAKilledRunLeftIsRemovedByTheNext) {
 
 TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporary) {
   ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
-  const std::string old_metrics = read_text(results() / "metrics.csv");
+  const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");
 
   // A run whose writing takes a while (estimates.csv of 4 x 2 x 30000 rows); SIGINT
   // as soon as its staged directory appears.
@@ -124,7 +109,7 @@ TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporar
   // Either the old directory, untouched, or (had the signal come after the swap) the
   // whole new one: never a mix.
   if (summary_seed(results()) == 1) {
-    EXPECT_EQ(read_text(results() / "metrics.csv"), old_metrics);
+    EXPECT_EQ(testing::read_bytes(results() / "metrics.csv"), old_metrics);
     EXPECT_FALSE(fs::exists(results() / "estimates.csv"));
   } else {
     EXPECT_EQ(summary_seed(results()), 2u);
