@@ -25,7 +25,7 @@ using testing::run_cli;
 class ResultsDirectory : public ::testing::Test {
  protected:
   std::string scenario(std::uint64_t seed, std::uint64_t replications, bool estimates) {
-    const std::string path = scratch_.file("s" + std::to_string(seed) + ".json");
+    const std::string path = scratch_.file(std::to_string(seed) + ".json");
     std::ofstream(path) << R"({"name": "demo", "seed": )" << seed << R"(, "replications": )" << replications
                         << R"(, "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 1000}},
       "schemes": [{"scheme": "poisson", "rate": "$rate"}], "sweep": {"rate": [1024, 2048, 4096, 8192]},
