@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
-# (ctest), the notebooks (executed headless against the committed results/), the
-# regression expectations of scenarios/regression/ (allocsim check) and the quick
-# conformance checks against the real samplers (scripts/conformance.sh --quick).
+# (ctest), the same tests again under ASan + UBSan (scripts/build-sanitize.sh), each
+# fuzz target for 20 s (scripts/fuzz.sh), the notebooks (executed headless against
+# the committed results/), the regression expectations of scenarios/regression/
+# (allocsim check) and the quick conformance checks against the real samplers
+# (scripts/conformance.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
 scripts/build.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure -j"$jobs"
+scripts/build-sanitize.sh
+scripts/sanitize-tests.sh
+scripts/fuzz.sh 20
 scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json

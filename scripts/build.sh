@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Configures and builds allocsim (Release) into build/: the CLI at build/bin/allocsim,
-# the test binary and the benchmarks.
+# the test binary and the benchmarks. `scripts/build.sh DIR CMAKE_ARGS...` builds
+# into DIR with extra configuration, as scripts/build-sanitize.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_dir="${1:-build}"
+shift $(( $# > 0 ? 1 : 0 ))
 jobs=$(nproc 2>/dev/null || echo 2)
 # ccache, when installed, makes rebuilds of unchanged files (other checkouts too) free.
 launcher=()
@@ -10,5 +13,5 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=true
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
-cmake --build build -j"$jobs"
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
+cmake --build "$build_dir" -j"$jobs"

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev zlib1g-dev
   gnuplot-nox
+  clang libclang-rt-14-dev
   python3-matplotlib python3-numpy python3-pandas jupyter-nbconvert python3-ipykernel
   libjemalloc-dev libgoogle-perftools-dev golang-go openjdk-17-jdk-headless
 )

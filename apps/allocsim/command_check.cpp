@@ -5,6 +5,8 @@
 
 #include "allocsim/report/junit.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "scenario_runner.h"
 
@@ -17,6 +19,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   add_scenario_options(*command, *options);
   command->add_option("--junit", *junit, "also write the outcomes as JUnit XML to this file");
   command->callback([options, junit, &exit_code] {
+    handle_interrupts();
+    if (!junit->empty()) check_output_path(*junit, OutputKind::file, "--junit");
     const auto scenarios = load_scenarios(*options);
     std::vector<ScenarioOutcomes> suites;
     std::size_t total = 0, failed = 0;

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "allocsim/util/interrupt_cleanup.h"
 #include "commands.h"
 #include "scenario_runner.h"
 
@@ -12,6 +13,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("run", "run scenarios, write results/<scenario>/metrics.csv");
   add_scenario_options(*command, *options);
   command->callback([options, &exit_code] {
+    handle_interrupts();
     const auto scenarios = load_scenarios(*options);
     for (const Scenario& scenario : scenarios) {
       const CompletedScenario done = run_and_write(scenario, *options);

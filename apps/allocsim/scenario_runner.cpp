@@ -2,12 +2,43 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "allocsim/engine/parallel.h"
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/output_path.h"
+#include "allocsim/util/staged_directory.h"
 
 namespace allocsim::cli {
+namespace {
+
+// Reads every distinct trace file of the scenario whole: a corrupt body is found
+// here, not after other scenarios' results were written.
+void read_trace_files(const Scenario& scenario, std::set<std::string>& read) {
+  for (const SweepPoint& point : scenario.points) {
+    const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec);
+    if (file == nullptr || !read.insert(file->path).second) continue;
+    try {
+      load_file_trace(*file);
+    } catch (const InputError& e) {
+      throw InputError(scenario.source + ": trace: " + e.what());
+    }
+  }
+}
+
+// summary.json holds the scenario's file name, and JSON text must be UTF-8.
+void check_source_name(const Scenario& scenario) {
+  try {
+    (void)nlohmann::json(scenario.source).dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw InputError(scenario.source + ": the file name is not UTF-8, and summary.json must name it");
+  }
+}
+
+}  // namespace
 
 void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("scenarios", options.files, "scenario JSON files")->required();
@@ -38,8 +69,12 @@ std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
                          "\" as " + other.source);
       }
     }
+    check_source_name(scenario);
+    check_output_path(results_directory(options.out, scenario), OutputKind::directory, "--out");
     scenarios.push_back(std::move(scenario));
   }
+  std::set<std::string> traces_read;
+  for (const Scenario& scenario : scenarios) read_trace_files(scenario, traces_read);
   return scenarios;
 }
 
@@ -50,8 +85,11 @@ CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions&
   CompletedScenario done;
   done.result = run_scenario(scenario, run);
   done.outcomes = check_expectations(scenario, done.result);
-  done.directory = write_results(options.out, scenario, done.result, done.outcomes);
-  if (!options.no_charts) done.figures = render_figures({scenario.charts, scenario.tables}, done.directory);
+  done.directory = results_directory(options.out, scenario);
+  StagedDirectory staged(done.directory);
+  write_result_files(staged.path(), scenario, done.result, done.outcomes);
+  if (!options.no_charts) render_figures({scenario.charts, scenario.tables}, staged.path());
+  staged.commit();
   return done;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What `run` and `check` share: the scenario options, loading every scenario (all
-// are validated before any runs), running one, writing its results.
+// are validated, trace files read whole and output paths checked, before any runs),
+// running one, writing its results directory as a whole.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -27,15 +28,18 @@ struct ScenarioOptions {
 
 void add_scenario_options(CLI::App& command, ScenarioOptions& options);
 
+// Reads and validates every scenario, its trace files and where its results go;
+// the first problem is an InputError, before anything is run or written.
 std::vector<Scenario> load_scenarios(const ScenarioOptions& options);
 
 struct CompletedScenario {
   ScenarioResult result;
   std::vector<ExpectationOutcome> outcomes;
   std::string directory;
-  std::vector<std::string> figures;  // chart and table files written
 };
 
+// Runs the scenario, then writes its results, charts and tables into a staged
+// directory that replaces <out>/<directory> whole (util/staged_directory.h).
 CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options);
 
 }  // namespace allocsim::cli

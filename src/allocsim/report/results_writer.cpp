@@ -137,16 +137,23 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
   return summary.dump(2) + "\n";
 }
 
-std::string write_results(const std::string& out_root, const Scenario& scenario,
-                          const ScenarioResult& result,
-                          const std::vector<ExpectationOutcome>& outcomes) {
-  const std::string dir = (std::filesystem::path(out_root) / scenario.outputs.directory).string();
-  write_file_atomically(dir + "/metrics.csv", metrics_csv(scenario, result));
-  if (!result.profile_rows.empty()) write_file_atomically(dir + "/profiles.csv", profiles_csv(scenario, result));
-  if (scenario.outputs.intervals && !result.interval_rows.empty()) write_file_atomically(dir + "/intervals.csv", intervals_csv(scenario, result));
-  if (scenario.outputs.estimates) write_file_atomically(dir + "/estimates.csv", estimates_csv(scenario, result));
-  write_file_atomically(dir + "/summary.json", summary_json(scenario, result, outcomes));
-  return dir;
+std::string results_directory(const std::string& out_root, const Scenario& scenario) {
+  return (std::filesystem::path(out_root) / scenario.outputs.directory).string();
+}
+
+void write_result_files(const std::string& directory, const Scenario& scenario, const ScenarioResult& result,
+                        const std::vector<ExpectationOutcome>& outcomes) {
+  // summary.json is built first: it is the one file that can still fail (a name
+  // that is not UTF-8), and then nothing has been written.
+  const std::string summary = summary_json(scenario, result, outcomes);
+  const std::string dir = directory + "/";
+  write_file_atomically(dir + "metrics.csv", metrics_csv(scenario, result));
+  if (!result.profile_rows.empty()) write_file_atomically(dir + "profiles.csv", profiles_csv(scenario, result));
+  if (scenario.outputs.intervals && !result.interval_rows.empty()) {
+    write_file_atomically(dir + "intervals.csv", intervals_csv(scenario, result));
+  }
+  if (scenario.outputs.estimates) write_file_atomically(dir + "estimates.csv", estimates_csv(scenario, result));
+  write_file_atomically(dir + "summary.json", summary);
 }
 
 }  // namespace allocsim

@@ -5,8 +5,9 @@
 // a scheme offers confidence intervals (coverage per method and group),
 // profiles.csv when groups other than the total are evaluated (the distance of the
 // estimated profile from the true one) and, when
-// asked, estimates.csv (every replication's whole-trace estimate). Each file is written
-// atomically.
+// asked, estimates.csv (every replication's whole-trace estimate). The caller writes
+// them into a staged directory (util/staged_directory.h) and commits it as a whole, so
+// no file of an earlier run (an estimates.csv no longer asked for) survives.
 #include <string>
 #include <vector>
 
@@ -22,9 +23,11 @@ std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result
 std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
                          const std::vector<ExpectationOutcome>& outcomes);
 
-// Returns the directory written: <out_root>/<scenario.outputs.directory>.
-std::string write_results(const std::string& out_root, const Scenario& scenario,
-                          const ScenarioResult& result,
-                          const std::vector<ExpectationOutcome>& outcomes);
+// <out_root>/<scenario.outputs.directory>.
+std::string results_directory(const std::string& out_root, const Scenario& scenario);
+
+// Writes the result files into `directory`.
+void write_result_files(const std::string& directory, const Scenario& scenario, const ScenarioResult& result,
+                        const std::vector<ExpectationOutcome>& outcomes);
 
 }  // namespace allocsim

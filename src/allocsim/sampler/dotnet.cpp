@@ -156,7 +156,7 @@ SchemeDescriptor dotnet_scheme() {
                 "docs/design/features/RandomizedAllocationSampling.md",
       .parameters =
           {{"rate", "number", 102400,
-            "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T >= 1)"},
+            "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T > 1)"},
            {"pointer_size", "integer", 8, "object sizes are rounded up to this (a power of two)"},
            {"draw", "string", "code",
             "code: floor(-ln(1-u) T), per-byte success 1-e^(-1/T); document: "
@@ -182,7 +182,8 @@ SchemeDescriptor dotnet_scheme() {
         bool document_draw = false;
         if (auto v = params.maybe("rate")) {
           rate = v->positive_number();
-          if (rate < 1) v->fail("must be >= 1 (a probability 1/T <= 1)");
+          // The negative binomial intervals need q = 1 - 1/T > 0 (bytes_interval.h).
+          if (rate <= 1) v->fail("must be > 1 (a probability 1/T < 1: the intervals need q = 1 - 1/T > 0)");
         }
         if (auto v = params.maybe("pointer_size")) {
           pointer_size = v->positive_uint();

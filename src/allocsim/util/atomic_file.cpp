@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 
 namespace allocsim {
 
@@ -21,6 +22,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   if (target.has_parent_path()) create_output_directory(target.parent_path().string());
   std::error_code ec;
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  RemovedOnInterrupt cleanup(temporary);
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
   if (file == nullptr) throw InputError(path + ": cannot write file");
   const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size() &&
@@ -30,7 +32,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     std::remove(temporary.c_str());
     throw InputError(path + ": write failed");
   }
-  std::filesystem::rename(temporary, target, ec);
+  cleanup.commit([&] { std::filesystem::rename(temporary, target, ec); });
   if (ec) {
     std::remove(temporary.c_str());
     throw InputError(path + ": cannot rename temporary file: " + ec.message());

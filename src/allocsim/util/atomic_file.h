@@ -1,7 +1,8 @@
 #pragma once
 // Writes a whole file or nothing: the content goes to a temporary file beside the
 // target, is flushed, and is renamed over the target, so an interrupted run never
-// leaves a half-written result.
+// leaves a half-written result; an interrupt (interrupt_cleanup.h) removes the
+// temporary file.
 #include <string>
 
 namespace allocsim {

@@ -1,0 +1,19 @@
+# The sanitizer build (-DALLOCSIM_SANITIZE=ON, clang only; scripts/build-sanitize.sh):
+# AddressSanitizer and UndefinedBehaviorSanitizer on every target, any report fatal,
+# and the coverage instrumentation libFuzzer needs, so this one build also holds the
+# fuzz targets of fuzz/. -O1 keeps the instrumented tests fast enough to run.
+option(ALLOCSIM_SANITIZE "ASan + UBSan build with the libFuzzer targets (clang)" OFF)
+if(ALLOCSIM_SANITIZE)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "ALLOCSIM_SANITIZE needs clang (CMAKE_CXX_COMPILER=clang++)")
+  endif()
+  add_compile_options(-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined
+                      -fno-sanitize-recover=all -fsanitize=fuzzer-no-link)
+  add_link_options(-fsanitize=address,undefined)
+  # The unit tests built here: those of the code that outside input reaches (scenario
+  # and trace readers, the command line, results written and replaced, the engine on
+  # those traces). Compiling all ~50 test files under the sanitizers takes longer than
+  # ./test.sh can spend on a 2-core machine; the fuzz targets cover the readers beyond.
+  set(ALLOCSIM_SANITIZE_TESTS
+      "csv_reader|csv_trace|heaptrack_reader|native_trace|scenario_validation|synthetic_trace|skip_ahead|engine_determinism|cli|trace_cli|bad_input|results_directory")
+endif()

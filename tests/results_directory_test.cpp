@@ -1,0 +1,121 @@
+// A scenario's results directory is replaced whole: a rerun leaves no file of the
+// run before (estimates.csv no longer asked for), an interrupt leaves the old
+// directory as it was and no temporary behind, and what a killed run left is
+// removed by the next.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+#include "trace_test_files.h"
+
+extern char** environ;
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+class ResultsDirectory : public ::testing::Test {
+ protected:
+  std::string scenario(std::uint64_t seed, std::uint64_t replications, bool estimates) {
+    const std::string path = scratch_.file(std::to_string(seed) + ".json");
+    std::ofstream(path) << R"({"name": "demo", "seed": )" << seed << R"(, "replications": )" << replications
+                        << R"(, "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 1000}},
+      "schemes": [{"scheme": "poisson", "rate": "$rate"}], "sweep": {"rate": [1024, 2048, 4096, 8192]},
+      "outputs": {"estimates": )"
+                        << (estimates ? "true" : "false") << "}}";
+    return path;
+  }
+  fs::path out() const { return scratch_.file("out"); }
+  fs::path results() const { return out() / "demo"; }
+
+  // Entries of out/ other than the results directory: temporaries.
+  std::vector<std::string> leftovers() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(out())) {
+      if (entry.path() != results()) names.push_back(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  testing::ScratchDirectory scratch_;
+};
+
+std::uint64_t summary_seed(const fs::path& results) {
+  return nlohmann::json::parse(std::ifstream(results / "summary.json"))["seed"].get<std::uint64_t>();
+}
+
+TEST_F(ResultsDirectory, RerunLeavesNoFileOfTheRunBefore) {
+  ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(1, 16, true)).exit_code, 0);
+  ASSERT_TRUE(fs::exists(results() / "estimates.csv"));
+  ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(2, 16, false)).exit_code, 0);
+  EXPECT_FALSE(fs::exists(results() / "estimates.csv"));
+  EXPECT_EQ(summary_seed(results()), 2u);
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(ResultsDirectory, WhatAKilledRunLeftIsRemovedByTheNext) {
+  // A staged directory of a process that no longer exists (pids stay below 2^22).
+  const fs::path abandoned = out() / ".demo.tmp.999999999";
+  fs::create_directories(abandoned);
+  std::ofstream(abandoned / "estimates.csv") << "half written";
+  ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporary) {
+  ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+  const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");
+
+  // A run whose writing takes a while (estimates.csv of 4 x 2 x 30000 rows); SIGINT
+  // as soon as its staged directory appears.
+  const std::string slow = scenario(2, 30000, true);
+  const std::string out_dir = out().string();
+  std::vector<std::string> words = {ALLOCSIM_CLI, "run", "--quiet", "--threads", "2", "--out", out_dir, slow};
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  // SIGINT as a terminal sends it: with its default action, even where this test
+  // runs in the background with SIGINT ignored.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t interrupt;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  posix_spawnattr_setsigdefault(&attributes, &interrupt);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  ASSERT_EQ(spawned, 0);
+  bool staged_seen = false;
+  int status = 0;
+  while (!staged_seen && waitpid(pid, &status, WNOHANG) == 0) {
+    staged_seen = !leftovers().empty();
+  }
+  ASSERT_TRUE(staged_seen) << "the run ended before its staged directory was seen";
+  ::kill(pid, SIGINT);
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+  // Either the old directory, untouched, or (had the signal come after the swap) the
+  // whole new one: never a mix.
+  if (summary_seed(results()) == 1) {
+    EXPECT_EQ(testing::read_bytes(results() / "metrics.csv"), old_metrics);
+    EXPECT_FALSE(fs::exists(results() / "estimates.csv"));
+  } else {
+    EXPECT_EQ(summary_seed(results()), 2u);
+    EXPECT_TRUE(fs::exists(results() / "estimates.csv"));
+  }
+}
+
+}  // namespace
+}  // namespace allocsim
