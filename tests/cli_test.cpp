@@ -119,7 +119,7 @@ TEST_F(CliTest, FlagErrorsAreOneLineWithThePrefix) {
   const std::string good = write("good.json", kScenario);
   const std::string spec = write("spec.json", R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})");
   for (const std::string& arguments :
-       {"run --quiet --colour " + good, "run --threads 0 " + good, "frobnicate", "run --quiet --out " + out(),
+       {"run --quiet --colour " + good, "run --threads 0 " + good, std::string("frobnicate"), "run --quiet --out " + out(),
         "run --quiet --seed -1 --out " + out() + " " + good, "check --quiet --seed -1 --out " + out() + " " + good,
         "trace generate " + spec + " --seed -1 -o " + out() + "/t.csv"}) {
     const auto r = run_cli(arguments, true);

@@ -100,7 +100,8 @@ TEST(ScenarioValidation, DeepNestingIsRefusedWithItsPosition) {
             std::string::npos)
       << error_of(variant("\"seed\": 1", "\"seed\": " + one_more));
   // Brackets inside strings do not count.
-  const std::string in_string = "\"" + std::string(200, '[') + "\\\"\"";
+  std::string in_string(1, '"');
+  in_string.append(200, '[').append("\\\"\"");
   EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + in_string)).find("$.seed: expected a number"),
             std::string::npos);
 }
@@ -117,7 +118,7 @@ TEST(ScenarioValidation, KeysWithControlCharactersStayOnOneLine) {
 // 40 000 x 40 000 sweep values: 1.6e9 points, refused before any is built.
 TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
   std::string values = "[1";
-  for (int i = 2; i <= 40000; ++i) values += "," + std::to_string(i);
+  for (int i = 2; i <= 40000; ++i) values.append(",").append(std::to_string(i));
   values += "]";
   const std::string text = R"({"name": "big", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
     "schemes": [{"scheme": "poisson"}], "sweep": {"size": )" + values + R"(, "n": )" + values + "}}";

@@ -172,7 +172,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("SPEC", o->input, "synthetic trace spec, as a scenario's \"trace\" object")->required();
   command->add_option("-o,--output", o->output, "file to write (.csv: CSV, else native)")->required();
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
-  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(CLI::NonNegativeNumber);
+  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
   command->callback([o, &exit_code] {
     const TraceFormat to = output_format(*o);
     const nlohmann::json json = parse_json_file(o->input);

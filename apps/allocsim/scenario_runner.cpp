@@ -6,6 +6,7 @@
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/util/error.h"
+#include "commands.h"
 
 namespace allocsim::cli {
 
@@ -14,7 +15,7 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
   command.add_option("--threads", options.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, 4096u));
-  command.add_option("--seed", options.seed, "override the scenarios' seed")->check(CLI::NonNegativeNumber);
+  command.add_option("--seed", options.seed, "override the scenarios' seed")->check(non_negative_integer());
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
   command.add_flag("--quiet", options.quiet, "no progress line");
