@@ -159,6 +159,24 @@ TEST(CampPaulsonTest, ErrorShrinksAcrossTheDocumentTable) {
   EXPECT_LT(rows.back().camp_paulson_cdf_error.max_abs_error, 1e-6);  // s = 10000
 }
 
+// At p = 1e-14 the quantiles reach ~1e16 and beyond, where neighbouring doubles are
+// 2 to 64 apart: the zoom must stop when its bracket stops narrowing (it used to
+// loop for ever). As p -> 0 the error depends on s only (the test above), so the
+// coarse search must still find the p = 1e-5 maximum to 1e-3 relative.
+TEST(CampPaulsonTest, MaxCdfErrorEndsWhereDoublesAreCoarse) {
+  for (const std::int64_t s : {1, 5, 10000}) {
+    const NegativeBinomial distribution(s, 1e-14);
+    const CdfError error = camp_paulson_max_cdf_error(distribution);
+    EXPECT_DOUBLE_EQ(error.max_abs_error, std::fabs(camp_paulson_cdf(distribution, error.at_failures) -
+                                                    cdf(distribution, error.at_failures)))
+        << "s=" << s;
+    // Wilson-Hilferty limit (ErrorDependsOnlyOnSamplesForSmallP): the same error as at p = 1e-5.
+    EXPECT_NEAR(error.max_abs_error, camp_paulson_max_cdf_error(NegativeBinomial(s, 1e-5)).max_abs_error,
+                1e-3 * camp_paulson_max_cdf_error(NegativeBinomial(s, 1e-5)).max_abs_error)
+        << "s=" << s;
+  }
+}
+
 TEST(CampPaulsonTest, ExtremeParametersAndBadInput) {
   const NegativeBinomial huge(10000000, 1e-12);
   EXPECT_TRUE(std::isfinite(camp_paulson_quantile(huge, 1e-300, QuantileRounding::up)));

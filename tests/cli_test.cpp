@@ -113,6 +113,46 @@ TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
   EXPECT_EQ(run_cli("check --quiet --out " + out() + " " + write("e.json", empty)).exit_code, 1);
 }
 
+// CLI11's own errors used to print two lines without the prefix; "--seed -1" was
+// read as 2^64 - 1.
+TEST_F(CliTest, FlagErrorsAreOneLineWithThePrefix) {
+  const std::string good = write("good.json", kScenario);
+  const std::string spec = write("spec.json", R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})");
+  for (const std::string& arguments :
+       {"run --quiet --colour " + good, "run --threads 0 " + good, std::string("frobnicate"), "run --quiet --out " + out(),
+        "run --quiet --seed -1 --out " + out() + " " + good, "check --quiet --seed -1 --out " + out() + " " + good,
+        "trace generate " + spec + " --seed -1 -o " + out() + "/t.csv"}) {
+    const auto r = run_cli(arguments, true);
+    EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("allocsim: error: ", 0), 0u) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(out())) << arguments;
+  }
+}
+
+// A rate of 1e306 makes theory_var = rate x bytes = inf, so the bias's standard
+// error sqrt(theory_var / R) is inf too: the bias check passed whatever the bias.
+TEST_F(CliTest, InfiniteStandardErrorFailsTheExpectation) {
+  std::string scenario = kScenario;
+  scenario.replace(scenario.find("\"rate\": 4096"), 12, "\"rate\": 1e306");
+  const auto r = run_cli("check --quiet --out " + out() + " " + write("inf.json", scenario));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no finite standard error for bias (se = inf)"), std::string::npos) << r.output;
+}
+
+// Expectation names reach the JUnit XML: control characters must not make it
+// ill-formed (XML 1.0 allows only tab, line feed and carriage return).
+TEST_F(CliTest, JunitEscapesControlCharacters) {
+  std::string scenario = kScenario;
+  scenario.replace(scenario.find("\"name\": \"unbiased\""), 18, "\"name\": \"un\\u0001bia\\nsed\"");
+  const auto r = run_cli("check --quiet --out " + out() + " --junit " + out() + "/j.xml " + write("c.json", scenario));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream junit(out() + "/j.xml");
+  const std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("name=\"un\xef\xbf\xbd" "bia&#10;sed "), std::string::npos) << xml;
+  EXPECT_EQ(std::count_if(xml.begin(), xml.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }), 0);
+}
+
 TEST_F(CliTest, SchemesJsonListsEverySchemeWithParameters) {
   const auto r = run_cli("schemes --json");
   ASSERT_EQ(r.exit_code, 0);

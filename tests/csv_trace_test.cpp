@@ -110,6 +110,23 @@ TEST(CsvTrace, NonDenseNumbersKeepTheirValuesAsNames) {
   EXPECT_TRUE(t.type_names.empty());
 }
 
+// An unnamed stack was written "stack-<id>", and a real stack of that name merged
+// with it on the way back; two stacks of one name merged too. Every id now gets a
+// label of its own.
+TEST(CsvTrace, EveryStackKeepsItsOwnLabel) {
+  ScratchDirectory dir;
+  Trace t = testing::make_trace({1, 2, 3, 4}, {0, 0, 0, 0});
+  t.stack = {0, 1, 2, 3};
+  t.stack_count = 4;
+  t.stack_names = {"stack-2", "main", "", "main"};
+  const std::string path = dir.file("t.csv");
+  write_csv_trace(t, path);
+  const Trace back = read_csv_trace(path);
+  EXPECT_EQ(back.stack_count, 4u);
+  EXPECT_EQ(back.stack, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(back.stack_names, (std::vector<std::string>{"stack-2", "main", "stack-2 #2", "main #3"}));
+}
+
 TEST(CsvTrace, DetectedByContentAndReadCompressed) {
   ScratchDirectory dir;
   const std::string text = "thread,op,size,stack,type,time,id\n0,alloc,5,0,0,0,0\n";

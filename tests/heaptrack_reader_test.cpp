@@ -126,9 +126,15 @@ TEST(HeaptrackReader, AllRecordingsImport) {
   }
 }
 
-// A small interpreted file with a hand-made body, written uncompressed.
-std::string interpreted(const std::string& body) {
-  return "v 10400 3\nX prog\ns 4 main\ni 1000 0 1\nt 1 0\na 10 1\n" + body;
+// heaptrack_interpret's last lines: how many 's' and 'i' lines it wrote.
+std::string summary(int strings, int ips) {
+  return "\n# strings: " + std::to_string(strings) + "\n# ips: " + std::to_string(ips) + "\n";
+}
+
+// A small interpreted file with a hand-made body, written uncompressed; `whole`
+// ends it as heaptrack does.
+std::string interpreted(const std::string& body, bool whole = true) {
+  return "v 10400 3\nX prog\ns 4 main\ni 1000 0 1\nt 1 0\na 10 1\n" + body + (whole ? summary(1, 1) : "");
 }
 
 TEST(HeaptrackReader, HandMadeInterpretedFileDecodes) {
@@ -155,7 +161,7 @@ TEST(HeaptrackReader, FramesNameFunctionsFilesAndInlinedCalls) {
   const std::string path = dir.file("t");
   testing::write_bytes(path,
                        "v 10400 3\ns 4 main\ns 8 /src/a.c\ns 6 helper\ns c /lib/libx.so\n"
-                       "i 1000 0 3 2 a 1 2 5\nt 1 0\ni 2000 4\nt 2 1\na 8 2\n+ 0\n");
+                       "i 1000 0 3 2 a 1 2 5\nt 1 0\ni 2000 4\nt 2 1\na 8 2\n+ 0\n" + summary(4, 2));
   const HeaptrackImport import = read_heaptrack(path);
   ASSERT_EQ(import.trace.stack_names.size(), 1u);
   EXPECT_EQ(import.trace.stack_names[0], "0x2000@libx.so <- helper (a.c:10) <- main (a.c:5)");
@@ -186,7 +192,12 @@ struct BadInput {
 
 TEST(HeaptrackReader, BadInputNamesFileAndLine) {
   const std::vector<BadInput> cases = {
-      {"cut mid-line", interpreted("+ 0\n+ "), "line 8: truncated"},
+      {"cut mid-line", interpreted("+ 0\n+ ", false), "line 8: truncated"},
+      {"cut at a line boundary", interpreted("+ 0\n+ 0\n", false), "line 8: truncated: no '# strings' and '# ips' lines"},
+      {"summary counts differ", interpreted("s 1 x\n") , "line 10: truncated or altered: the file ends by counting 1 strings and 1 instruction pointers, but has 2 and 1"},
+      {"malformed summary", interpreted("# strings: x\n"), "line 7: malformed end-of-file summary"},
+      {"free before the kind is known", "v 10400 3\n- zz\n", "line 2: bad hex number"},
+      {"free with two fields before the kind is known", "v 10400 3\n- 1 2\n", "line 2: "},
       {"unknown line type", interpreted("Q 1\n"), "line 7: unknown line type 'Q'"},
       {"free with no live allocation", interpreted("+ 0\n- 0\n- 0\n"), "line 9: free of allocation info 0"},
       {"undefined allocation info", interpreted("+ 7\n"), "line 7: allocation info 7 is not defined"},
@@ -206,6 +217,30 @@ TEST(HeaptrackReader, BadInputNamesFileAndLine) {
     const std::string error = error_of(path);
     EXPECT_NE(error.find(path + ": " + c.expected), std::string::npos) << c.name << ": " << error;
   }
+}
+
+// A recording cut at a line boundary imported with exit 0 (half of its
+// allocations): the missing end-of-file summary now tells it.
+TEST(HeaptrackReader, RecordingCutAtALineBoundaryIsRejected) {
+  ScratchDirectory dir;
+  const std::string text = testing::zstd_decompress_file(recorded_trace("bc.zst"));
+  const std::size_t cut = text.find('\n', text.size() / 2) + 1;
+  const std::string path = dir.file("cut.zst");
+  testing::write_bytes(path, testing::zstd_compress(text.substr(0, cut)));
+  EXPECT_NE(error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos) << error_of(path);
+  // Cut just before the last line: the summary is there in part only.
+  const std::size_t last = text.rfind('\n', text.size() - 2) + 1;
+  testing::write_bytes(path, testing::zstd_compress(text.substr(0, last)));
+  EXPECT_NE(error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos) << error_of(path);
+}
+
+// 17 MiB without a newline, 17 KB compressed: refused at the cap, not buffered.
+TEST(HeaptrackReader, OverlongLineIsRefused) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("long.zst");
+  testing::write_bytes(path, testing::zstd_compress("v 10400 3\nX " + std::string(17 << 20, 'a') + "\n"));
+  EXPECT_NE(error_of(path).find(path + ": line 2: more than 16 MiB without a line break"), std::string::npos)
+      << error_of(path);
 }
 
 TEST(HeaptrackReader, BrokenCompressedStreamsNameTheByteOffset) {

@@ -75,6 +75,19 @@ TEST(IntervalCliTest, TableJsonHasEveryDocumentRow) {
   EXPECT_NEAR(rows[0]["camp_paulson_max_cdf_error"].get<double>(), 0.0122, 0.0001);
 }
 
+// At p = 1e-14 the search for Camp-Paulson's largest CDF error never returned. The
+// error depends on s only as p -> 0 (intervals.md §1.3), so each row must match the
+// document's p row to 1e-3 relative.
+TEST(IntervalCliTest, TableAtATinyPReturns) {
+  const auto tiny = run_json("--table --p 1e-14");
+  const auto document = run_json("--table");
+  ASSERT_EQ(tiny["rows"].size(), document["rows"].size());
+  for (std::size_t i = 0; i < tiny["rows"].size(); ++i) {
+    const double expected = document["rows"][i]["camp_paulson_max_cdf_error"].get<double>();
+    EXPECT_NEAR(tiny["rows"][i]["camp_paulson_max_cdf_error"].get<double>(), expected, 1e-3 * expected) << i;
+  }
+}
+
 TEST(IntervalCliTest, HumanReadableOutput) {
   const CliResult interval =
       run_cli("--samples 8 --tail-bytes 10908 --p 9.765625e-06 --method both");

@@ -155,6 +155,47 @@ TEST(NativeTrace, CorruptionIsRejectedWithTheByteOffset) {
   EXPECT_NE(error_for(magic).find(path + ": byte 0: not an allocsim native trace"), std::string::npos);
 }
 
+// A 644-byte file whose header claims 10^8 ids used to allocate gigabytes: every
+// count is now checked against what the file can hold before a table is sized.
+TEST(NativeTrace, HostileCountsAreRefusedBeforeAllocating) {
+  ScratchDirectory dir;
+  const std::string good = encode_native_trace(sample_trace());
+  const std::string path = dir.file("bomb.ast");
+  auto error_for = [&](std::string bytes, std::size_t offset, std::uint32_t value) {
+    poke(bytes, offset, value);
+    reseal(bytes);
+    testing::write_bytes(path, bytes);
+    return error_reading(path);
+  };
+  EXPECT_EQ(error_for(good, 32, 100'000'000), path + ": 100000000 threads, more than the 1048576 allowed");
+  EXPECT_EQ(error_for(good, 40, 100'000'000), path + ": 100000000 type ids for 5 events and 0 names");
+
+  // Stack count and name count both 10^8, in a names section of a few dozen bytes.
+  std::string names = good;
+  poke<std::uint32_t>(names, 36, 100'000'000);
+  std::uint64_t names_offset = 0;
+  std::memcpy(&names_offset, names.data() + 48 + 16 * 7, sizeof names_offset);
+  const std::string message = error_for(names, names_offset, 100'000'000);
+  EXPECT_NE(message.find(path + ": byte " + std::to_string(names_offset) +
+                         ": section 'stack names' declares 100000000 names in "),
+            std::string::npos)
+      << message;
+}
+
+// Two 2^63-byte allocations wrap a 64-bit total: refused by the reader, so every
+// command (trace info, run) sees the same error.
+TEST(NativeTrace, BytesPastTheLimitAreRefused) {
+  ScratchDirectory dir;
+  Trace huge = testing::make_trace({std::uint64_t{1} << 63, std::uint64_t{1} << 63}, {0, 0});
+  const std::string path = dir.file("huge.ast");
+  testing::write_bytes(path, encode_native_trace(huge));
+  EXPECT_EQ(error_reading(path), path + ": the trace's requested sizes add up to more than 2^62 = "
+                                        "4611686018427387904 bytes, the most a trace may hold");
+  huge.requested = {std::uint64_t{1} << 61, std::uint64_t{1} << 61};  // 2^62 exactly: the most allowed
+  testing::write_bytes(path, encode_native_trace(huge));
+  EXPECT_EQ(read_native_trace(path).size(), 2u);
+}
+
 TEST(NativeTrace, FailedWriteLeavesNoFile) {
   ScratchDirectory dir;
   const std::string blocked = dir.file("file");

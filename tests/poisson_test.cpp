@@ -94,7 +94,8 @@ TEST(PoissonScheme, SplittingAnAllocationChangesNothing) {
       "trace": {"allocations": )" + std::to_string(count) +
                              R"(, "sizes": {"distribution": "constant", "size": )" + std::to_string(size) +
                              R"(}}, "schemes": [{"scheme": "poisson", "rate": 524288}]})";
-    return find_row(run_scenario_text(json, 2), "poisson", "bytes");
+    const ScenarioResult result = run_scenario_text(json, 2);
+    return find_row(result, "poisson", "bytes");
   };
   const Metrics whole = run(1, 1 << 20), split = run(256, 4096);
   const double p = 1 - std::exp(-2.0), R = 20000;

@@ -1,8 +1,10 @@
 // Bad scenarios are rejected with one line that names the JSON path and the reason.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/scenario/scenario.h"
+#include "allocsim/trace/trace_source.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -77,6 +79,80 @@ TEST(ScenarioValidation, EachBadInputNamesItsPath) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << "multi-line message: " << message;
     EXPECT_EQ(message.rfind("s.json", 0), 0u) << "message must start with the file: " << message;
   }
+}
+
+// Both recursive walks used to overflow the stack (SIGSEGV) at ~100 000 levels: the
+// description of a wrongly typed value and the "$var" substitution over "trace".
+TEST(ScenarioValidation, DeepNestingIsRefusedWithItsPosition) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const auto& text : {variant("\"seed\": 1", "\"seed\": " + deep),
+                           variant("\"allocations\": 10", "\"allocations\": 10, \"x\": " + deep)}) {
+    const std::string message = error_of(text);
+    EXPECT_NE(message.find("JSON nested deeper than 64 levels"), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("s.json: line ", 0), 0u) << message;
+  }
+  // 64 levels in all are fine: the document is one, the value 63.
+  const std::string allowed = std::string(63, '[') + std::string(63, ']');
+  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + allowed)).find("$.seed: expected a number"),
+            std::string::npos);
+  const std::string one_more = std::string(64, '[') + std::string(64, ']');
+  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + one_more)).find("line 1, column 87: JSON nested"),
+            std::string::npos)
+      << error_of(variant("\"seed\": 1", "\"seed\": " + one_more));
+  // Brackets inside strings do not count.
+  std::string in_string(1, '"');
+  in_string.append(200, '[').append("\\\"\"");
+  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + in_string)).find("$.seed: expected a number"),
+            std::string::npos);
+}
+
+// A key with a line break ("a\nb" in JSON) is named as a quoted JSON string.
+TEST(ScenarioValidation, KeysWithControlCharactersStayOnOneLine) {
+  const std::string message = error_of(variant("\"seed\": 1", "\"seed\": 1, \"a\\nb\": 2"));
+  EXPECT_NE(message.find("s.json: $[\"a\\nb\"]: unknown key"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  const std::string nested = error_of(variant("\"size\": 100", "\"size\": 100, \"\\u0007\": 1"));
+  EXPECT_NE(nested.find("$.trace.sizes[\"\\u0007\"]: unknown key"), std::string::npos) << nested;
+}
+
+// 40 000 x 40 000 sweep values: 1.6e9 points, refused before any is built.
+TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
+  std::string values = "[1";
+  for (int i = 2; i <= 40000; ++i) values.append(",").append(std::to_string(i));
+  values += "]";
+  const std::string text = R"({"name": "big", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
+    "schemes": [{"scheme": "poisson"}], "sweep": {"size": )" + values + R"(, "n": )" + values + "}}";
+  EXPECT_EQ(error_of(text), "s.json: $.sweep: 40000 x 40000 values make 1600000000 points, more than the 100000 allowed");
+}
+
+// The sizes are drawn, so the total is known after generation: 100 000 x 2^48
+// bytes is 2^64.6 and wrapped the skip-ahead prefix sums (heapprofd rel_bias -0.655).
+TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefused) {
+  const Scenario s = parse_scenario(R"({"name": "t", "trace": {"allocations": 100000,
+    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})", "s.json");
+  try {
+    load_trace(s.points[0].trace, 1);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "$.trace: the trace's requested sizes add up to more than 2^62 = "
+                                     "4611686018427387904 bytes, the most a trace may hold");
+  }
+  // 2^14 of them are exactly 2^62: allowed.
+  const Scenario edge = parse_scenario(R"({"name": "t", "trace": {"allocations": 16384,
+    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})", "s.json");
+  EXPECT_EQ(load_trace(edge.points[0].trace, 1).size(), 16384u);
+}
+
+// allocations: 2e9 needs 2e9 x 44 bytes = 88 GB for the columns and index: refused
+// on a machine with less memory, with both numbers.
+TEST(ScenarioValidation, AllocationsBeyondMemoryAreRefused) {
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (memory >= 88e9) GTEST_SKIP() << "this machine has " << memory / 1e9 << " GB";
+  const std::string message = error_of(variant("\"allocations\": 10", "\"allocations\": 2e9"));
+  EXPECT_NE(message.find("s.json: $.trace.allocations: 2000000000 allocations need 88.0 GB for the trace and its index"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find(" GB of memory of this machine"), std::string::npos) << message;
 }
 
 TEST(ScenarioValidation, SweepKeepsTheAuthorsOrder) {

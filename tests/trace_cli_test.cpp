@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "allocsim/trace/format/native_trace.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 #include "trace_test_files.h"
@@ -157,6 +158,45 @@ TEST(TraceCli, ScenarioWithAMissingOrWrongTraceFileFailsUpFront) {
   const std::string csv = R"({"kind": "file", "path": ")" + recorded_trace("bc.zst") + R"(", "format": "csv"})";
   EXPECT_NE(error_of(csv).find("$.trace.format: "), std::string::npos) << error_of(csv);
   EXPECT_NE(error_of(csv).find("is a heaptrack trace, not csv"), std::string::npos) << error_of(csv);
+}
+
+// `trace info` refused two 2^63-byte allocations while `run` replayed them with
+// mean 0: now the reader refuses them for every command, with the same line.
+TEST(TraceCli, EveryCommandRefusesTheSameByteOverflow) {
+  ScratchDirectory dir;
+  const std::string trace = dir.file("huge.ast");
+  testing::write_bytes(trace, encode_native_trace(testing::make_trace({std::uint64_t{1} << 63, std::uint64_t{1} << 63}, {0, 0})));
+  testing::write_bytes(dir.file("s.json"), file_scenario(R"({"kind": "file", "path": "huge.ast"})"));
+  const std::string expected = "allocsim: error: " + trace + ": the trace's requested sizes add up to more than 2^62";
+  for (const std::string& command : {"trace info " + trace, "trace convert " + trace + " " + dir.file("out.csv"),
+                                     "run --quiet " + dir.file("s.json") + " --out " + dir.file("results")}) {
+    const auto result = run_cli(command, true);
+    EXPECT_EQ(result.exit_code, 2) << command << ": " << result.output;
+    EXPECT_EQ(result.output.rfind(expected, 0), 0u) << command << ": " << result.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.csv")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("results/file-trace/metrics.csv")));
+}
+
+// Stack names are bytes from the file: `--json` used to throw (exit 3) on one that
+// is not UTF-8; it now prints it with U+FFFD and stays valid JSON.
+TEST(TraceCli, InfoJsonPrintsNamesThatAreNotUtf8) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("latin1.csv");
+  testing::write_bytes(path, "thread,op,size,stack,type,time,id\n0,alloc,16,caf\xe9,0,0,1\n");
+  const nlohmann::json info = info_json(path);
+  EXPECT_EQ(info["top_stacks"][0]["stack"], "caf\xef\xbf\xbd");
+}
+
+// Raw files carry no end mark: `trace info` says a cut cannot be detected.
+TEST(TraceCli, RawHeaptrackInfoWarnsThatACutCannotBeDetected) {
+  const auto result = run_cli("trace info " + recorded_trace("bc.raw.zst"));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("no end mark, so a recording cut at a line boundary cannot be told from a whole one"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(info_json(recorded_trace("bc.raw.zst"))["heaptrack"]["end_checked"], false);
+  EXPECT_EQ(info_json(recorded_trace("bc.zst"))["heaptrack"]["end_checked"], true);
 }
 
 TEST(TraceCli, CommittedTraceScenarioParses) {

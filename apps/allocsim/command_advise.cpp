@@ -340,7 +340,8 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   command->add_option("--replications", o->replications, "Monte Carlo replications to confirm each choice (0: none)")
       ->capture_default_str();
   command->add_option("--seed", o->seed, "Monte Carlo seed (and a synthetic trace's, unless it fixes one)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(non_negative_integer());
   command->add_option("--out", o->out,
                       "write advice.json, frontier.csv, probability-curves.csv and charts/ into this directory");
   command->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,

@@ -64,6 +64,7 @@ nlohmann::ordered_json heaptrack_json(const HeaptrackStats& h, const TraceOption
           {"heaptrack_version", h.heaptrack_version},
           {"command", h.command},
           {"frees_exact", h.kind == HeaptrackKind::raw},
+          {"end_checked", h.kind == HeaptrackKind::interpreted},
           {"pairing", h.kind == HeaptrackKind::raw ? "pointer" : o.pairing},
           {"ambiguous_frees", h.ambiguous_frees},
           {"unmatched_frees", h.unmatched_frees},
@@ -78,7 +79,8 @@ std::string heaptrack_note(const HeaptrackStats& h, const TraceOptions& o) {
   std::string note = "heaptrack " + std::string(to_string(h.kind)) + " file (heaptrack " + h.heaptrack_version +
                      ", format " + std::to_string(h.file_version) + "): ";
   if (h.kind == HeaptrackKind::raw) {
-    note += "frees linked by pointer (exact lifetimes)";
+    note += "frees linked by pointer (exact lifetimes); no end mark, so a recording cut at a line boundary "
+            "cannot be told from a whole one";
     if (h.unmatched_frees > 0) {
       note += ", " + std::to_string(h.unmatched_frees) + " frees of pointers allocated before tracking skipped";
     }
@@ -132,7 +134,8 @@ void add_info(CLI::App& trace, int& exit_code) {
       nlohmann::ordered_json out{{"file", o->input}, {"format", to_string(file.format)}};
       out.update(to_json(summary));
       if (file.heaptrack) out["heaptrack"] = heaptrack_json(*file.heaptrack, *o);
-      std::printf("%s\n", out.dump(2).c_str());
+      // Names come from the file as they are; bytes that are not UTF-8 print as U+FFFD.
+      std::printf("%s\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
     } else {
       print_summary_text(file, summary, *o);
     }
@@ -169,7 +172,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("SPEC", o->input, "synthetic trace spec, as a scenario's \"trace\" object")->required();
   command->add_option("-o,--output", o->output, "file to write (.csv: CSV, else native)")->required();
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
-  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own");
+  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
   command->callback([o, &exit_code] {
     const TraceFormat to = output_format(*o);
     const nlohmann::json json = parse_json_file(o->input);
@@ -183,7 +186,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
     } catch (const InputError& e) {
       throw InputError(o->input + ": " + e.what());
     }
-    const Trace trace = generate_synthetic(spec, o->seed);
+    const Trace trace = generate_synthetic(spec, o->seed, o->input + ": $");
     write_trace_file(trace, o->output, to);
     std::printf("wrote %s (%s): %zu allocations, %u stacks, %u threads\n", o->output.c_str(), to_string(to),
                 trace.size(), trace.stack_count, trace.thread_count);

@@ -1,6 +1,8 @@
 // allocsim: Monte Carlo and exact checks of heap-profiler sampling.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "allocsim/util/error.h"
 #include "commands.h"
@@ -26,8 +28,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) {  // a flag's error, on one line like every input error
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::fprintf(stderr, "allocsim: error: %s (see --help)\n", message.c_str());
     return 2;
   } catch (const allocsim::InputError& e) {
     std::fprintf(stderr, "allocsim: error: %s\n", e.what());

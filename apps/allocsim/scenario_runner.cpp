@@ -11,6 +11,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/staged_directory.h"
+#include "commands.h"
 
 namespace allocsim::cli {
 namespace {
@@ -45,7 +46,7 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
   command.add_option("--threads", options.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, 4096u));
-  command.add_option("--seed", options.seed, "override the scenarios' seed");
+  command.add_option("--seed", options.seed, "override the scenarios' seed")->check(non_negative_integer());
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
   command.add_flag("--quiet", options.quiet, "no progress line");

@@ -41,5 +41,9 @@ inline const Metrics& find_row(const ScenarioResult& result, const std::string& 
   }
   throw std::logic_error("no metric row " + scheme + "/" + estimator + "/" + group);
 }
+// The row is a reference into the result: keep the result alive in a variable.
+const Metrics& find_row(ScenarioResult&& result, const std::string& scheme, const std::string& estimator,
+                        GroupKind kind = GroupKind::total, const std::string& group = "all",
+                        std::size_t point = 0) = delete;
 
 }  // namespace allocsim::testing

@@ -127,11 +127,16 @@ ExpectationOutcome evaluate(const Expectation& e, const MetricView& v) {
       return out;
     }
     const double target = e.equals_theory ? *v.theory : *e.equals;
+    if (!std::isfinite(target)) {  // e.g. a theory past the range of a double: nothing to compare with
+      out.bound = "theory_" + e.metric + " is " + number(target) + ", not a finite value";
+      return out;
+    }
     double allowed = e.tolerance;
     std::string how = e.tolerance > 0 ? number(e.tolerance) : "";
     if (e.sigmas > 0) {
-      if (std::isnan(v.standard_error)) {
-        out.bound = "no standard error for " + e.metric;
+      // An infinite standard error would allow any value: the check would pass vacuously.
+      if (!std::isfinite(v.standard_error)) {
+        out.bound = "no finite standard error for " + e.metric + " (se = " + number(v.standard_error) + ")";
         return out;
       }
       allowed += e.sigmas * v.standard_error;

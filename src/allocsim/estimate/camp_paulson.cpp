@@ -4,6 +4,7 @@
 #include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -115,8 +116,12 @@ CdfError camp_paulson_max_cdf_error(const NegativeBinomial& distribution) {
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
 
   // Zoom: bracket the worst point by its grid neighbours and resample the
-  // bracket, until a bracket narrow enough that the resample holds every integer.
+  // bracket, until a bracket narrow enough that the resample holds every integer,
+  // or one that stops narrowing: past 2^53 neighbouring doubles are more than one
+  // apart, and once they are more than kRefinePoints / 2 apart the resample of a
+  // bracket is the bracket itself.
   CdfError worst{-1.0, 0.0};
+  double previous_width = std::numeric_limits<double>::infinity();
   for (bool exhaustive = false;;) {
     for (const double k : grid) {
       const double error = error_at(k);
@@ -126,7 +131,8 @@ CdfError camp_paulson_max_cdf_error(const NegativeBinomial& distribution) {
     const auto at = std::find(grid.begin(), grid.end(), worst.at_failures);
     const double low = at == grid.begin() ? *at : *(at - 1);
     const double high = at + 1 == grid.end() ? *at : *(at + 1);
-    exhaustive = high - low <= kRefinePoints;
+    exhaustive = high - low <= kRefinePoints || high - low >= previous_width;
+    previous_width = high - low;
     grid.assign(1, worst.at_failures);
     for (int i = 0; i <= kRefinePoints; ++i) {
       grid.push_back(std::round(low + (high - low) * i / kRefinePoints));

@@ -1,5 +1,7 @@
 #include "allocsim/json/json_reader.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -16,6 +18,17 @@ std::string describe(const nlohmann::json& v) {
 }
 
 }  // namespace
+
+std::string json_quoted(std::string_view text) {
+  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string key_path(const std::string& path, std::string_view key) {
+  const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  return plain ? path + "." + std::string(key) : path + "[" + json_quoted(key) + "]";
+}
 
 void JsonValue::fail(const std::string& reason) const { throw InputError(path_ + ": " + reason); }
 
@@ -116,7 +129,7 @@ std::optional<JsonValue> JsonObject::maybe(std::string_view key) {
   auto it = value_->find(std::string(key));
   if (it == value_->end()) return std::nullopt;
   read_.emplace(key);
-  return JsonValue(*it, path_ + "." + std::string(key));
+  return JsonValue(*it, key_path(path_, key));
 }
 
 void JsonObject::ignore(std::string_view key) {
@@ -129,33 +142,63 @@ void JsonObject::finish() const {
     if (read_.count(key) != 0) continue;
     std::string known;
     for (const auto& k : asked_) known += (known.empty() ? "" : ", ") + k;
-    throw InputError(path_ + "." + key + ": unknown key" +
+    throw InputError(key_path(path_, key) + ": unknown key" +
                      (known.empty() ? std::string() : " (known keys: " + known + ")"));
   }
 }
 
 namespace {
 
+std::string line_and_column(const std::string& text, std::size_t offset) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Counts the brackets outside strings; throws at the first one past kMaxJsonDepth.
+void require_shallow(const std::string& text, const std::string& where) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > kMaxJsonDepth) {
+      throw InputError(where + ": " + line_and_column(text, i) + ": JSON nested deeper than " +
+                       std::to_string(kMaxJsonDepth) + " levels");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 template <class Json>
 Json parse_text(const std::string& text, const std::string& where) {
+  require_shallow(text, where);
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann reports a byte offset; turn it into line and column.
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
+    // nlohmann reports the 1-based byte offset of the last byte read.
     std::string reason = e.what();
     const auto colon = reason.rfind(": ");
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw InputError(where + ": line " + std::to_string(line) + ", column " +
-                     std::to_string(column) + ": invalid JSON: " + reason);
+    throw InputError(where + ": " + line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) +
+                     ": invalid JSON: " + reason);
   } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
     std::string reason = e.what();
     const auto bracket = reason.find("] ");

@@ -69,6 +69,16 @@ class JsonObject {
   std::set<std::string, std::less<>> asked_;
 };
 
+// "path.key" for a key of letters, digits, '_' and '-'; any other key is quoted as a
+// JSON string, "path[\"a\\nb\"]", so an error naming it stays on one line.
+std::string key_path(const std::string& path, std::string_view key);
+// `text` as a JSON string literal: quoted, control characters escaped.
+std::string json_quoted(std::string_view text);
+
+// Documents nested deeper than this are refused before parsing: a walk over a
+// value (printing it, substituting sweep variables) recurses once per level.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
 // Parses JSON text; a syntax error becomes "<where>: line L, column C: <reason>".
 nlohmann::json parse_json_text(const std::string& text, const std::string& where);
 nlohmann::json parse_json_file(const std::string& path);

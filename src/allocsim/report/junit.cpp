@@ -7,6 +7,10 @@
 namespace allocsim {
 namespace {
 
+// For attribute values. XML 1.0 allows no control character but tab, line feed
+// and carriage return, not even as a reference (XML 1.0 section 2.2, "Char"): the
+// others become U+FFFD. The three allowed ones are written as references, which
+// attribute-value normalisation keeps (section 3.3.3).
 std::string escape_xml(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -15,7 +19,10 @@ std::string escape_xml(const std::string& text) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default: out += c;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default: out += static_cast<unsigned char>(c) < 0x20 ? std::string("\xEF\xBF\xBD") : std::string(1, c);
     }
   }
   return out;

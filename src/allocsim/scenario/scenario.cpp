@@ -13,6 +13,8 @@ namespace allocsim {
 namespace {
 
 constexpr std::uint64_t kMaxReplications = 1'000'000'000;
+// Every point is resolved (its trace and schemes parsed) while the scenario is read.
+constexpr std::uint64_t kMaxSweepPoints = 100'000;
 
 bool is_safe_name(const std::string& name) {
   if (name.empty() || name == "." || name == "..") return false;
@@ -36,13 +38,13 @@ nlohmann::json substitute(const nlohmann::json& value, const std::string& path,
     }
     std::string known;
     for (const auto& v : sweep) known += (known.empty() ? "" : ", ") + v.name;
-    throw InputError(path + ": \"" + text + "\" is not a sweep variable" +
+    throw InputError(path + ": " + json_quoted(text) + " is not a sweep variable" +
                      (known.empty() ? " (the scenario has no sweep)" : " (sweep: " + known + ")"));
   }
   if (value.is_object()) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [key, item] : value.items()) {
-      out[key] = substitute(item, path + "." + key, sweep, point, used);
+      out[key] = substitute(item, key_path(path, key), sweep, point, used);
     }
     return out;
   }
@@ -76,7 +78,24 @@ std::vector<SweepVariable> parse_sweep(const nlohmann::ordered_json& document, J
   return sweep;
 }
 
+// Counted before any point is built: a few short arrays can multiply to billions.
+void require_few_points(const std::vector<SweepVariable>& sweep) {
+  std::uint64_t points = 1;
+  bool overflow = false;
+  std::string sizes;
+  for (const auto& variable : sweep) {
+    overflow |= __builtin_mul_overflow(points, variable.values.size(), &points);
+    sizes += (sizes.empty() ? "" : " x ") + std::to_string(variable.values.size());
+  }
+  if (overflow || points > kMaxSweepPoints) {
+    throw InputError("$.sweep: " + sizes + " values make " +
+                     (overflow ? std::string("more than 2^64") : std::to_string(points)) +
+                     " points, more than the " + std::to_string(kMaxSweepPoints) + " allowed");
+  }
+}
+
 std::vector<std::vector<nlohmann::json>> cartesian_points(const std::vector<SweepVariable>& sweep) {
+  require_few_points(sweep);
   std::vector<std::vector<nlohmann::json>> points = {{}};
   for (const auto& variable : sweep) {
     std::vector<std::vector<nlohmann::json>> next;

@@ -1,6 +1,9 @@
 #include "allocsim/trace/synthetic.h"
 
+#include <unistd.h>
+
 #include <bit>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <string_view>
@@ -98,6 +101,27 @@ std::vector<std::uint64_t> allocated_sizes(const AllocatedRounding& rounding,
   return allocated;
 }
 
+std::uint64_t physical_memory() {
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string gigabytes(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  return text;
+}
+
+// Bytes of memory the trace of `spec` and its skip-ahead index take.
+std::uint64_t synthetic_trace_memory(const SyntheticSpec& spec) {
+  // Trace columns: thread, stack and type (4 bytes each), requested, time and
+  // free_time (8 each), allocated (8) when rounded; the index: one prefix sum (8)
+  // per event, and each event's position in its thread (8) when there are several.
+  std::uint64_t per_event = 3 * 4 + 3 * 8 + 8;
+  if (spec.allocated.kind != AllocatedRounding::Kind::none) per_event += 8;
+  if (spec.threads > 1) per_event += 8;
+  return spec.allocations * per_event;
+}
+
 }  // namespace
 
 SyntheticSpec parse_synthetic_spec(JsonObject& object) {
@@ -133,10 +157,15 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object) {
   }
   if (auto seed = object.maybe("seed")) spec.seed = seed->uint();
   object.finish();
+  if (synthetic_trace_memory(spec) > physical_memory()) {
+    allocations.fail(std::to_string(spec.allocations) + " allocations need " +
+                     gigabytes(synthetic_trace_memory(spec)) + " for the trace and its index, more than the " +
+                     gigabytes(physical_memory()) + " of memory of this machine");
+  }
   return spec;
 }
 
-Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
+Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where) {
   if (spec.seed) seed = *spec.seed;
   const std::size_t n = spec.allocations;
   Trace trace;
@@ -174,6 +203,7 @@ Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   if (spec.allocated.kind != AllocatedRounding::Kind::none) {
     trace.allocated = allocated_sizes(spec.allocated, trace.requested);
   }
+  trace.check_byte_totals(where);
   return trace;
 }
 

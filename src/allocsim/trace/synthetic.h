@@ -51,7 +51,9 @@ struct SyntheticSpec {
 // Reads every key of `spec` except "kind" (which the caller reads first), then finishes it.
 SyntheticSpec parse_synthetic_spec(JsonObject& spec);
 
-// Deterministic in (spec, seed); the result passes Trace::validate.
-Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed);
+// Deterministic in (spec, seed); the result passes Trace::validate. Sizes are drawn,
+// so their total is known only after: past kMaxTraceBytes it is an InputError
+// naming `where` (the spec's JSON path).
+Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where = "$.trace");
 
 }  // namespace allocsim

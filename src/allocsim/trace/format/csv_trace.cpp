@@ -4,11 +4,13 @@
 #include <array>
 #include <charconv>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/atomic_output.h"
 #include "allocsim/trace/format/line_reader.h"
 #include "allocsim/util/error.h"
@@ -256,20 +258,36 @@ class CsvTraceReader {
   std::uint64_t total_bytes_ = 0;
 };
 
-std::string label(const std::vector<std::string>& names, std::uint32_t id, const char* what) {
-  if (names.empty()) return std::to_string(id);
-  const std::string name = id < names.size() ? names[id] : std::string();
-  if (name.find_first_of("\r\n") != std::string::npos) {
-    throw InputError(std::string(what) + " name \"" + name + "\" has a line break, which a CSV trace cannot hold");
-  }
-  if (!name.empty()) return csv_field(name);
-  std::string fallback = what;
-  return fallback.append("-").append(std::to_string(id));
-}
-
+// One distinct label per id, so that reading the CSV back keeps every id apart: a
+// name goes as it is the first time it is seen; a missing name becomes
+// "<what>-<id>", and a repeated name or a fallback that a real name already holds
+// gets " #<id>" appended until it is free.
 std::vector<std::string> labels(const std::vector<std::string>& names, std::uint32_t count, const char* what) {
   std::vector<std::string> out(count);
-  for (std::uint32_t id = 0; id < count; ++id) out[id] = label(names, id, what);
+  if (names.empty()) {
+    for (std::uint32_t id = 0; id < count; ++id) out[id] = std::to_string(id);
+    return out;
+  }
+  std::set<std::string> taken;
+  std::vector<std::uint32_t> unlabelled;
+  for (std::uint32_t id = 0; id < count; ++id) {
+    const std::string name = id < names.size() ? names[id] : std::string();
+    if (name.find_first_of("\r\n") != std::string::npos) {
+      throw InputError(std::string(what) + " name " + json_quoted(name) + " has a line break, which a CSV trace cannot hold");
+    }
+    if (!name.empty() && taken.insert(name).second) {
+      out[id] = name;
+    } else {
+      unlabelled.push_back(id);
+    }
+  }
+  for (const std::uint32_t id : unlabelled) {
+    std::string label = id < names.size() ? names[id] : std::string();
+    if (label.empty()) label.append(what).append("-").append(std::to_string(id));
+    while (!taken.insert(label).second) label += " #" + std::to_string(id);
+    out[id] = label;
+  }
+  for (auto& label : out) label = csv_field(label);
   return out;
 }
 

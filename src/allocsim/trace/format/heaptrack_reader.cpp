@@ -1,8 +1,10 @@
 #include "allocsim/trace/format/heaptrack_reader.h"
 
+#include <charconv>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "allocsim/trace/format/heaptrack_line.h"
@@ -67,7 +69,8 @@ class HeaptrackParser {
     if (reader_.line_number() == 1 && !line.starts_with("v ")) {
       reader_.fail("not a heaptrack file: the first line is not a 'v' version line");
     }
-    if (line.empty() || line[0] == '#') return;
+    if (line.empty()) return;
+    if (line[0] == '#') return summary(line);
     if (line.size() > 1 && line[1] != ' ') reader_.fail("malformed line: expected '<type> <fields>'");
     HeaptrackLine fields(line.size() > 2 ? line.substr(2) : std::string_view(), reader_);
     switch (line[0]) {
@@ -103,6 +106,33 @@ class HeaptrackParser {
                                       std::to_string(heaptrack >> 8 & 0xff) + "." +
                                       std::to_string(heaptrack & 0xff);
     sized_strings_ = file_version >= 3;
+  }
+
+  // heaptrack_interpret ends its output with "# strings: N" and "# ips: M", the
+  // numbers of 's' and 'i' lines it wrote (~AccumulatedTraceData in heaptrack's
+  // src/interpret/heaptrack_interpret.cpp): the only mark that the file is whole.
+  void summary(std::string_view line) {
+    for (auto [prefix, count] : {std::pair{std::string_view("# strings: "), &summary_strings_},
+                                 std::pair{std::string_view("# ips: "), &summary_ips_}}) {
+      if (!line.starts_with(prefix)) continue;
+      line.remove_prefix(prefix.size());
+      std::uint64_t value = 0;
+      const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), value);
+      if (ec != std::errc() || end != line.data() + line.size()) reader_.fail("malformed end-of-file summary");
+      *count = value;
+    }
+  }
+
+  void require_whole_interpreted_file() const {
+    if (!summary_strings_ || !summary_ips_) {
+      reader_.fail("truncated: no '# strings' and '# ips' lines, which heaptrack writes last in an "
+                   "interpreted file (the recording was cut)");
+    }
+    if (*summary_strings_ != stacks_.string_count() || *summary_ips_ != stacks_.ip_count()) {
+      reader_.fail("truncated or altered: the file ends by counting " + std::to_string(*summary_strings_) +
+                   " strings and " + std::to_string(*summary_ips_) + " instruction pointers, but has " +
+                   std::to_string(stacks_.string_count()) + " and " + std::to_string(stacks_.ip_count()));
+    }
   }
 
   // The kind is told by the first line only one kind has.
@@ -243,6 +273,8 @@ class HeaptrackParser {
 
   void deallocation(HeaptrackLine& fields) {
     if (!kind_) {  // only a raw file can free before allocating: memory from before tracking
+      fields.hex();  // a pointer, or in a broken interpreted file an info index
+      fields.expect_end();
       if (early_free_line_ == 0) early_free_line_ = reader_.line_number();
       ++result_.stats.unmatched_frees;
       return;
@@ -296,6 +328,7 @@ class HeaptrackParser {
 
   HeaptrackImport finish() {
     result_.stats.kind = kind_.value_or(HeaptrackKind::interpreted);
+    if (result_.stats.kind == HeaptrackKind::interpreted) require_whole_interpreted_file();
     Trace& trace = result_.trace;
     const std::size_t n = trace.requested.size();
     trace.thread.assign(n, 0);
@@ -320,6 +353,7 @@ class HeaptrackParser {
   std::optional<HeaptrackKind> kind_;
   bool sized_strings_ = true;
   std::uint64_t early_free_line_ = 0;
+  std::optional<std::uint64_t> summary_strings_, summary_ips_;
   std::vector<Info> infos_;
   std::vector<LiveList> live_by_info_;
   std::unordered_map<std::uint64_t, std::uint64_t> live_by_pointer_;

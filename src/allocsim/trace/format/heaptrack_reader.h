@@ -11,6 +11,10 @@
 //   free of a pointer never seen allocated (memory from before tracking started, or
 //   from an unhooked function such as memalign) is skipped, as heaptrack does.
 //
+// A cut file: an interpreted file must end with the "# strings" and "# ips" counts
+// heaptrack writes last, so one cut at a line boundary is rejected; a raw file has
+// no such mark, and a raw file cut at a line boundary reads as a shorter run.
+//
 // heaptrack records no thread ids: every event is on thread 0. Time is the event
 // order (each allocation and matched free is one tick) or heaptrack's coarse
 // millisecond stamps ('c' lines). Stacks: see heaptrack_stacks.h.

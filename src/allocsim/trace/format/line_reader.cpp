@@ -29,6 +29,10 @@ bool LineReader::next(std::string_view& line) {
       }
       return false;
     }
+    if (buffer_.size() - begin_ > kMaxLineBytes) {
+      ++line_number_;
+      fail("more than " + std::to_string(kMaxLineBytes >> 20) + " MiB without a line break");
+    }
     buffer_.erase(0, begin_);
     begin_ = 0;
     scanned = buffer_.size();

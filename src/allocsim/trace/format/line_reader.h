@@ -12,6 +12,10 @@ namespace allocsim {
 
 class LineReader {
  public:
+  // A longer line is refused rather than buffered: a few hundred compressed bytes
+  // can decompress into gigabytes without a newline.
+  static constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
+
   explicit LineReader(const std::string& path);
 
   // The next line without its '\n' (and without a trailing '\r'); false at the end.

@@ -146,6 +146,10 @@ class NativeDecoder {
       fail(base, std::string("section '") + name_of(s) + "' has " + std::to_string(count) +
                      " names for " + std::to_string(id_count) + " ids");
     }
+    if (count > (bytes.size() - 4) / 4) {  // each name takes at least its 4-byte length
+      fail(base, std::string("section '") + name_of(s) + "' declares " + std::to_string(count) + " names in " +
+                     std::to_string(bytes.size()) + " bytes");
+    }
     std::vector<std::string> out(count);
     std::size_t at = 4;
     for (auto& name : out) {
