@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "allocsim/util/error.h"
+#include "command_suggestions.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   allocsim::cli::add_run_command(app, exit_code);
   allocsim::cli::add_check_command(app, exit_code);
+  allocsim::cli::add_evaluate_command(app, exit_code);
   allocsim::cli::add_schemes_command(app, exit_code);
   allocsim::cli::add_interval_command(app, exit_code);
   allocsim::cli::add_plot_command(app, exit_code);
@@ -27,7 +29,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    const std::string hint = allocsim::cli::command_line_hint(app, argc, argv);
+    if (hint.empty()) {
+      app.exit(e);
+    } else {
+      std::fprintf(stderr, "%s\n", hint.c_str());
+    }
     return 2;
   } catch (const allocsim::InputError& e) {
     std::fprintf(stderr, "allocsim: error: %s\n", e.what());
