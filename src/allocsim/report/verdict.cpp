@@ -80,7 +80,12 @@ Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std
           const std::string estimator = window.estimator_prefix() + spec.name;
           const MetricRow* total = find_total(result, point, instance.label, estimator);
           if (total == nullptr) continue;
-          SchemeVerdict entry{point, instance.label, estimator, window.name(), {total, find_interval(result, *total)}};
+          SchemeVerdict entry;
+          entry.point = point;
+          entry.scheme = instance.label;
+          entry.estimator = estimator;
+          entry.window = window.name();
+          entry.total = {total, find_interval(result, *total)};
           add_stacks(result, top, entry);
           entry.profile = find_profile(result, point, instance.label, estimator);
           verdict.entries.push_back(std::move(entry));
