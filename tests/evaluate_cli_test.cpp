@@ -143,6 +143,7 @@ TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
       {kTrace + " --scheme heapprofd --scheme heapprofd", "--scheme heapprofd: given twice"},
       {path("missing.zst") + " --scheme heapprofd", path("missing.zst") + ": no such file"},
       {kTrace + " --scheme heapprofd --window live", "--window"},
+      {kTrace + " --scheme ocaml --rate 4KiB", "--rate: no scheme given takes a byte rate"},
   };
   for (const auto& [arguments, message] : cases) {
     const auto r = run_cli("evaluate " + arguments + common, true);

@@ -2,6 +2,8 @@
 // rate T on this trace? Builds a scenario from the command line (--save-scenario
 // writes it for editing and `allocsim run`), runs it, writes the usual results and
 // charts, and prints the verdict (report/verdict.h).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -158,6 +160,10 @@ nlohmann::ordered_json build_scenario(const EvaluateOptions& o) {
     rates.push_back(static_cast<std::uint64_t>(bytes));
   }
   const bool swept = !rates.empty();
+  if (swept && std::none_of(schemes.begin(), schemes.end(), [](const SchemeArgument& s) { return s.takes_rate; })) {
+    throw InputError("--rate: no scheme given takes a byte rate here (it is fixed in --scheme, or the scheme's "
+                     "rate counts allocations or is a probability)");
+  }
   nlohmann::ordered_json scheme_list = nlohmann::ordered_json::array();
   for (const SchemeArgument& s : schemes) {
     nlohmann::ordered_json entry = {{"scheme", s.name}, {"label", s.label}};
