@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs `allocsim advise` on the recorded traces and the synthetic size mixes with the
-# targets of the README's "Sampling-rate advice" section; results go to
+# targets of docs/advice.md (sampling-rate advice); results go to
 # results/advise-<name>/ (advice.json, frontier.csv, charts/).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,7 +5,7 @@
 #   scripts/conformance.sh --quick  12 processes on a quarter of the plan each, into
 #                                   build/conformance-results/ (./test.sh)
 # Exit 2 when a driver cannot be built or run. Otherwise exit 1 when a verdict fails,
-# except for the known differences (README: "Conformance"): the JVM under G1, whose
+# except for the known differences (docs/conformance.md): the JVM under G1, whose
 # region choices the model does not follow, and Go at 32 KiB; their verdicts are
 # printed but do not fail the script.
 # The models are of Debian 12's versions (jemalloc 5.3, gperftools 2.10, Go 1.19,

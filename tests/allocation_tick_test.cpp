@@ -83,7 +83,7 @@ std::shared_ptr<const Scheme> make_tick(const std::string& params) {
 
 TEST(DotnetTick, CatalogueListsDefaultsSourceAndVariants) {
   const nlohmann::json tick = catalogue_entry("dotnet-tick");
-  EXPECT_EQ(parameter_default(tick, "stride"), 102400);
+  EXPECT_EQ(parameter_default(tick, "rate"), 102400);
   EXPECT_EQ(parameter_default(tick, "mode"), "stride");
   EXPECT_NE(tick["source"].get<std::string>().find("RandomizedAllocationSampling.md"), std::string::npos);
   EXPECT_GE(tick["variants"].size(), 2u);
@@ -92,7 +92,7 @@ TEST(DotnetTick, CatalogueListsDefaultsSourceAndVariants) {
 TEST(DotnetTick, RejectsBadParameters) {
   EXPECT_THROW(make_tick(R"({"stride": 0})"), InputError);
   EXPECT_THROW(make_tick(R"({"mode": "random"})"), InputError);
-  EXPECT_THROW(make_tick(R"({"rate": 4096})"), InputError);
+  EXPECT_THROW(make_tick(R"({"rate": 4096, "stride": 4096})"), InputError);  // one name, not both
   EXPECT_NO_THROW(make_tick(R"({"stride": 4096, "mode": "reset"})"));
 }
 

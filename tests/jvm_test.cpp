@@ -116,11 +116,11 @@ TEST(JvmSampler, FaithfulSharedStateReseededPerThread) {
 
 TEST(JvmScheme, CatalogueAndBadParameters) {
   const nlohmann::json entry = catalogue_entry("jvm");
-  EXPECT_EQ(parameter_default(entry, "interval"), 524288);
+  EXPECT_EQ(parameter_default(entry, "rate"), 524288);  // "interval", HotSpot's name, is its alias
   EXPECT_EQ(parameter_default(entry, "faithful"), true);
   EXPECT_THROW(make_jvm({{"interval", -1}}), InputError);
   EXPECT_THROW(make_jvm({{"interval", 1ULL << 31}}), InputError);
-  EXPECT_THROW(make_jvm({{"rate", 4096}}), InputError);
+  EXPECT_THROW(make_jvm({{"rate", 4096}, {"interval", 4096}}), InputError);  // one name, not both
   // interval 0 samples every object with weight u.
   const Trace trace = make_trace({1, 24});
   std::vector<ScriptedStream> none = {ScriptedStream({})};

@@ -337,7 +337,8 @@ TEST(SizeDistribution, RejectsUnknownKeys) {
 TEST(SizeDistribution, RejectsWrongTypes) {
   expect_error(R"({"distribution": 3})", "$.sizes.distribution", "expected a string");
   expect_error(R"({"distribution": "constant", "size": "big"})", "$.sizes.size",
-               "expected a number");
+               "expected a byte size such as 4096, \"4k\" or \"2MiB\"");  // sizes take units
+  expect_error(R"({"distribution": "constant", "size": true})", "$.sizes.size", "expected a number");
   expect_error(R"({"distribution": "sequence", "sizes": 20})", "$.sizes.sizes",
                "expected an array");
   expect_error(R"({"distribution": "uniform", "min": 1.5, "max": 3})", "$.sizes.min",

@@ -25,6 +25,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
+#include "trace_argument.h"
 
 namespace allocsim::cli {
 namespace {
@@ -43,18 +44,11 @@ struct AdviseOptions {
   bool json = false;
 };
 
-// A trace file of any readable format, or a JSON "trace" object (file or
-// synthetic, as in a scenario; a "description" is allowed).
+// The TRACE argument (trace_argument.h) as a trace source.
 TraceSource read_source(const std::string& path) {
-  if (fs::path(path).extension() == ".json") {
-    const nlohmann::json json = parse_json_file(path);
-    JsonObject object(json, path + ": $");
-    object.ignore("description");
-    return parse_trace_source(object, fs::path(path).parent_path().string());
-  }
-  const nlohmann::json json = {{"kind", "file"}, {"path", path}};
-  JsonObject object(json, path);
-  return parse_trace_source(object, ".");
+  const nlohmann::json json = trace_argument(path);
+  JsonObject object(json, path + ": $");
+  return parse_trace_source(object, "");
 }
 
 AccuracyTargets targets_of(const AdviseOptions& o) {

@@ -9,34 +9,42 @@
 #include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "scenario_runner.h"
+#include "verdict_output.h"
 
 namespace allocsim::cli {
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ScenarioOptions>();
   auto junit = std::make_shared<std::string>();
+  auto verdict = std::make_shared<VerdictOptions>();
   CLI::App* command = app.add_subcommand("check", "run scenarios and enforce their expectations");
   add_scenario_options(*command, *options);
+  add_verdict_options(*command, *verdict);
   command->add_option("--junit", *junit, "also write the outcomes as JUnit XML to this file");
-  command->callback([options, junit, &exit_code] {
+  command->callback([options, junit, verdict, &exit_code] {
     handle_interrupts();
     if (!junit->empty()) check_output_path(*junit, OutputKind::file, "--junit");
     const auto scenarios = load_scenarios(*options);
+    nlohmann::ordered_json verdicts;
+    // With --json stdout carries the verdicts alone; the outcomes go to stderr.
+    FILE* text = verdict->json ? stderr : stdout;
     std::vector<ScenarioOutcomes> suites;
     std::size_t total = 0, failed = 0;
     for (const Scenario& scenario : scenarios) {
       const CompletedScenario done = run_and_write(scenario, *options);
-      std::printf("== %s (%zu replications, %.2f s)\n", scenario.name.c_str(),
+      if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
+      std::fprintf(text, "== %s (%zu replications, %.2f s)\n", scenario.name.c_str(),
                   static_cast<std::size_t>(scenario.replications), done.result.wall_seconds);
-      if (done.outcomes.empty()) std::printf("   (no expectations)\n");
-      std::fputs(format_outcomes(done.outcomes).c_str(), stdout);
+      if (done.outcomes.empty()) std::fprintf(text, "   (no expectations)\n");
+      std::fputs(format_outcomes(done.outcomes).c_str(), text);
       for (const auto& o : done.outcomes) {
         ++total;
         failed += o.passed ? 0 : 1;
       }
       suites.push_back({scenario.name, done.result.wall_seconds, done.outcomes});
     }
-    std::printf("%zu passed, %zu failed\n", total - failed, failed);
+    std::fprintf(text, "%zu passed, %zu failed\n", total - failed, failed);
+    print_verdict_json(verdicts);
     if (!junit->empty()) write_file_atomically(*junit, junit_xml(suites));
     exit_code = failed == 0 ? 0 : 1;
   });

@@ -8,6 +8,7 @@ namespace allocsim::cli {
 
 void add_run_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
+void add_evaluate_command(CLI::App& app, int& exit_code);
 void add_schemes_command(CLI::App& app, int& exit_code);
 void add_interval_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);

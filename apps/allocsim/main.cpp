@@ -5,6 +5,7 @@
 #include <string>
 
 #include "allocsim/util/error.h"
+#include "command_suggestions.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   allocsim::cli::add_run_command(app, exit_code);
   allocsim::cli::add_check_command(app, exit_code);
+  allocsim::cli::add_evaluate_command(app, exit_code);
   allocsim::cli::add_schemes_command(app, exit_code);
   allocsim::cli::add_interval_command(app, exit_code);
   allocsim::cli::add_plot_command(app, exit_code);
@@ -29,9 +31,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {  // a flag's error, on one line like every input error
-    std::string message = e.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    std::fprintf(stderr, "allocsim: error: %s (see --help)\n", message.c_str());
+    std::string message = allocsim::cli::command_line_hint(app, argc, argv);
+    if (message.empty()) {
+      message = e.what();
+      std::replace(message.begin(), message.end(), '\n', ' ');
+      message += " (see --help)";
+    }
+    std::fprintf(stderr, "allocsim: error: %s\n", message.c_str());
     return 2;
   } catch (const allocsim::InputError& e) {
     std::fprintf(stderr, "allocsim: error: %s\n", e.what());

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -143,6 +144,7 @@ void JsonObject::finish() const {
     std::string known;
     for (const auto& k : asked_) known += (known.empty() ? "" : ", ") + k;
     throw InputError(key_path(path_, key) + ": unknown key" +
+                     did_you_mean(key, std::vector<std::string>(asked_.begin(), asked_.end())) +
                      (known.empty() ? std::string() : " (known keys: " + known + ")"));
   }
 }

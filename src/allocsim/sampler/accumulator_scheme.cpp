@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/accumulator_sampler.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 #include "allocsim/sampler/second_layer.h"
@@ -115,7 +116,7 @@ class AccumulatorScheme final : public Scheme {
 std::unique_ptr<Scheme> create_accumulator(JsonObject& params, std::int64_t default_period) {
   std::int64_t period = default_period;
   if (auto v = params.maybe("rate")) {
-    const std::uint64_t value = v->positive_uint();
+    const std::uint64_t value = positive_byte_count(*v);
     if (value > (std::uint64_t{1} << 40)) v->fail("must be at most 2^40");
     period = static_cast<std::int64_t>(value);
   }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/second_layer.h"
 
 namespace allocsim {
@@ -61,7 +62,8 @@ SchemeDescriptor dotnet_tick_scheme() {
       .source = "dotnet/runtime docs/design/features/RandomizedAllocationSampling.md, on "
                 "AllocationTick; coreclr gc.cpp try_allocate_more_space (release/1.1.0)",
       .parameters =
-          {{"stride", "integer", 102400, "bytes between events (etw_allocation_tick = 100 * 1024)"},
+          {{"rate", "integer", 102400,
+            "bytes between events (etw_allocation_tick = 100 * 1024); alias \"stride\""},
            {"mode", "string", "stride",
             "\"stride\": events at every multiple of the stride of cumulative bytes, each worth "
             "the stride (the document); \"reset\": running amount > stride fires and resets to "
@@ -80,8 +82,8 @@ SchemeDescriptor dotnet_tick_scheme() {
       .create =
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         std::uint64_t stride = 102400;
-        if (auto v = params.maybe("stride")) {
-          stride = v->positive_uint();
+        if (auto v = maybe_aliased(params, "rate", "stride")) {
+          stride = positive_byte_count(*v);
           if (stride > (std::uint64_t{1} << 62)) v->fail("must be <= 2^62");
         }
         bool reset = false;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/json/byte_size.h"
 
 namespace allocsim {
 namespace {
@@ -127,7 +128,7 @@ std::unique_ptr<Scheme> make_byte_countdown_scheme(const ByteCountdownConfig& co
 double read_countdown_rate(JsonObject& params, double default_rate) {
   auto v = params.maybe("rate");
   if (!v) return default_rate;
-  const double rate = static_cast<double>(v->positive_uint());
+  const double rate = static_cast<double>(positive_byte_count(*v));
   if (rate > kMaxCountdownRate) v->fail("must be <= 2^53");
   return rate;
 }

@@ -5,6 +5,7 @@
 
 #include "allocsim/estimate/bytes_interval.h"
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/json/byte_size.h"
 
 namespace allocsim {
 namespace {
@@ -181,7 +182,7 @@ SchemeDescriptor dotnet_scheme() {
         std::uint64_t pointer_size = 8;
         bool document_draw = false;
         if (auto v = params.maybe("rate")) {
-          rate = v->positive_number();
+          rate = positive_byte_amount(*v);
           // The negative binomial intervals need q = 1 - 1/T > 0 (bytes_interval.h).
           if (rate <= 1) v->fail("must be > 1 (a probability 1/T < 1: the intervals need q = 1 - 1/T > 0)");
         }

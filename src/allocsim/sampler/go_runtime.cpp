@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 
 namespace allocsim {
@@ -222,7 +223,7 @@ SchemeDescriptor go_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         GoConfig config;
         if (auto v = params.maybe("rate")) {
-          const std::uint64_t rate = v->positive_uint();
+          const std::uint64_t rate = positive_byte_count(*v);
           if (rate > 0x7FFFFFFFu) v->fail("must be at most 2^31 - 1 (MemProfileRate is an int)");
           config.rate = static_cast<double>(rate);
         }

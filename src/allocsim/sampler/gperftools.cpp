@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 
 namespace allocsim {
@@ -110,7 +111,7 @@ SchemeDescriptor gperftools_scheme() {
         std::uint64_t rate = 524288;
         bool faithful = true;
         std::uint64_t startup_counter = kGperftoolsStartupCounter;
-        if (auto v = params.maybe("rate")) rate = v->positive_uint();
+        if (auto v = params.maybe("rate")) rate = positive_byte_count(*v);
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
         if (auto v = params.maybe("startup_counter")) startup_counter = v->uint();
         return std::make_unique<GperftoolsScheme>(rate, faithful, startup_counter);

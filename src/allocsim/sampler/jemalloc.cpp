@@ -4,6 +4,7 @@
 #include <string>
 
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/json/byte_size.h"
 
 namespace allocsim {
 namespace {
@@ -160,7 +161,7 @@ SchemeDescriptor jemalloc_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double rate = 524288;
         if (auto v = params.maybe("rate")) {
-          rate = v->positive_number();
+          rate = positive_byte_amount(*v);
           if (rate < 1) v->fail("must be >= 1 (a probability 1/R <= 1)");
         }
         JemallocWeight weight = JemallocWeight::code;

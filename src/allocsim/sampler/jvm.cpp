@@ -1,5 +1,6 @@
 #include "allocsim/sampler/jvm.h"
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 
 namespace allocsim {
@@ -82,8 +83,8 @@ SchemeDescriptor jvm_scheme() {
       .source = "openjdk/jdk src/hotspot/share/runtime/threadHeapSampler.cpp (JDK 13+, JDK 17); "
                 "JEP 331",
       .parameters =
-          {{"interval", "integer", 524288,
-            "JVMTI SetHeapSamplingInterval T in bytes (0: every object)"},
+          {{"rate", "integer", 524288,
+            "JVMTI SetHeapSamplingInterval T in bytes (0: every object); alias \"interval\""},
            {"faithful", "boolean", true,
             "draw with the shared lrand64 state and the table fast_log2 (false: an ideal "
             "exponential, floor + 1, per thread)"},
@@ -121,21 +122,21 @@ SchemeDescriptor jvm_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double interval = 524288;
         bool faithful = true;
-        if (auto v = params.maybe("interval")) {
-          const std::uint64_t value = v->uint();
+        if (auto v = maybe_aliased(params, "rate", "interval")) {
+          const std::uint64_t value = byte_count(*v);
           if (value > 0x7FFFFFFFu) v->fail("must be at most 2^31 - 1 (a jint)");
           interval = static_cast<double>(value);
         }
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
         JvmTlabConfig tlab;
-        if (auto v = params.maybe("tlab")) tlab.desired = v->uint() / 8 * 8;
-        if (auto v = params.maybe("tlab_max")) tlab.max = v->uint() / 8 * 8;
-        if (auto v = params.maybe("tlab_reserve")) tlab.reserve = v->uint() / 8 * 8;
+        if (auto v = params.maybe("tlab")) tlab.desired = byte_count(*v) / 8 * 8;
+        if (auto v = params.maybe("tlab_max")) tlab.max = byte_count(*v) / 8 * 8;
+        if (auto v = params.maybe("tlab_reserve")) tlab.reserve = byte_count(*v) / 8 * 8;
         if (auto v = params.maybe("tlab_refill_waste_fraction")) tlab.refill_waste_fraction = v->positive_uint();
-        if (auto v = params.maybe("tlab_waste_increment")) tlab.waste_increment = v->uint() / 8 * 8;
-        if (auto v = params.maybe("tlab_region")) tlab.region = v->uint() / 8 * 8;
-        if (auto v = params.maybe("tlab_region_used")) tlab.region_used = v->uint();
-        if (auto v = params.maybe("initial_tlab")) tlab.initial = v->uint();
+        if (auto v = params.maybe("tlab_waste_increment")) tlab.waste_increment = byte_count(*v) / 8 * 8;
+        if (auto v = params.maybe("tlab_region")) tlab.region = byte_count(*v) / 8 * 8;
+        if (auto v = params.maybe("tlab_region_used")) tlab.region_used = byte_count(*v);
+        if (auto v = params.maybe("initial_tlab")) tlab.initial = byte_count(*v);
         if (auto v = params.maybe("initial_tlab_armed")) tlab.initial_armed = v->boolean();
         if (tlab.region_used > tlab.region) params.at("tlab_region_used").fail("must not exceed tlab_region");
         if (!tlab.enabled() && (tlab.max > 0 || tlab.region > 0 || tlab.region_used > 0 || tlab.initial > 0 ||

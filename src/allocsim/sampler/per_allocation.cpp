@@ -93,6 +93,7 @@ SchemeDescriptor per_allocation_scheme() {
         }
         return std::make_unique<PerAllocationScheme>(every);
       },
+      .byte_rate = false,
   };
 }
 

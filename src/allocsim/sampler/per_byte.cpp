@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/byte_rate_scheme.h"
 #include "allocsim/estimate/count_theory.h"
 
@@ -50,7 +51,7 @@ SchemeDescriptor per_byte_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double rate = 4096;
         if (auto v = params.maybe("rate")) {
-          rate = v->positive_number();
+          rate = positive_byte_amount(*v);
           if (rate < 1) v->fail("must be >= 1 (a probability 1/T <= 1)");
         }
         return std::make_unique<PerByteScheme>(rate);

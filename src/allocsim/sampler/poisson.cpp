@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/byte_rate_scheme.h"
 #include "allocsim/estimate/count_theory.h"
 
@@ -46,7 +47,7 @@ SchemeDescriptor poisson_scheme() {
       .create =
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double rate = 4096;
-        if (auto v = params.maybe("rate")) rate = v->positive_number();
+        if (auto v = params.maybe("rate")) rate = positive_byte_amount(*v);
         return std::make_unique<PoissonScheme>(rate);
       },
   };

@@ -16,6 +16,7 @@
 #include "allocsim/sampler/poisson.h"
 #include "allocsim/sampler/tcmalloc.h"
 #include "allocsim/sampler/v8.h"
+#include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -57,10 +58,17 @@ std::string known_scheme_names() {
   return known;
 }
 
+std::string scheme_suggestion(std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& d : scheme_registry()) names.push_back(d.name);
+  return did_you_mean(name, names);
+}
+
 std::unique_ptr<Scheme> create_scheme(std::string_view name, const nlohmann::json& params, const std::string& path) {
   const SchemeDescriptor* descriptor = find_scheme(name);
   if (descriptor == nullptr) {
-    throw InputError(path + ": unknown scheme \"" + std::string(name) + "\" (known: " + known_scheme_names() + ")");
+    throw InputError(path + ": unknown scheme \"" + std::string(name) + "\"" + scheme_suggestion(name) +
+                     " (known: " + known_scheme_names() + ")");
   }
   JsonObject object(params, path);
   auto scheme = descriptor->create(object);

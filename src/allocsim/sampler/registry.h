@@ -29,6 +29,8 @@ struct SchemeDescriptor {
   std::vector<std::string> variants;  // where the real code and the document differ
   // Reads the scheme's parameters from `params` (the caller finishes the object).
   std::function<std::unique_ptr<Scheme>(JsonObject& params)> create;
+  // "rate" is a byte interval (false: per-allocation's N counts allocations).
+  bool byte_rate = true;
 };
 
 const std::vector<SchemeDescriptor>& scheme_registry();
@@ -36,6 +38,8 @@ const std::vector<SchemeDescriptor>& scheme_registry();
 const SchemeDescriptor* find_scheme(std::string_view name);
 // "a, b, c": the registered names, for error messages.
 std::string known_scheme_names();
+// " (did you mean \"heapprofd\"?)" for a misspelt scheme name, or "".
+std::string scheme_suggestion(std::string_view name);
 // Creates scheme `name` from the JSON object `params`. `path` names `params` in
 // errors: an unknown scheme, a bad value or a key the scheme does not read
 // throws InputError "<path>: ...".

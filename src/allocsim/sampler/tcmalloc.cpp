@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/tcmalloc_size_classes.h"
 
 namespace allocsim {
@@ -192,7 +193,7 @@ SchemeDescriptor tcmalloc_scheme() {
           [](JsonObject& params) -> std::unique_ptr<Scheme> {
         std::uint64_t rate = 2097152;
         bool faithful = true, round_counts = false, size_correction = true;
-        if (auto v = params.maybe("rate")) rate = v->positive_uint();
+        if (auto v = params.maybe("rate")) rate = positive_byte_count(*v);
         if (auto v = params.maybe("faithful")) faithful = v->boolean();
         if (auto v = params.maybe("round_counts")) round_counts = v->boolean();
         if (auto v = params.maybe("size_correction")) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/exponential_inclusion.h"
 
 namespace allocsim {
@@ -99,7 +100,7 @@ SchemeDescriptor v8_scheme() {
       .create = [](JsonObject& params) -> std::unique_ptr<Scheme> {
         double rate = 524288;
         if (auto v = params.maybe("rate")) {
-          const std::uint64_t value = v->positive_uint();
+          const std::uint64_t value = positive_byte_count(*v);
           if (value > 0x7FFFFFFFu) v->fail("must be at most 2^31 - 1");
           rate = static_cast<double>(value);
         }

@@ -152,7 +152,9 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     JsonValue name_value = entry.at("scheme");
     const std::string name = name_value.string();
     const SchemeDescriptor* descriptor = find_scheme(name);
-    if (descriptor == nullptr) name_value.fail("unknown scheme \"" + name + "\" (known: " + known_scheme_names() + ")");
+    if (descriptor == nullptr) {
+      name_value.fail("unknown scheme \"" + name + "\"" + scheme_suggestion(name) + " (known: " + known_scheme_names() + ")");
+    }
     std::string label = name;
     if (auto v = entry.maybe("label")) label = v->string();
     if (!labels.insert(label).second) {

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/random/random_transforms.h"
 
 namespace allocsim {
@@ -17,13 +18,13 @@ std::string too_large(const JsonValue& value) {
 }
 
 std::uint64_t size_value(const JsonValue& value) {
-  const std::uint64_t size = value.uint();
+  const std::uint64_t size = byte_count(value);
   if (size > kMaxSyntheticSize) value.fail(too_large(value));
   return size;
 }
 
 std::uint64_t positive_size(const JsonValue& value) {
-  if (value.uint() == 0) value.fail("must be >= 1, got 0");
+  if (byte_count(value) == 0) value.fail("must be >= 1, got 0");
   return size_value(value);
 }
 

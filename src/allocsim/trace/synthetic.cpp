@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "allocsim/json/byte_size.h"
 #include "allocsim/util/huge_pages.h"
 
 namespace allocsim {
@@ -40,7 +41,7 @@ AllocatedRounding parse_allocated(JsonObject& object) {
   } else if (name == "align") {
     rounding.kind = AllocatedRounding::Kind::align;
     const JsonValue alignment = object.at("alignment");
-    rounding.alignment = alignment.positive_uint();
+    rounding.alignment = positive_byte_count(alignment);
     if (!std::has_single_bit(rounding.alignment) || rounding.alignment > kMaxSyntheticSize) {
       alignment.fail("must be a power of two <= 2^48, got " + alignment.raw().dump());
     }

@@ -1,0 +1,245 @@
+#include "allocsim/report/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "allocsim/format/csv.h"
+
+namespace allocsim {
+namespace {
+
+bool same_series(const MetricRow& row, std::size_t point, const std::string& scheme, const std::string& estimator) {
+  return row.point == point && row.scheme == scheme && row.estimator == estimator;
+}
+
+const MetricRow* find_total(const ScenarioResult& result, std::size_t point, const std::string& scheme,
+                            const std::string& estimator) {
+  for (const MetricRow& row : result.rows) {
+    if (same_series(row, point, scheme, estimator) && row.group_kind == GroupKind::total) return &row;
+  }
+  return nullptr;
+}
+
+const IntervalRow* find_interval(const ScenarioResult& result, const MetricRow& row) {
+  for (const IntervalRow& interval : result.interval_rows) {
+    if (interval.point == row.point && interval.scheme == row.scheme && interval.estimator == row.estimator &&
+        interval.group_kind == row.group_kind && interval.group == row.group) {
+      return &interval;
+    }
+  }
+  return nullptr;
+}
+
+const ProfileRow* find_profile(const ScenarioResult& result, std::size_t point, const std::string& scheme,
+                               const std::string& estimator) {
+  for (const ProfileRow& row : result.profile_rows) {
+    if (row.point == point && row.scheme == scheme && row.estimator == estimator &&
+        row.group_kind == GroupKind::stack) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+void add_stacks(const ScenarioResult& result, std::size_t top, SchemeVerdict& entry) {
+  std::vector<const MetricRow*> stacks;
+  for (const MetricRow& row : result.rows) {
+    if (same_series(row, entry.point, entry.scheme, entry.estimator) && row.group_kind == GroupKind::stack &&
+        row.metrics.truth > 0) {
+      stacks.push_back(&row);
+    }
+  }
+  entry.stacks = stacks.size();
+  double missed = 0;
+  for (const MetricRow* row : stacks) {
+    if (row->metrics.p_any_sample < kProbablyMissed) {
+      ++entry.stacks_probably_missed;
+      missed += row->metrics.truth;
+    }
+  }
+  entry.truth_probably_missed = missed / entry.total.row->metrics.truth;
+  // Largest first; equal sizes keep the order of the results.
+  std::stable_sort(stacks.begin(), stacks.end(),
+                   [](const MetricRow* a, const MetricRow* b) { return a->metrics.truth > b->metrics.truth; });
+  stacks.resize(std::min(stacks.size(), top));
+  for (const MetricRow* row : stacks) entry.top_stacks.push_back({row, find_interval(result, *row)});
+}
+
+}  // namespace
+
+Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std::size_t top) {
+  Verdict verdict;
+  verdict.scenario = scenario.name;
+  verdict.replications = scenario.replications;
+  for (std::size_t point = 0; point < scenario.points.size(); ++point) {
+    for (const SchemeInstance& instance : scenario.points[point].schemes) {
+      for (const Window& window : scenario.windows) {
+        // The scheme's first estimator that the results hold, in this window.
+        for (const EstimatorSpec& spec : instance.scheme->estimators()) {
+          const std::string estimator = window.estimator_prefix() + spec.name;
+          const MetricRow* total = find_total(result, point, instance.label, estimator);
+          if (total == nullptr) continue;
+          SchemeVerdict entry;
+          entry.point = point;
+          entry.scheme = instance.label;
+          entry.estimator = estimator;
+          entry.window = window.name();
+          entry.total = {total, find_interval(result, *total)};
+          add_stacks(result, top, entry);
+          entry.profile = find_profile(result, point, instance.label, estimator);
+          verdict.entries.push_back(std::move(entry));
+          break;
+        }
+      }
+    }
+  }
+  return verdict;
+}
+
+namespace {
+
+// "-0.012%", "3.1%", "45%": two significant digits below 10%, whole percents above.
+std::string percent(double fraction) {
+  if (std::isnan(fraction)) return "n/a";
+  const double p = 100 * fraction;
+  char text[32];
+  if (std::fabs(p) >= 9.95) {
+    std::snprintf(text, sizeof text, "%.0f%%", p);
+  } else {
+    std::snprintf(text, sizeof text, "%.2g%%", p);
+  }
+  return text;
+}
+
+// "950 B", "412 KiB", "1.4 MiB": binary units, as sizes are written on the command line.
+std::string bytes(double value) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  while (std::fabs(value) >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, std::fabs(value) >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s", value,
+                kUnits[unit]);
+  return text;
+}
+
+std::string point_text(const Scenario& scenario, std::size_t point) {
+  std::string out;
+  for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
+    const nlohmann::json& value = scenario.points[point].values[v];
+    const bool byte_size = scenario.sweep[v].name == "rate" && value.is_number();
+    out += ", " + scenario.sweep[v].name + " " +
+           (byte_size ? bytes(value.get<double>()) : format_sweep_value(value));
+  }
+  return out;
+}
+
+std::string shortened(const std::string& label, std::size_t width) {
+  if (label.size() <= width) return label;
+  return label.substr(0, width - 3) + "...";
+}
+
+std::string coverage_text(const IntervalRow* interval) {
+  if (interval == nullptr) return "-";
+  return percent(interval->metrics.coverage);
+}
+
+void append(std::string& out, const char* format, auto... values) {
+  char line[512];
+  std::snprintf(line, sizeof line, format, values...);
+  out += line;
+}
+
+}  // namespace
+
+std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
+  std::string out;
+  append(out, "== %s: %llu simulated profiles per scheme; error = |estimate - truth| / truth, averaged\n",
+         verdict.scenario.c_str(), static_cast<unsigned long long>(verdict.replications));
+  for (const SchemeVerdict& entry : verdict.entries) {
+    const Metrics& total = entry.total.row->metrics;
+    append(out, "%s%s, %s (estimator %s)\n", entry.scheme.c_str(), point_text(scenario, entry.point).c_str(),
+           entry.window.c_str(), entry.estimator.c_str());
+    append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes(total.truth).c_str(),
+           percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(),
+           percent(total.mape).c_str());
+    if (entry.total.interval != nullptr) {
+      append(out, "; %s %s interval covers %s", percent(entry.total.interval->metrics.level).c_str(),
+             entry.total.interval->interval.c_str(), percent(entry.total.interval->metrics.coverage).c_str());
+    }
+    out += "\n";
+    if (entry.profile != nullptr) {
+      append(out, "  profile        %s ± %s from the truth (total variation over %u stacks: 0 exact, 100%% disjoint)\n",
+             percent(entry.profile->mean_distance).c_str(), percent(entry.profile->se_distance).c_str(),
+             entry.profile->groups);
+    }
+    if (entry.top_stacks.empty()) continue;
+    append(out, "  %-15s %10s %14s %8s %9s   %s\n", "largest stacks", "true", "typical error", "P(seen)", "covered",
+           "stack");
+    for (const GroupVerdict& stack : entry.top_stacks) {
+      const Metrics& m = stack.row->metrics;
+      append(out, "  %-15s %10s %14s %8s %9s   %s\n", "", bytes(m.truth).c_str(), percent(m.mape).c_str(),
+             percent(m.p_any_sample).c_str(), coverage_text(stack.interval).c_str(),
+             shortened(stack.row->group, 100).c_str());
+    }
+    append(out, "  probably missed: %zu of %zu stacks (%s of the bytes), each sampled in fewer than half of the profiles\n",
+           entry.stacks_probably_missed, entry.stacks, percent(entry.truth_probably_missed).c_str());
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::ordered_json metrics_json(const MetricRow& row, const IntervalRow* interval) {
+  const Metrics& m = row.metrics;
+  nlohmann::ordered_json out = {{"group", row.group},       {"truth", m.truth},
+                                {"bias", m.bias},           {"se_bias", m.se_bias},
+                                {"rel_bias", m.rel_bias},   {"mape", m.mape},
+                                {"se_mape", m.se_mape},     {"p_any_sample", m.p_any_sample}};
+  if (interval != nullptr) {
+    out["interval"] = {{"interval", interval->interval},
+                       {"level", interval->metrics.level},
+                       {"coverage", interval->metrics.coverage},
+                       {"se_coverage", interval->metrics.se_coverage}};
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& verdict) {
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const SchemeVerdict& entry : verdict.entries) {
+    nlohmann::ordered_json sweep = nlohmann::ordered_json::object();
+    for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
+      sweep[scenario.sweep[v].name] = nlohmann::ordered_json::parse(scenario.points[entry.point].values[v].dump());
+    }
+    nlohmann::ordered_json item = {{"sweep", sweep},
+                                   {"scheme", entry.scheme},
+                                   {"estimator", entry.estimator},
+                                   {"window", entry.window},
+                                   {"whole_heap", metrics_json(*entry.total.row, entry.total.interval)}};
+    if (entry.profile != nullptr) {
+      item["profile"] = {{"groups", entry.profile->groups},
+                         {"mean_distance", entry.profile->mean_distance},
+                         {"se_distance", entry.profile->se_distance},
+                         {"mean_groups_seen", entry.profile->mean_groups_seen}};
+    }
+    nlohmann::ordered_json stacks = nlohmann::ordered_json::array();
+    for (const GroupVerdict& stack : entry.top_stacks) stacks.push_back(metrics_json(*stack.row, stack.interval));
+    item["top_stacks"] = stacks;
+    item["stacks"] = entry.stacks;
+    item["stacks_probably_missed"] = entry.stacks_probably_missed;
+    item["truth_share_probably_missed"] = entry.truth_probably_missed;
+    entries.push_back(std::move(item));
+  }
+  return {{"scenario", verdict.scenario},
+          {"replications", verdict.replications},
+          {"probably_missed_below", kProbablyMissed},
+          {"entries", entries}};
+}
+
+}  // namespace allocsim

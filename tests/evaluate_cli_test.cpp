@@ -1,0 +1,213 @@
+// `allocsim evaluate` end to end on a committed recording, the verdict against the
+// CSV files it is read from, and the command line's "did you mean" hints.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "allocsim/format/csv_reader.h"
+#include "allocsim/util/did_you_mean.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+class EvaluateCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("allocsim-evaluate-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+const std::string kTrace = std::string(ALLOCSIM_SOURCE_DIR) + "/traces/bc.raw.zst";
+
+std::string read_text(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The row of `table` whose cells equal `key` (column -> cell).
+const std::vector<std::string>* find_row(const CsvTable& table, const std::map<std::string, std::string>& key) {
+  for (const auto& row : table.rows) {
+    bool match = true;
+    for (const auto& [column, cell] : key) match = match && row[*table.find(column)] == cell;
+    if (match) return &row;
+  }
+  return nullptr;
+}
+
+double cell(const CsvTable& table, const std::vector<std::string>& row, const std::string& column) {
+  return parse_cell_number(row[*table.find(column)]).value();
+}
+
+void expect_metrics_equal(const CsvTable& metrics, const std::vector<std::string>& row, const nlohmann::json& m) {
+  for (const char* column : {"truth", "bias", "se_bias", "rel_bias", "mape", "se_mape", "p_any_sample"}) {
+    EXPECT_EQ(cell(metrics, row, column), m[column].get<double>()) << column;
+  }
+}
+
+TEST_F(EvaluateCli, VerdictNumbersAreTheCsvNumbers) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --scheme jemalloc --rate 4KiB --rate 64k" +
+                         " --replications 64 --threads 2 --no-charts --json --out " + path("out") +
+                         " --save-scenario " + path("scenario.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json verdict = nlohmann::json::parse(r.output);
+  const std::string results = path("out") + "/evaluate-bc";
+  const CsvTable metrics = read_csv_file(results + "/metrics.csv");
+  const CsvTable profiles = read_csv_file(results + "/profiles.csv");
+  ASSERT_EQ(verdict["entries"].size(), 4u);  // 2 schemes x 2 rates, one window
+  for (const auto& entry : verdict["entries"]) {
+    const std::string rate = std::to_string(entry["sweep"]["rate"].get<std::uint64_t>());
+    EXPECT_TRUE(rate == "4096" || rate == "65536") << rate;
+    const std::map<std::string, std::string> series = {
+        {"rate", rate}, {"scheme", entry["scheme"]}, {"estimator", entry["estimator"]}};
+    auto key = series;
+    key["group_kind"] = "total";
+    const auto* total = find_row(metrics, key);
+    ASSERT_NE(total, nullptr);
+    expect_metrics_equal(metrics, *total, entry["whole_heap"]);
+    // The largest stacks, in order, each equal to its row; the count of probably
+    // missed stacks (P(seen) < 1/2) as the rows give it.
+    key["group_kind"] = "stack";
+    std::vector<double> stack_truths;
+    std::size_t missed = 0, stacks = 0;
+    for (const auto& row : metrics.rows) {
+      bool same = true;
+      for (const auto& [column, value] : key) same = same && row[*metrics.find(column)] == value;
+      if (!same || !(cell(metrics, row, "truth") > 0)) continue;
+      ++stacks;
+      stack_truths.push_back(cell(metrics, row, "truth"));
+      missed += cell(metrics, row, "p_any_sample") < 0.5 ? 1 : 0;
+    }
+    std::sort(stack_truths.rbegin(), stack_truths.rend());
+    ASSERT_EQ(entry["top_stacks"].size(), 5u);
+    EXPECT_EQ(entry["stacks"], stacks);
+    EXPECT_EQ(entry["stacks_probably_missed"], missed);
+    for (std::size_t i = 0; i < 5; ++i) {
+      const auto& stack = entry["top_stacks"][i];
+      EXPECT_EQ(stack["truth"].get<double>(), stack_truths[i]);
+      key["group"] = stack["group"];
+      const auto* row = find_row(metrics, key);
+      ASSERT_NE(row, nullptr) << stack["group"];
+      expect_metrics_equal(metrics, *row, stack);
+    }
+    auto profile_key = series;
+    profile_key["group_kind"] = "stack";
+    const auto* profile = find_row(profiles, profile_key);
+    ASSERT_NE(profile, nullptr);
+    EXPECT_EQ(cell(profiles, *profile, "mean_distance"), entry["profile"]["mean_distance"].get<double>());
+    EXPECT_EQ(cell(profiles, *profile, "se_distance"), entry["profile"]["se_distance"].get<double>());
+  }
+  // The saved scenario reruns to the same bytes.
+  const auto rerun = run_cli("run --quiet --threads 1 --no-charts --out " + path("rerun") + " " + path("scenario.json"));
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.output;
+  EXPECT_EQ(read_text(results + "/metrics.csv"), read_text(path("rerun") + "/evaluate-bc/metrics.csv"));
+}
+
+TEST_F(EvaluateCli, TextVerdictAndCharts) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme tcmalloc --rate 64KiB --rate 512KiB --replications 32" +
+                         " --threads 2 --out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("tcmalloc, rate 64 KiB, allocated"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("whole heap"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("probably missed"), std::string::npos) << r.output;
+  for (const char* chart : {"stack-error", "stack-seen", "profile-distance"}) {
+    EXPECT_TRUE(fs::exists(path("out") + "/evaluate-bc/charts/" + chart + ".svg")) << chart;
+  }
+}
+
+// Bad input: one line naming the flag, exit 2, nothing written.
+TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
+  const std::string common = " --out " + path("out") + " --save-scenario " + path("s.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {kTrace + " --scheme heapprofd --rate 4KB", "--rate 4KB: ambiguous unit in \"4KB\""},
+      {kTrace + " --scheme heapprofd --rate 0.5", "--rate 0.5: must be a whole number of bytes >= 1"},
+      {kTrace + " --scheme heapprofx", "unknown scheme \"heapprofx\" (did you mean \"heapprofd\"?)"},
+      {kTrace + " --scheme heapprofd:pasthrough=none", "pasthrough: unknown key (did you mean \"passthrough\"?)"},
+      {kTrace + " --scheme heapprofd:rate", "--scheme heapprofd:rate: expected key=value"},
+      {kTrace + " --scheme v8 --rate 4GiB", "--scheme v8 at --rate 4294967296"},
+      {kTrace + " --scheme heapprofd --scheme heapprofd", "--scheme heapprofd: given twice"},
+      {path("missing.zst") + " --scheme heapprofd", path("missing.zst") + ": no such file"},
+      {kTrace + " --scheme heapprofd --window live", "--window"},
+      {kTrace + " --scheme ocaml --rate 4KiB", "--rate: no scheme given takes a byte rate"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const auto r = run_cli("evaluate " + arguments + common, true);
+    EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << arguments << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << arguments;
+    EXPECT_FALSE(fs::exists(path("s.json"))) << arguments;
+  }
+}
+
+TEST_F(EvaluateCli, MisspeltCommandsOptionsSchemesAndKeysGetASuggestion) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rnu", "allocsim: error: unknown command \"rnu\" (did you mean \"run\"?)"},
+      {"evaluate " + kTrace + " --scheme heapprofd --rat 4k", "unknown option \"--rat\" (did you mean \"--rate\"?)"},
+      {"schemes jemaloc", "unknown scheme \"jemaloc\" (did you mean \"jemalloc\"?)"},
+      {"advise " + path("nope.zst") + " --total-error 0.1", path("nope.zst") + ": no such file"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const auto r = run_cli(arguments, true);
+    EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << arguments << "\n" << r.output;
+  }
+  std::ofstream(path("s.json")) << R"({"name": "x", "replciations": 10, "trace": {"allocations": 10,
+    "sizes": {"distribution": "constant", "size": 8}}, "schemes": [{"scheme": "poisson"}]})";
+  const auto r = run_cli("run --out " + path("out") + " " + path("s.json"), true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("$.replciations: unknown key (did you mean \"replications\"?)"), std::string::npos) << r.output;
+}
+
+TEST_F(EvaluateCli, OneSchemeInFull) {
+  const auto r = run_cli("schemes jemalloc");
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* part : {"parameters:", "param rate", "estimators", "interval", "example:",
+                           "allocsim evaluate traces/sqlite3.raw.zst --scheme jemalloc --rate 32KiB"}) {
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
+  }
+}
+
+TEST_F(EvaluateCli, RunPrintsTheVerdictUnlessQuiet) {
+  std::ofstream(path("s.json")) << R"({"name": "v", "seed": 3, "replications": 32, "trace": {"allocations": 200,
+    "sizes": {"distribution": "constant", "size": 1000}, "stacks": {"rule": "random", "count": 3}},
+    "schemes": [{"scheme": "poisson", "rate": "4KiB"}], "groups": ["total", "stack"]})";
+  const auto loud = run_cli("run --no-charts --out " + path("a") + " " + path("s.json"));
+  EXPECT_EQ(loud.exit_code, 0);
+  EXPECT_NE(loud.output.find("whole heap"), std::string::npos) << loud.output;
+  const auto quiet = run_cli("run --quiet --no-charts --out " + path("b") + " " + path("s.json"));
+  EXPECT_EQ(quiet.output, "");
+  const auto json = run_cli("check --json --no-charts --out " + path("c") + " " + path("s.json"));
+  EXPECT_EQ(json.exit_code, 0);
+  const nlohmann::json verdicts = nlohmann::json::parse(json.output);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0]["entries"][0]["scheme"], "poisson");
+  EXPECT_EQ(verdicts[0]["entries"][0]["stacks"], 3);
+}
+
+TEST(DidYouMean, NearestCloseNameOnly) {
+  const std::vector<std::string> known = {"run", "check", "evaluate", "schemes"};
+  EXPECT_EQ(closest_name("rnu", known), "run");
+  EXPECT_EQ(closest_name("evalute", known), "evaluate");
+  EXPECT_EQ(closest_name("SCHEMES", known), "schemes");
+  EXPECT_EQ(closest_name("xyz", known), "");
+  EXPECT_EQ(did_you_mean("chekc", known), " (did you mean \"check\"?)");
+  EXPECT_EQ(did_you_mean("plot", known), "");
+}
+
+}  // namespace
+}  // namespace allocsim
