@@ -13,6 +13,8 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "scenario_runner.h"
 #include "trace_argument.h"
@@ -233,10 +235,15 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
   command->add_flag("--quiet", o->run.quiet, "no progress line");
   add_verdict_options(*command, o->verdict);
   command->callback([o, &exit_code] {
+    handle_interrupts();
     const nlohmann::ordered_json document = build_scenario(*o);
     const std::string text = document.dump(2) + "\n";
     const Scenario scenario = parse_scenario(text, "allocsim evaluate");
-    if (!o->save_scenario.empty()) write_file_atomically(o->save_scenario, text);
+    validate_scenarios({scenario}, o->run);
+    if (!o->save_scenario.empty()) {
+      check_output_path(o->save_scenario, OutputKind::file, "--save-scenario");
+      write_file_atomically(o->save_scenario, text);
+    }
     const CompletedScenario done = run_and_write(scenario, o->run);
     nlohmann::ordered_json verdicts;
     report_verdict(scenario, done, o->verdict, verdicts);

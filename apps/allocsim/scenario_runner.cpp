@@ -64,19 +64,26 @@ std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
     if (options.replay) {
       scenario.replay = *options.replay == "streaming" ? ReplayMode::streaming : ReplayMode::skip_ahead;
     }
-    for (const auto& other : scenarios) {
-      if (other.outputs.directory == scenario.outputs.directory) {
-        throw InputError(file + ": writes to the same results directory \"" + scenario.outputs.directory +
-                         "\" as " + other.source);
+    scenarios.push_back(std::move(scenario));
+  }
+  validate_scenarios(scenarios, options);
+  return scenarios;
+}
+
+void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOptions& options) {
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const Scenario& scenario = scenarios[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      if (scenarios[j].outputs.directory == scenario.outputs.directory) {
+        throw InputError(scenario.source + ": writes to the same results directory \"" +
+                         scenario.outputs.directory + "\" as " + scenarios[j].source);
       }
     }
     check_source_name(scenario);
     check_output_path(results_directory(options.out, scenario), OutputKind::directory, "--out");
-    scenarios.push_back(std::move(scenario));
   }
   std::set<std::string> traces_read;
   for (const Scenario& scenario : scenarios) read_trace_files(scenario, traces_read);
-  return scenarios;
 }
 
 CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options) {

@@ -31,6 +31,8 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options);
 // Reads and validates every scenario, its trace files and where its results go;
 // the first problem is an InputError, before anything is run or written.
 std::vector<Scenario> load_scenarios(const ScenarioOptions& options);
+// The checks of load_scenarios after parsing, for scenarios built in memory (evaluate).
+void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOptions& options);
 
 struct CompletedScenario {
   ScenarioResult result;
