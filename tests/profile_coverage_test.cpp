@@ -140,7 +140,9 @@ void expect_coverage(const std::string& scheme, bool through_reader) {
     SCOPED_TRACE(scheme + " site " + std::to_string(s) + ": measured " + std::to_string(measured) +
                  ", exact " + std::to_string(exact));
     EXPECT_GE(measured, kLevel - 5 * se);
-    if (model.kind != ModelKind::poisson_bytes) EXPECT_NEAR(measured, exact, 5 * se);
+    if (model.kind != ModelKind::poisson_bytes) {
+      EXPECT_NEAR(measured, exact, 5 * se);
+    }
   }
 }
 
