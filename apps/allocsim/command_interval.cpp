@@ -225,7 +225,9 @@ void run_interval(const CLI::App& command, const IntervalOptions& options) {
 
 void add_interval_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
-      "interval", "Confidence interval for bytes allocated from s samples and u tail bytes");
+      "interval",
+      "Confidence interval for bytes allocated from s samples and u tail bytes (.NET), or with "
+      "--scheme for a profile entry of n samples of one object size");
   auto options = std::make_shared<IntervalOptions>();
   command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)");
   command->add_option("--tail-bytes", options->tail_bytes,

@@ -23,6 +23,10 @@ struct ProfileEntry {
   std::vector<std::int64_t> values;   // the record's values as written (pprof order)
 };
 
+// Sample counts beyond this (2^52) are refused: not every whole number above it is
+// a double, and no real profile holds that many.
+inline constexpr double kMaxSamples = 4503599627370496.0;
+
 struct HeapProfile {
   std::string path;
   std::string format;  // "pprof", "jemalloc heap_v2", "gperftools heap_v2"

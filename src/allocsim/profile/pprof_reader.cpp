@@ -130,7 +130,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     }
     const auto objects = static_cast<double>(sample.value(objects_index));
     const auto bytes = static_cast<double>(sample.value(bytes_index));
-    if (objects < 0 || bytes < 0 || (objects == 0) != (bytes == 0)) {
+    if (objects < 0 || bytes < 0 || (objects == 0) != (bytes == 0) || objects > kMaxSamples) {
       throw InputError(where + " has impossible values (" + window + "_objects " +
                        std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
                        std::to_string(sample.value(bytes_index)) + ")");

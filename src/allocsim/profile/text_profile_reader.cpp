@@ -73,6 +73,10 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
     any_alloc = any_alloc || record.counts.alloc_objects > 0;
     const auto [objects, bytes] = window_values(record.counts, profile.window);
     if (objects == 0 || bytes == 0) continue;
+    if (objects > kMaxSamples) {
+      throw InputError(profile.path + ": a record of " + std::to_string(record.counts.inuse_objects) +
+                       " / " + std::to_string(record.counts.alloc_objects) + " objects is beyond 2^52");
+    }
     ProfileEntry entry;
     entry.frames = record.frames;
     entry.object_size = bytes / objects;
@@ -91,6 +95,30 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
   profile.value_names = {profile.window + "_objects/count", profile.window + "_space/bytes"};
 }
 
+// A profile of `format` read by `system`'s model at `rate`, before its records.
+HeapProfile text_profile(const std::string& path, const char* format, const std::string& window,
+                         double rate, const char* system) {
+  HeapProfile profile;
+  profile.path = path;
+  profile.format = format;
+  profile.window = window;
+  profile.model = {ModelKind::per_allocation_exponential, rate, system};
+  return profile;
+}
+
+// Calls visit(line, where) for each non-empty line after the header, up to the
+// "MAPPED_LIBRARIES:" section; `where` is "path:line".
+template <class Visit>
+void for_each_record_line(std::istringstream& lines, const std::string& path, Visit visit) {
+  std::size_t number = 1;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (line.empty()) continue;
+    if (line == "MAPPED_LIBRARIES:") break;
+    visit(line, at_line(path, number));
+  }
+}
+
 }  // namespace
 
 HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
@@ -102,23 +130,14 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
   if (line.compare(0, magic.size(), magic) != 0) {
     throw InputError(at_line(path, 1) + ": not a jemalloc heap profile (no \"heap_v2/\" header)");
   }
-  HeapProfile profile;
-  profile.path = path;
-  profile.format = "jemalloc heap_v2";
-  profile.window = window;
-  profile.model = {ModelKind::per_allocation_exponential,
-                   parse_rate(line.substr(magic.size()), at_line(path, 1)), "jemalloc"};
+  HeapProfile profile = text_profile(path, "jemalloc heap_v2", window,
+                                     parse_rate(line.substr(magic.size()), at_line(path, 1)), "jemalloc");
   profile.samples_note = unbias
       ? "prof_unbias values: samples approximated by the written objects (prof_do_unbias)"
       : "raw counts (prof_unbias:false): samples exact";
   std::vector<Record> records;
   bool in_record = false;
-  std::size_t number = 1;
-  while (std::getline(lines, line)) {
-    ++number;
-    const std::string where = at_line(path, number);
-    if (line.empty()) continue;
-    if (line == "MAPPED_LIBRARIES:") break;
+  for_each_record_line(lines, path, [&](const std::string& line, const std::string& where) {
     if (line[0] == '@') {
       records.push_back({parse_frames(line.substr(1), where), {}});
       in_record = false;
@@ -130,7 +149,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
     } else if (line.compare(0, 3, "  t") != 0) {
       throw InputError(where + ": unexpected line \"" + line + "\"");
     }
-  }
+  });
   add_entries(profile, records, !unbias, true);
   return profile;
 }
@@ -146,23 +165,14 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
     throw InputError(at_line(path, 1) +
                      ": not a gperftools heap profile (no \"heap profile: ... @ heap_v2/RATE\" header)");
   }
-  HeapProfile profile;
-  profile.path = path;
-  profile.format = "gperftools heap_v2";
-  profile.window = window;
-  profile.model = {ModelKind::per_allocation_exponential,
-                   parse_rate(line.substr(rate_at + 10), at_line(path, 1)), "gperftools"};
+  HeapProfile profile = text_profile(path, "gperftools heap_v2", window,
+                                     parse_rate(line.substr(rate_at + 10), at_line(path, 1)), "gperftools");
   profile.samples_note = "raw counts: samples exact";
   // Records of one stack and one object size are merged; a line of several objects
   // of different sizes (HeapProfilerDump buckets) stays a mixed-size record.
   std::map<std::pair<std::vector<std::string>, double>, Counts> merged;
   bool mixed = false;
-  std::size_t number = 1;
-  while (std::getline(lines, line)) {
-    ++number;
-    const std::string where = at_line(path, number);
-    if (line.empty()) continue;
-    if (line == "MAPPED_LIBRARIES:") break;
+  for_each_record_line(lines, path, [&](const std::string& line, const std::string& where) {
     Counts counts;
     const std::size_t rest = parse_counts(line, counts, where);
     const std::size_t at = line.find('@', rest);
@@ -176,7 +186,7 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
     sum.inuse_bytes += counts.inuse_bytes;
     sum.alloc_objects += counts.alloc_objects;
     sum.alloc_bytes += counts.alloc_bytes;
-  }
+  });
   std::vector<Record> records;
   for (const auto& [key, counts] : merged) records.push_back({key.first, counts});
   add_entries(profile, records, true, mixed);
