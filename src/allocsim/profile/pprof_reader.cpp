@@ -50,8 +50,10 @@ int sample_type_index(const pprof::Profile& profile, const StringTable& strings,
 std::string sample_type_list(const pprof::Profile& profile, const StringTable& strings) {
   std::string list;
   for (const auto& type : profile.sample_type()) {
-    list += (list.empty() ? "" : ", ") + strings.at(type.type(), "sample_type") + "/" +
-            strings.at(type.unit(), "sample_type");
+    if (!list.empty()) list += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
+    list += strings.at(type.type(), "sample_type");
+    list += '/';
+    list += strings.at(type.unit(), "sample_type");
   }
   return list.empty() ? "none" : list;
 }

@@ -13,7 +13,8 @@ namespace {
 std::string leaf_frames(const ProfileEntry& entry, std::size_t depth) {
   std::string text;
   for (std::size_t i = 0; i < entry.frames.size() && i < depth; ++i) {
-    text += (i == 0 ? "" : " < ") + entry.frames[i];
+    if (i > 0) text += " < ";
+    text += entry.frames[i];
   }
   return text;
 }
@@ -116,7 +117,10 @@ std::string report_csv(const HeapProfile& profile, const ProfileReport& report) 
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
     std::string stack;
-    for (const std::string& frame : entry.frames) stack += (stack.empty() ? "" : ";") + frame;
+    for (const std::string& frame : entry.frames) {
+      if (!stack.empty()) stack += ';';
+      stack += frame;
+    }
     out += std::to_string(row.rank) + "," + number(entry.estimate_bytes) + "," +
            number(entry.estimate_objects) + "," + number(entry.samples) + "," +
            (entry.samples_approximate ? "1" : "0") + "," + number(entry.object_size) + "," +

@@ -68,7 +68,8 @@ SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::
   }
   std::string names;
   for (const SchemeModel& known : kSchemeModels) {
-    names += (names.empty() ? "" : ", ") + std::string(known.scheme);
+    if (!names.empty()) names += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
+    names += known.scheme;
   }
   throw InputError(where + ": no entry model for scheme \"" + std::string(scheme) +
                    "\" (models exist for: " + names + ")");
