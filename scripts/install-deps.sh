@@ -7,7 +7,7 @@ packages=(
   cmake g++ make pkg-config
   libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev librandom123-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libzstd-dev zlib1g-dev
+  libzstd-dev zlib1g-dev libprotobuf-dev protobuf-compiler
   gnuplot-nox
   clang libclang-rt-14-dev
   python3-matplotlib python3-numpy python3-pandas jupyter-nbconvert python3-ipykernel

@@ -1,6 +1,8 @@
 // `allocsim interval`: the .NET document's confidence interval for bytes
 // allocated from s samples and u tail bytes, or (with --table) its table of
-// negative binomial quantiles, exact and by Camp-Paulson.
+// negative binomial quantiles, exact and by Camp-Paulson; with --scheme, the exact
+// interval for an entry of n samples of objects of a given size in the profile of
+// that scheme (profile/entry_interval.h).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +14,7 @@
 
 #include "allocsim/estimate/bytes_interval.h"
 #include "allocsim/estimate/quantile_table.h"
+#include "allocsim/profile/entry_interval.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
 
@@ -31,6 +34,9 @@ struct IntervalOptions {
   bool boundary_correction = false;
   bool table = false;
   bool json = false;
+  std::string scheme;
+  double size = 0;
+  double rate = 0;
 };
 
 std::vector<IntervalMethod> parse_methods(const std::string& name) {
@@ -145,7 +151,64 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
   }
 }
 
+// The interval of one profile entry under a scheme's sampling model.
+void print_scheme_interval(const IntervalOptions& options) {
+  const profile::SamplingModel model = profile::model_for_scheme(options.scheme, options.rate, "--scheme/--rate");
+  const auto samples = static_cast<double>(options.samples);
+  const profile::EntryInterval ci =
+      profile::entry_interval(model, samples, options.size, options.level, false);
+  const double estimate_bytes = samples / profile::samples_per_byte(model, options.size);
+  const auto miss = [&](double bytes) {
+    return profile::probability_no_sample(model, bytes / options.size, options.size);
+  };
+  const nlohmann::json result = {
+      {"scheme", options.scheme},
+      {"model", profile::model_name(model.kind)},
+      {"method", ci.method},
+      {"level", options.level},
+      {"samples", options.samples},
+      {"size", options.size},
+      {"rate", options.rate},
+      {"estimate", {{"bytes", estimate_bytes}, {"objects", estimate_bytes / options.size}}},
+      {"bytes", {ci.bytes_lower, ci.bytes_upper}},
+      {"objects", {ci.objects_lower, ci.objects_upper}},
+      {"p_no_sample", {{"at_estimate", miss(estimate_bytes)}, {"at_lower", miss(ci.bytes_lower)},
+                       {"at_upper", miss(ci.bytes_upper)}}},
+      {"detection_limit_bytes", {{"p50", profile::detection_limit_bytes(model, 0.5, options.size)},
+                                 {"p95", profile::detection_limit_bytes(model, 0.95, options.size)}}}};
+  if (options.json) {
+    std::cout << result.dump(2) << '\n';
+    return;
+  }
+  std::printf("%s: %lld samples of %s-byte objects at rate %s (%s)\n", options.scheme.c_str(),
+              static_cast<long long>(options.samples), format_value(options.size).c_str(),
+              format_value(options.rate).c_str(), profile::model_name(model.kind).c_str());
+  std::printf("method: %s, level %.10g\n", ci.method.c_str(), options.level);
+  std::printf("%-8s %20s %20s %20s\n", "", "estimate", "lower", "upper");
+  std::printf("%-8s %20s %20s %20s\n", "bytes", format_value(estimate_bytes).c_str(),
+              format_value(ci.bytes_lower).c_str(), format_value(ci.bytes_upper).c_str());
+  std::printf("%-8s %20s %20s %20s\n", "objects", format_value(estimate_bytes / options.size).c_str(),
+              format_value(ci.objects_lower).c_str(), format_value(ci.objects_upper).c_str());
+  std::printf("P(no sample) %16.6g %20.6g %20.6g\n", miss(estimate_bytes), miss(ci.bytes_lower),
+              miss(ci.bytes_upper));
+  std::printf("an entry needs %s bytes for a 50%% chance to appear, %s for 95%%\n",
+              format_value(result["detection_limit_bytes"]["p50"]).c_str(),
+              format_value(result["detection_limit_bytes"]["p95"]).c_str());
+}
+
 void run_interval(const CLI::App& command, const IntervalOptions& options) {
+  if (command.count("--scheme") != 0) {
+    for (const char* flag : {"--tail-bytes", "--p", "--table", "--method", "--rounding", "--boundary-correction"}) {
+      if (command.count(flag) != 0) throw InputError(std::string(flag) + " does not apply to --scheme");
+    }
+    for (const char* flag : {"--samples", "--size", "--rate"}) require_given(command, flag);
+    if (options.samples < 0) throw InputError("--samples must be >= 0");
+    print_scheme_interval(options);
+    return;
+  }
+  for (const char* flag : {"--size", "--rate"}) {
+    if (command.count(flag) != 0) throw InputError(std::string(flag) + " needs --scheme");
+  }
   const QuantileRounding rounding = parse_rounding(options.rounding);
   if (options.table) {
     for (const char* flag : {"--samples", "--tail-bytes", "--method", "--boundary-correction"}) {
@@ -162,7 +225,9 @@ void run_interval(const CLI::App& command, const IntervalOptions& options) {
 
 void add_interval_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
-      "interval", "Confidence interval for bytes allocated from s samples and u tail bytes");
+      "interval",
+      "Confidence interval for bytes allocated from s samples and u tail bytes (.NET), or with "
+      "--scheme for a profile entry of n samples of one object size");
   auto options = std::make_shared<IntervalOptions>();
   command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)");
   command->add_option("--tail-bytes", options->tail_bytes,
@@ -182,6 +247,12 @@ void add_interval_command(CLI::App& app, int& exit_code) {
                     "Window not aligned on sample events: lower bound from s-1, upper from s+1");
   command->add_flag("--table", options->table,
                     "Print the .NET document's quantile table for both methods");
+  command->add_option("--scheme", options->scheme,
+                      "Entry interval for this scheme's profiles (with --samples, --size, --rate)");
+  command->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme)");
+  command->add_option("--rate", options->rate,
+                      "Sampling rate T of the scheme: mean bytes (allocations for per-allocation) "
+                      "between samples");
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([command, options, &exit_code] {
     run_interval(*command, *options);

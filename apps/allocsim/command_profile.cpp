@@ -1,0 +1,77 @@
+// `allocsim profile FILE`: what each top entry of a real heap profile (Go pprof,
+// jemalloc prof.dump, gperftools heap profile) can and cannot mean under the
+// sampling model of the system that wrote it.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "allocsim/profile/pprof_writer.h"
+#include "allocsim/profile/profile_report.h"
+#include "allocsim/profile/read_profile.h"
+#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
+#include "commands.h"
+
+namespace allocsim::cli {
+namespace {
+
+struct ProfileOptions {
+  std::string path;
+  profile::ReadOptions read;
+  profile::ReportOptions report;
+  std::string jemalloc_unbias = "on";
+  std::string csv;
+  std::string pprof;
+  bool json = false;
+};
+
+void run_profile(ProfileOptions options) {
+  if (options.jemalloc_unbias != "on" && options.jemalloc_unbias != "off") {
+    throw InputError("--jemalloc-unbias must be on or off, got '" + options.jemalloc_unbias + "'");
+  }
+  if (!(options.report.level > 0 && options.report.level < 1)) {
+    throw InputError("--level must be in (0, 1)");
+  }
+  options.read.jemalloc_unbias = options.jemalloc_unbias == "on";
+  const profile::HeapProfile heap = profile::read_profile(options.path, options.read);
+  const profile::ProfileReport report = profile::build_report(heap, options.report);
+  // Everything is computed before anything is written.
+  const std::string csv = options.csv.empty() ? "" : profile::report_csv(heap, report);
+  const std::string pprof = options.pprof.empty() ? "" : profile::annotated_pprof(heap, report.all_intervals);
+  if (!csv.empty()) write_file_atomically(options.csv, csv);
+  if (!pprof.empty()) write_file_atomically(options.pprof, pprof);
+  std::cout << (options.json ? profile::report_json(heap, report) : profile::report_table(heap, report));
+}
+
+}  // namespace
+
+void add_profile_command(CLI::App& app, int& exit_code) {
+  CLI::App* command = app.add_subcommand(
+      "profile", "Intervals, detection limits and rank stability for a real heap profile");
+  auto options = std::make_shared<ProfileOptions>();
+  command->add_option("file", options->path,
+                      "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
+      ->required();
+  command->add_option("--window", options->read.window, "inuse (live at the dump) or alloc")
+      ->capture_default_str();
+  command->add_option("--jemalloc-unbias", options->jemalloc_unbias,
+                      "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
+      ->capture_default_str();
+  command->add_option("--top", options->report.top, "Entries to show and rank")->capture_default_str();
+  command->add_option("--level", options->report.level, "Confidence level of the intervals")
+      ->capture_default_str();
+  command->add_option("--replications", options->report.replications,
+                      "Parametric resamples for rank stability")
+      ->capture_default_str();
+  command->add_option("--seed", options->report.seed, "Seed of the resamples")->capture_default_str();
+  command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
+  command->add_option("--pprof", options->pprof,
+                      "Write an annotated pprof (interval bounds as extra sample types)");
+  command->add_flag("--json", options->json, "Print JSON instead of the table");
+  command->callback([options, &exit_code] {
+    run_profile(*options);
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli

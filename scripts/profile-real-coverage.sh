@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Coverage of `allocsim profile`'s intervals on real processes: runs the profile
+# programs of traces/profiles/make (Go 1.19, jemalloc 5.3 with prof_unbias:false
+# and with its default prof_unbias, gperftools 2.10) N times each (default 200), reads
+# every profile with build/bin/allocsim profile --json, and counts how often each
+# site's interval holds its known live bytes (traces/profiles/README.md).
+# Usage: scripts/profile-real-coverage.sh [N] [LEVEL]   (after building)
+set -euo pipefail
+runs=${1:-200}
+level=${2:-0.95}
+root=$(cd "$(dirname "$0")/.." && pwd)
+allocsim="$root/build/bin/allocsim"
+make_dir="$root/traces/profiles/make"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cp "$make_dir/heap_go.go" "$work/main.go"
+(cd "$work" && GO111MODULE=off GOCACHE="$work/cache" go build -o heap_go main.go)
+g++ -O1 -std=c++17 -DHEAP_JEMALLOC "$make_dir/heap_native.cpp" -o "$work/heap_jemalloc" -ljemalloc
+g++ -O1 -std=c++17 -DHEAP_GPERFTOOLS "$make_dir/heap_native.cpp" -o "$work/heap_gperftools" -ltcmalloc
+
+report() {  # report SYSTEM FILE [allocsim options...]
+  local system=$1 file=$2
+  shift 2
+  "$allocsim" profile --json --top 50 --replications 1 --level "$level" "$@" "$file" |
+    /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin)
+for e in d["entries"]:
+    print(sys.argv[1], e["stack"][0] + " " + " ".join(e["stack"][1:3]), e["object_size"], e["interval"]["bytes"][0], e["interval"]["bytes"][1])' "$system"
+}
+
+for ((r = 0; r < runs; ++r)); do
+  "$work/heap_go" 65536 "$work/go.pb.gz" "$work/cpu.pb.gz"
+  report go "$work/go.pb.gz"
+  MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:16,prof_unbias:false "$work/heap_jemalloc" "$work/raw.heap"
+  report jemalloc-raw "$work/raw.heap" --jemalloc-unbias off
+  MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:16 "$work/heap_jemalloc" "$work/unbiased.heap"
+  report jemalloc-unbiased "$work/unbiased.heap"
+  TCMALLOC_SAMPLE_PARAMETER=65536 "$work/heap_gperftools" "$work/gperftools.heap"
+  report gperftools "$work/gperftools.heap"
+done > "$work/intervals.txt"
+
+# Sites by system: Go names them; the native profiles are told apart by object size
+# (gperftools keeps one record per size, so the mixed site is two records there).
+/usr/bin/python3 - "$work/intervals.txt" "$runs" "$level" <<'PY'
+import math, sys
+path, runs, level = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+truth = {  # (system, site): (live bytes, how to recognise the record)
+    ("go", "small"): (1280000, lambda stack, size: "main.siteSmall" in stack),
+    ("go", "medium"): (8192000, lambda stack, size: "main.siteMedium" in stack),
+}
+for system in ("jemalloc-raw", "jemalloc-unbiased"):
+    truth[(system, "small")] = (1280000, lambda stack, size: abs(size - 64) < 0.5)
+    truth[(system, "medium")] = (8192000, lambda stack, size: abs(size - 4096) < 2)
+    truth[(system, "mixed (average size)")] = (16896000, lambda stack, size: 300 < size < 8191.5 and abs(size - 4096) >= 2)
+truth[("gperftools", "mixed 8192")] = (2000 * 8192, lambda stack, size: size == 8192)
+truth[("gperftools", "mixed 256")] = (2000 * 256, lambda stack, size: size == 256)
+hits = {key: 0 for key in truth}
+seen = {key: 0 for key in truth}
+for line in open(path):
+    words = line.split()
+    system, size, lower, upper = words[0], float(words[-3]), float(words[-2]), float(words[-1])
+    stack = " ".join(words[1:-3])
+    for (s, site), (bytes_, match) in truth.items():
+        if s == system and match(stack, size):
+            seen[(s, site)] += 1
+            hits[(s, site)] += lower <= bytes_ <= upper
+# A site with no sample has no record: its interval [0, upper(0)] holds the truth
+# exactly when upper(0) = -T ln(a/2) >= bytes, never for these sites.
+print(f"| system | site | true bytes | runs | covered | coverage | SE |")
+print(f"|---|---|---|---|---|---|---|")
+for key, (bytes_, _) in truth.items():
+    c = hits[key] / runs
+    print(f"| {key[0]} | {key[1]} | {bytes_} | {runs} ({seen[key]} with a record) | {hits[key]} | {c:.3f} | {math.sqrt(level * (1 - level) / runs):.3f} |")
+PY

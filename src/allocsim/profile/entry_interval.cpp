@@ -1,0 +1,69 @@
+#include "allocsim/profile/entry_interval.h"
+
+#include <boost/math/special_functions/gamma.hpp>
+#include <cmath>
+#include <cstdint>
+
+#include "allocsim/estimate/negative_binomial.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::profile {
+namespace {
+
+using interval::NegativeBinomial;
+using interval::QuantileRounding;
+
+// Below this distance from 1 a trial is certain to succeed: n = k exactly.
+constexpr double kCertain = 1e-15;
+
+EntryInterval binomial_objects(double samples, double p, double level) {
+  const double tail = (1.0 - level) / 2.0;
+  const auto k = static_cast<std::int64_t>(samples);
+  EntryInterval result;
+  if (p > 1.0 - kCertain) {
+    result.objects_lower = result.objects_upper = samples;
+  } else {
+    result.objects_lower =
+        k == 0 ? 0.0
+               : samples + interval::quantile(NegativeBinomial(k, p), tail, QuantileRounding::up);
+    result.objects_upper =
+        samples + interval::quantile_complement(NegativeBinomial(k + 1, p), tail,
+                                                QuantileRounding::up);
+  }
+  result.method = "exact binomial in n (Clopper-Pearson, negative binomial quantiles)";
+  return result;
+}
+
+EntryInterval poisson_bytes(double samples, double rate, double level) {
+  const double tail = (1.0 - level) / 2.0;
+  EntryInterval result;
+  result.bytes_lower = samples == 0 ? 0.0 : rate * boost::math::gamma_p_inv(samples, tail);
+  result.bytes_upper = rate * boost::math::gamma_q_inv(samples + 1.0, tail);
+  result.method = "exact Poisson (Garwood)";
+  return result;
+}
+
+}  // namespace
+
+EntryInterval entry_interval(const SamplingModel& model, double samples, double size,
+                             double level, bool mixed_sizes) {
+  if (!(samples >= 0) || samples != std::floor(samples) || samples > 0x1.0p52) {
+    throw InputError("samples must be a whole number >= 0");
+  }
+  if (!(size > 0) || !std::isfinite(size)) throw InputError("the object size must be > 0");
+  if (!(level > 0 && level < 1)) throw InputError("the confidence level must be in (0, 1)");
+  EntryInterval result;
+  if (model.kind == ModelKind::poisson_bytes) {
+    result = poisson_bytes(samples, model.rate, level);
+    result.objects_lower = result.bytes_lower / size;
+    result.objects_upper = result.bytes_upper / size;
+  } else {
+    result = binomial_objects(samples, sample_probability(model, size), level);
+    result.bytes_lower = result.objects_lower * size;
+    result.bytes_upper = result.objects_upper * size;
+  }
+  if (mixed_sizes) result.method += "; mixed sizes taken at their average (approximate)";
+  return result;
+}
+
+}  // namespace allocsim::profile

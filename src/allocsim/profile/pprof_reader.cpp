@@ -1,0 +1,164 @@
+#include "allocsim/profile/pprof_reader.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+
+#include "allocsim/profile/profile.pb.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::profile {
+namespace {
+
+class StringTable {
+ public:
+  StringTable(const pprof::Profile& profile, const std::string& path) : profile_(profile), path_(path) {}
+  const std::string& at(std::int64_t index, const char* field) const {
+    if (index < 0 || index >= profile_.string_table_size()) {
+      throw InputError(path_ + ": " + field + " names string " + std::to_string(index) +
+                       ", beyond the string table");
+    }
+    return profile_.string_table(static_cast<int>(index));
+  }
+
+ private:
+  const pprof::Profile& profile_;
+  const std::string& path_;
+};
+
+pprof::Profile parse_message(const std::string& data, const std::string& path) {
+  pprof::Profile profile;
+  if (!profile.ParseFromString(data)) {
+    throw InputError(path + ": not a pprof profile (the protobuf does not parse as a Profile)");
+  }
+  if (!profile.GetReflection()->GetUnknownFields(profile).empty() ||
+      profile.string_table_size() == 0 || !profile.string_table(0).empty()) {
+    throw InputError(path + ": not a pprof profile (a protobuf of another message: unknown "
+                            "fields or no string table starting with \"\")");
+  }
+  return profile;
+}
+
+int sample_type_index(const pprof::Profile& profile, const StringTable& strings,
+                      const std::string& name) {
+  for (int i = 0; i < profile.sample_type_size(); ++i) {
+    if (strings.at(profile.sample_type(i).type(), "sample_type") == name) return i;
+  }
+  return -1;
+}
+
+std::string sample_type_list(const pprof::Profile& profile, const StringTable& strings) {
+  std::string list;
+  for (const auto& type : profile.sample_type()) {
+    if (!list.empty()) list += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
+    list += strings.at(type.type(), "sample_type");
+    list += '/';
+    list += strings.at(type.unit(), "sample_type");
+  }
+  return list.empty() ? "none" : list;
+}
+
+// Function names of each location, innermost inlined call first; the address when
+// the location has no line information.
+std::map<std::uint64_t, std::vector<std::string>> location_frames(const pprof::Profile& profile,
+                                                                   const StringTable& strings,
+                                                                   const std::string& path) {
+  std::map<std::uint64_t, std::string> functions;
+  for (const auto& function : profile.function()) {
+    functions[function.id()] = strings.at(function.name(), "function.name");
+  }
+  std::map<std::uint64_t, std::vector<std::string>> frames;
+  for (const auto& location : profile.location()) {
+    std::vector<std::string>& names = frames[location.id()];
+    for (const auto& line : location.line()) {
+      const auto function = functions.find(line.function_id());
+      if (function == functions.end()) {
+        throw InputError(path + ": location " + std::to_string(location.id()) +
+                         " names function " + std::to_string(line.function_id()) + ", which is not defined");
+      }
+      names.push_back(function->second);
+    }
+    if (names.empty()) {
+      char address[24];
+      std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(location.address()));
+      names.emplace_back(address);
+    }
+  }
+  return frames;
+}
+
+std::int64_t size_label(const pprof::Sample& sample, const StringTable& strings) {
+  for (const auto& label : sample.label()) {
+    if (strings.at(label.key(), "label.key") == "bytes") return label.num();
+  }
+  return 0;
+}
+
+}  // namespace
+
+HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& window) {
+  const pprof::Profile message = parse_message(data, path);
+  const StringTable strings(message, path);
+  const int objects_index = sample_type_index(message, strings, window + "_objects");
+  const int bytes_index = sample_type_index(message, strings, window + "_space");
+  if (objects_index < 0 || bytes_index < 0) {
+    throw InputError(path + ": not a Go heap profile with " + window + "_objects and " + window +
+                     "_space (its sample types: " + sample_type_list(message, strings) + ")");
+  }
+  if (message.period() <= 0) {
+    throw InputError(path + ": sampling rate (period) is " + std::to_string(message.period()) +
+                     ", not a rate >= 1");
+  }
+  HeapProfile profile;
+  profile.path = path;
+  profile.format = "pprof";
+  profile.window = window;
+  profile.model = {ModelKind::per_allocation_exponential, static_cast<double>(message.period()), "go"};
+  for (const auto& type : message.sample_type()) {
+    profile.value_names.push_back(strings.at(type.type(), "sample_type") + "/" +
+                                  strings.at(type.unit(), "sample_type"));
+  }
+  profile.samples_note =
+      "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
+      "record's \"bytes\" label";
+  const double rate = static_cast<double>(message.period());
+  const auto frames = location_frames(message, strings, path);
+  for (int s = 0; s < message.sample_size(); ++s) {
+    const pprof::Sample& sample = message.sample(s);
+    const std::string where = path + ": sample " + std::to_string(s);
+    if (sample.value_size() != message.sample_type_size()) {
+      throw InputError(where + " has " + std::to_string(sample.value_size()) + " values for " +
+                       std::to_string(message.sample_type_size()) + " sample types");
+    }
+    const auto objects = static_cast<double>(sample.value(objects_index));
+    const auto bytes = static_cast<double>(sample.value(bytes_index));
+    if (objects < 0 || bytes < 0 || (objects == 0) != (bytes == 0) || objects > kMaxSamples) {
+      throw InputError(where + " has impossible values (" + window + "_objects " +
+                       std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
+                       std::to_string(sample.value(bytes_index)) + ")");
+    }
+    if (objects == 0) continue;
+    ProfileEntry entry;
+    for (const std::uint64_t id : sample.location_id()) {
+      const auto location = frames.find(id);
+      if (location == frames.end()) {
+        throw InputError(where + " names location " + std::to_string(id) + ", which is not defined");
+      }
+      entry.frames.insert(entry.frames.end(), location->second.begin(), location->second.end());
+    }
+    const std::int64_t label = size_label(sample, strings);
+    entry.object_size = label > 0 ? static_cast<double>(label) : bytes / objects;
+    entry.samples_approximate = label <= 0;
+    // scaleHeapSample: written = floor(k f); rate 1 means every allocation, f = 1.
+    const double scale = rate <= 1 ? 1.0 : 1.0 / -std::expm1(-entry.object_size / rate);
+    const double unscaled = objects / scale;
+    entry.samples = std::fmax(1.0, std::ceil(unscaled - 1e-9 * unscaled));
+    entry.estimate_objects = objects;
+    entry.estimate_bytes = bytes;
+    entry.values.assign(sample.value().begin(), sample.value().end());
+    profile.entries.push_back(std::move(entry));
+  }
+  return profile;
+}
+
+}  // namespace allocsim::profile

@@ -1,0 +1,173 @@
+#include "allocsim/profile/profile_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "allocsim/profile/pairwise.h"
+#include "allocsim/profile/rank_stability.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::profile {
+namespace {
+
+std::string leaf_frames(const ProfileEntry& entry, std::size_t depth) {
+  std::string text;
+  for (std::size_t i = 0; i < entry.frames.size() && i < depth; ++i) {
+    if (i > 0) text += " < ";
+    text += entry.frames[i];
+  }
+  return text;
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+ProfileReport build_report(const HeapProfile& profile, const ReportOptions& options) {
+  if (options.top < 1) throw InputError("--top must be >= 1");
+  ProfileReport report;
+  report.options = options;
+  for (const ProfileEntry& entry : profile.entries) {
+    report.all_intervals.push_back(entry_interval(profile.model, entry.samples, entry.object_size,
+                                                  options.level, entry.mixed_sizes));
+  }
+  const std::vector<std::size_t> order = ranked_entries(profile);
+  const RankStability stability =
+      rank_stability(profile, order, options.top, options.replications, options.seed);
+  report.top_set_unchanged = stability.set_unchanged;
+  for (std::size_t rank = 0; rank < stability.rank_kept.size(); ++rank) {
+    EntryReport row;
+    row.entry = order[rank];
+    row.rank = rank + 1;
+    row.interval = report.all_intervals[order[rank]];
+    row.rank_kept = stability.rank_kept[rank];
+    row.in_top = stability.in_top[rank];
+    if (rank + 1 < order.size()) row.p_value_next = equal_bytes_p_value(profile, order[rank], order[rank + 1]);
+    report.rows.push_back(row);
+  }
+  // Byte-rate models need the same bytes whatever the size; the fixed per-allocation
+  // model is quoted for the smallest entry's size.
+  const double size = profile.entries[order.back()].object_size;
+  report.detection_limit_50 = detection_limit_bytes(profile.model, 0.5, size);
+  report.detection_limit_95 = detection_limit_bytes(profile.model, 0.95, size);
+  return report;
+}
+
+std::string report_table(const HeapProfile& profile, const ProfileReport& report) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%s: %s profile (%s), %s window, rate %s, %zu records\n",
+                profile.path.c_str(), profile.model.system.c_str(), profile.format.c_str(),
+                profile.window.c_str(), number(profile.model.rate).c_str(), profile.entries.size());
+  out += line;
+  out += "model: " + model_name(profile.model.kind) + "; " + profile.samples_note + "\n";
+  std::snprintf(line, sizeof line,
+                "an entry of B true bytes is missing with probability exp(-B/T): it needs %s bytes "
+                "for a 50%% chance to appear, %s for 95%%\n",
+                number(report.detection_limit_50).c_str(), number(report.detection_limit_95).c_str());
+  out += line;
+  std::snprintf(line, sizeof line, "%4s %12s %8s %12s %25s %7s %7s %9s  %s\n", "rank", "bytes",
+                "samples", "size", (number(100 * report.options.level) + "% interval (bytes)").c_str(),
+                "P(rank)", "P(topN)", "p(=next)", "stack (leaf first)");
+  out += line;
+  for (const EntryReport& row : report.rows) {
+    const ProfileEntry& entry = profile.entries[row.entry];
+    // Built piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
+    std::string samples = number(entry.samples);
+    if (entry.samples_approximate) samples += "~";
+    std::string size = entry.mixed_sizes ? "~" : "";
+    size += number(entry.object_size);
+    std::string interval = "[";
+    interval += number(row.interval.bytes_lower);
+    interval += ", ";
+    interval += number(row.interval.bytes_upper);
+    interval += "]";
+    std::snprintf(line, sizeof line, "%4zu %12s %8s %12s %25s %7.3f %7.3f %9s  %s\n", row.rank,
+                  number(entry.estimate_bytes).c_str(), samples.c_str(), size.c_str(), interval.c_str(),
+                  row.rank_kept, row.in_top, row.p_value_next < 0 ? "-" : number(row.p_value_next).c_str(),
+                  leaf_frames(entry, 3).c_str());
+    out += line;
+  }
+  std::snprintf(line, sizeof line,
+                "P(top-%zu set unchanged in another run) = %.3f (%lld resamples, seed %llu); "
+                "~ marks a recovered or average value\n",
+                report.rows.size(), report.top_set_unchanged,
+                static_cast<long long>(report.options.replications),
+                static_cast<unsigned long long>(report.options.seed));
+  out += line;
+  return out;
+}
+
+std::string report_csv(const HeapProfile& profile, const ProfileReport& report) {
+  std::string out =
+      "rank,estimate_bytes,estimate_objects,samples,samples_approximate,object_size,mixed_sizes,"
+      "bytes_lower,bytes_upper,objects_lower,objects_upper,level,method,p_rank_kept,p_in_top,"
+      "p_value_equal_next,stack\n";
+  for (const EntryReport& row : report.rows) {
+    const ProfileEntry& entry = profile.entries[row.entry];
+    std::string stack;
+    for (const std::string& frame : entry.frames) {
+      if (!stack.empty()) stack += ';';
+      stack += frame;
+    }
+    out += std::to_string(row.rank) + "," + number(entry.estimate_bytes) + "," +
+           number(entry.estimate_objects) + "," + number(entry.samples) + "," +
+           (entry.samples_approximate ? "1" : "0") + "," + number(entry.object_size) + "," +
+           (entry.mixed_sizes ? "1" : "0") + "," + number(row.interval.bytes_lower) + "," +
+           number(row.interval.bytes_upper) + "," + number(row.interval.objects_lower) + "," +
+           number(row.interval.objects_upper) + "," + number(report.options.level) + "," +
+           csv_field(row.interval.method) + "," + number(row.rank_kept) + "," + number(row.in_top) +
+           "," + (row.p_value_next < 0 ? "" : number(row.p_value_next)) + "," + csv_field(stack) + "\n";
+  }
+  return out;
+}
+
+std::string report_json(const HeapProfile& profile, const ProfileReport& report) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const EntryReport& row : report.rows) {
+    const ProfileEntry& entry = profile.entries[row.entry];
+    entries.push_back({{"rank", row.rank},
+                       {"stack", entry.frames},
+                       {"object_size", entry.object_size},
+                       {"mixed_sizes", entry.mixed_sizes},
+                       {"samples", entry.samples},
+                       {"samples_approximate", entry.samples_approximate},
+                       {"estimate", {{"bytes", entry.estimate_bytes}, {"objects", entry.estimate_objects}}},
+                       {"interval",
+                        {{"method", row.interval.method},
+                         {"bytes", {row.interval.bytes_lower, row.interval.bytes_upper}},
+                         {"objects", {row.interval.objects_lower, row.interval.objects_upper}}}},
+                       {"p_rank_kept", row.rank_kept},
+                       {"p_in_top", row.in_top},
+                       {"p_value_equal_next", row.p_value_next < 0 ? nlohmann::json() : nlohmann::json(row.p_value_next)}});
+  }
+  const nlohmann::json document = {
+      {"path", profile.path},
+      {"format", profile.format},
+      {"system", profile.model.system},
+      {"window", profile.window},
+      {"rate", profile.model.rate},
+      {"model", model_name(profile.model.kind)},
+      {"samples_note", profile.samples_note},
+      {"records", profile.entries.size()},
+      {"level", report.options.level},
+      {"detection_limit_bytes", {{"p50", report.detection_limit_50}, {"p95", report.detection_limit_95}}},
+      {"top_set_unchanged", report.top_set_unchanged},
+      {"replications", report.options.replications},
+      {"seed", report.options.seed},
+      {"entries", entries}};
+  return document.dump(2) + "\n";
+}
+
+}  // namespace allocsim::profile

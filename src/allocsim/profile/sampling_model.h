@@ -1,0 +1,48 @@
+#pragma once
+// How a profiler chose its samples, as far as an entry's interval needs it.
+//
+//   per_allocation_exponential  A countdown of exponential(T) bytes; an allocation of
+//       s bytes is sampled at most once, with probability p(s) = 1 - exp(-s/T), the
+//       leftover discarded (Go, jemalloc, gperftools, tcmalloc, the JVM, V8). The
+//       samples of a record of n objects of size s are Binomial(n, p(s)).
+//   poisson_bytes  A countdown carried over allocations, several samples per
+//       allocation (heapprofd, Memray, the Poisson reference): the samples in B bytes
+//       are Poisson(B/T).
+//   per_allocation_fixed  Each allocation sampled with probability 1/T whatever its
+//       size (Bernoulli sampling of allocations): Binomial(n, 1/T).
+#include <string>
+#include <string_view>
+
+namespace allocsim::profile {
+
+enum class ModelKind { per_allocation_exponential, poisson_bytes, per_allocation_fixed };
+
+struct SamplingModel {
+  ModelKind kind = ModelKind::per_allocation_exponential;
+  double rate = 0;  // T: mean bytes between samples, or allocations for per_allocation_fixed
+  std::string system;  // "go", "jemalloc", ... as in `allocsim schemes`
+};
+
+// Probability that one allocation of `size` bytes gets at least one sample.
+double sample_probability(const SamplingModel& model, double size);
+
+// Expected samples per true byte of a record of objects of `size` bytes: p(s)/s for
+// the per-allocation models, 1/T for the byte-rate one. Its inverse scales samples
+// to the unbiased bytes estimate (Go's and jeprof's k s / (1 - exp(-s/T))).
+double samples_per_byte(const SamplingModel& model, double size);
+
+// Probability that a record of `objects` allocations of `size` bytes has no sample:
+// for the byte-rate models exp(-objects * size / T) whatever the size.
+double probability_no_sample(const SamplingModel& model, double objects, double size);
+
+// True bytes (objects for per_allocation_fixed, times `size`) a record needs to
+// appear with probability `chance`: T ln(1/(1 - chance)) for the byte-rate models.
+double detection_limit_bytes(const SamplingModel& model, double chance, double size);
+
+// The model of a scheme of `allocsim schemes`; InputError naming `where` for a
+// scheme without one (deterministic or size-class-dependent designs).
+SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::string& where);
+
+std::string model_name(ModelKind kind);  // "binomial (p = 1 - exp(-s/T))", ...
+
+}  // namespace allocsim::profile

@@ -1,0 +1,161 @@
+// Entry intervals, detection limits, the pairwise test and the resampler, each
+// against its closed form (no Monte Carlo except where stated, with its bound).
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/poisson.hpp>
+#include <cmath>
+
+#include "allocsim/profile/entry_interval.h"
+#include "allocsim/profile/pairwise.h"
+#include "allocsim/profile/rank_stability.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::profile {
+namespace {
+
+const SamplingModel kGo{ModelKind::per_allocation_exponential, 65536, "go"};
+const SamplingModel kPoisson{ModelKind::poisson_bytes, 65536, "heapprofd"};
+
+// P(K >= k) and P(K <= k) for K ~ Binomial(n, p), straight from Boost's binomial.
+double at_least(double k, double n, double p) {
+  if (k == 0) return 1.0;
+  if (k > n) return 0.0;
+  return boost::math::cdf(boost::math::complement(boost::math::binomial_distribution<>(n, p), k - 1));
+}
+double at_most(double k, double n, double p) {
+  if (k >= n) return 1.0;
+  return boost::math::cdf(boost::math::binomial_distribution<>(n, p), k);
+}
+
+TEST(ProfileInterval, BinomialBoundsAreTheClopperPearsonEndsInN) {
+  const double tail = 0.025;
+  for (const double size : {64.0, 4096.0, 60000.0}) {
+    const double p = sample_probability(kGo, size);
+    for (const double k : {0.0, 1.0, 2.0, 5.0, 30.0, 200.0}) {
+      const EntryInterval ci = entry_interval(kGo, k, size, 0.95, false);
+      // lower: the first n whose chance of k or more samples exceeds a/2.
+      if (k > 0) {
+        EXPECT_GT(at_least(k, ci.objects_lower, p), tail) << size << " " << k;
+        EXPECT_LE(at_least(k, ci.objects_lower - 1, p), tail) << size << " " << k;
+      } else {
+        EXPECT_EQ(ci.objects_lower, 0);
+      }
+      // upper: the last n whose chance of k or fewer samples exceeds a/2.
+      EXPECT_GT(at_most(k, ci.objects_upper, p), tail) << size << " " << k;
+      EXPECT_LE(at_most(k, ci.objects_upper + 1, p), tail) << size << " " << k;
+      EXPECT_DOUBLE_EQ(ci.bytes_upper, ci.objects_upper * size);
+    }
+  }
+}
+
+// Exact coverage of the binomial interval at true n: the sum of the binomial
+// probabilities of the k whose interval holds n.
+double binomial_coverage(double n, double size, double level) {
+  const double p = sample_probability(kGo, size);
+  const boost::math::binomial_distribution<> samples(n, p);
+  double covered = 0;
+  for (double k = 0; k <= n; ++k) {
+    const EntryInterval ci = entry_interval(kGo, k, size, level, false);
+    if (ci.objects_lower <= n && n <= ci.objects_upper) covered += boost::math::pdf(samples, k);
+  }
+  return covered;
+}
+
+TEST(ProfileInterval, BinomialCoverageIsAtLeastTheLevelForEveryN) {
+  for (const double size : {512.0, 16384.0, 65536.0}) {
+    for (const double n : {1.0, 3.0, 10.0, 37.0, 100.0, 400.0}) {
+      EXPECT_GE(binomial_coverage(n, size, 0.95), 0.95 - 1e-12) << size << " " << n;
+      EXPECT_GE(binomial_coverage(n, size, 0.5), 0.5 - 1e-12) << size << " " << n;
+    }
+  }
+}
+
+TEST(ProfileInterval, GarwoodCoverageIsAtLeastTheLevel) {
+  for (const double mean : {0.1, 1.0, 3.7, 20.0, 150.0}) {
+    const boost::math::poisson_distribution<> samples(mean);
+    double covered = 0;
+    for (double k = 0; k < mean + 20 * std::sqrt(mean) + 20; ++k) {
+      const EntryInterval ci = entry_interval(kPoisson, k, 100, 0.95, false);
+      const double bytes = mean * kPoisson.rate;
+      if (ci.bytes_lower <= bytes && bytes <= ci.bytes_upper) covered += boost::math::pdf(samples, k);
+    }
+    EXPECT_GE(covered, 0.95 - 1e-9) << mean;
+  }
+  // k = 0: the upper end is -T ln(a/2), the bytes that show no sample with chance a/2.
+  EXPECT_NEAR(entry_interval(kPoisson, 0, 100, 0.95, false).bytes_upper, -65536 * std::log(0.025), 1e-6);
+}
+
+TEST(ProfileInterval, CertainSamplingGivesAPointAndMixedSizesSayApproximate) {
+  const EntryInterval big = entry_interval(kGo, 20, 1 << 30, 0.95, false);
+  EXPECT_EQ(big.objects_lower, 20);
+  EXPECT_EQ(big.objects_upper, 20);
+  EXPECT_NE(entry_interval(kGo, 3, 700, 0.95, true).method.find("approximate"), std::string::npos);
+  EXPECT_THROW(entry_interval(kGo, 1.5, 64, 0.95, false), InputError);
+  EXPECT_THROW(entry_interval(kGo, 1, 64, 1.0, false), InputError);
+  EXPECT_THROW(entry_interval(kGo, 1, 0, 0.95, false), InputError);
+}
+
+TEST(ProfileInterval, DetectionLimitsAreWhereTheMissChanceIsMet) {
+  for (const SamplingModel& model : {kGo, kPoisson}) {
+    for (const double chance : {0.5, 0.95}) {
+      const double bytes = detection_limit_bytes(model, chance, 64);
+      EXPECT_NEAR(probability_no_sample(model, bytes / 64, 64), 1 - chance, 1e-12);
+    }
+  }
+  const SamplingModel fixed{ModelKind::per_allocation_fixed, 100, "per-allocation"};
+  const double objects = detection_limit_bytes(fixed, 0.95, 1) ;
+  EXPECT_LE(probability_no_sample(fixed, objects, 1), 0.05);
+  EXPECT_GT(probability_no_sample(fixed, objects - 1, 1), 0.05);
+}
+
+HeapProfile two_entries(double first_samples, double second_samples, double size) {
+  HeapProfile profile;
+  profile.model = kGo;
+  for (const double k : {first_samples, second_samples}) {
+    ProfileEntry entry;
+    entry.samples = k;
+    entry.object_size = size;
+    entry.estimate_bytes = k * size / sample_probability(kGo, size);
+    profile.entries.push_back(entry);
+  }
+  return profile;
+}
+
+TEST(ProfileInterval, PairwiseTestSeparatesSkewFromNoise) {
+  // Equal samples of equal sizes: nothing to see.
+  EXPECT_DOUBLE_EQ(equal_bytes_p_value(two_entries(40, 40, 64), 0, 1), 1.0);
+  // 78 against 21 samples: two-sided binomial(99, 1/2) tail, far below 1e-6.
+  const double skew = equal_bytes_p_value(two_entries(78, 21, 64), 0, 1);
+  const boost::math::binomial_distribution<> half(99, 0.5);
+  EXPECT_NEAR(skew, 2 * boost::math::cdf(half, 21.0), 1e-15);
+  EXPECT_LT(skew, 1e-6);
+  // 5 against 3: noise.
+  EXPECT_GT(equal_bytes_p_value(two_entries(5, 3, 64), 0, 1), 0.5);
+}
+
+TEST(ProfileInterval, ResamplingDrawsTheFittedBinomialAndIsSeeded) {
+  HeapProfile profile = two_entries(50, 10, 4096);
+  const double p = sample_probability(kGo, 4096);
+  const double n = std::round(50 / p);
+  const int replications = 4000;
+  double sum = 0;
+  for (int r = 0; r < replications; ++r) sum += resample_samples(profile, 0, 7, r);
+  // Mean of 4000 Binomial(n, p) draws: within 5 standard errors of n p
+  // (false alarm about 6e-7).
+  const double se = std::sqrt(n * p * (1 - p) / replications);
+  EXPECT_NEAR(sum / replications, n * p, 5 * se);
+  EXPECT_EQ(resample_samples(profile, 1, 7, 3), resample_samples(profile, 1, 7, 3));
+  const auto order = ranked_entries(profile);
+  const RankStability a = rank_stability(profile, order, 2, 300, 11);
+  const RankStability b = rank_stability(profile, order, 2, 300, 11);
+  EXPECT_EQ(a.rank_kept, b.rank_kept);
+  EXPECT_EQ(a.set_unchanged, 1.0);  // two entries are always the top two
+  // 50 against 10 samples of one size: the first stays first unless the draws cross,
+  // about 1e-7 per resample (normal approximation, z = 40 / sqrt(60) = 5.2), so the
+  // rank holds in all 300 (false alarm about 3e-5).
+  EXPECT_EQ(a.rank_kept[0], 1.0);
+}
+
+}  // namespace
+}  // namespace allocsim::profile

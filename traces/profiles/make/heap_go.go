@@ -1,0 +1,88 @@
+// Writes a Go 1.19 heap profile (gzip'd profile.proto) of a program whose call sites
+// allocate known bytes, and a short CPU profile (an input `allocsim profile` must refuse).
+//
+// Usage: heap_go RATE HEAP_OUT CPU_OUT
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+)
+
+var (
+	live [][]byte // blocks kept until the profile is written
+	sink []byte   // freed blocks pass through here
+)
+
+//go:noinline
+func allocate(count, size int, keep bool) {
+	for j := 0; j < count; j++ {
+		b := make([]byte, size)
+		if keep {
+			live = append(live, b)
+		} else {
+			sink = b
+		}
+	}
+}
+
+// One function per site, never inlined, so each sample's stack names its site.
+//
+//go:noinline
+func siteSmall() { allocate(20000, 64, true) }
+
+//go:noinline
+func siteMedium() { allocate(2000, 4096, true) }
+
+//go:noinline
+func siteLarge() { allocate(20, 1<<20, true) }
+
+//go:noinline
+func siteFreed() { allocate(10000, 1024, false) }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "heap_go:", err)
+	os.Exit(2)
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fail(fmt.Errorf("usage: heap_go RATE HEAP_OUT CPU_OUT"))
+	}
+	rate, err := strconv.Atoi(os.Args[1])
+	if err != nil {
+		fail(err)
+	}
+	runtime.MemProfileRate = rate
+	live = make([][]byte, 0, 30000)
+
+	cpu, err := os.Create(os.Args[3])
+	if err != nil {
+		fail(err)
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		fail(err)
+	}
+	siteSmall()
+	siteMedium()
+	siteLarge()
+	siteFreed()
+	pprof.StopCPUProfile()
+	cpu.Close()
+
+	// The heap profile shows the state as of the last completed GC cycle.
+	runtime.GC()
+	runtime.GC()
+	heap, err := os.Create(os.Args[2])
+	if err != nil {
+		fail(err)
+	}
+	if err := pprof.WriteHeapProfile(heap); err != nil {
+		fail(err)
+	}
+	heap.Close()
+	runtime.KeepAlive(live)
+}
