@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
-# (ctest), the notebooks (executed headless against the committed results/), the
-# regression expectations of scenarios/regression/ (allocsim check) and the quick
+# (ctest), the Python module's tests, the installed package (a consumer project built
+# against it), the notebooks (executed headless against the committed results/, each
+# also driving the engine through the module), the regression expectations of scenarios/regression/ (allocsim check) and the quick
 # conformance checks against the real samplers (scripts/conformance.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -9,6 +10,8 @@ scripts/install-deps.sh
 scripts/build.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure -j"$jobs"
+scripts/test-python.sh
+scripts/test-install.sh
 scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds allocsim (Release) into build/: the CLI at build/bin/allocsim,
-# the test binary and the benchmarks.
+# the Python package at build/python/allocsim, the test binary and the benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)

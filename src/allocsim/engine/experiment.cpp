@@ -73,9 +73,15 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
   std::uint64_t total_work = 0;
   for (const auto& point : scenario.points) total_work += point.schemes.size() * R;
   std::atomic<std::uint64_t> work_done{0};
+  std::atomic<bool> cancelled{false};
+  auto poll_cancel = [&] {
+    if (options.cancelled && options.cancelled()) cancelled = true;
+    return cancelled.load();
+  };
 
   for (std::size_t p = 0; p < scenario.points.size(); ++p) {
     const SweepPoint& point = scenario.points[p];
+    if (poll_cancel()) throw RunCancelled();
     auto& cached = traces[point.trace_key];
     if (!cached) cached = std::make_shared<const Trace>(load_trace(point.trace, trace_seed(scenario.seed)));
     const std::shared_ptr<const Trace> trace = cached;
@@ -98,6 +104,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     std::vector<OrderedMerge> merged(scheme_count);
 
     auto work = [&](std::size_t item, unsigned worker) {
+      if (cancelled) throw RunCancelled();
       const std::size_t s = item / blocks;
       const std::uint64_t block = item % blocks;
       auto& evaluator = evaluators[worker][s];
@@ -113,6 +120,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
       work_done += count;
     };
     auto tick = [&] {
+      poll_cancel();
       if (!options.progress) return;
       std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,
                    scenario.points.size(), 100.0 * static_cast<double>(work_done) / static_cast<double>(total_work));

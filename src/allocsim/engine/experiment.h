@@ -4,6 +4,8 @@
 // scheme k at point j draws from the stream (seed, stream_id(j, k), r) and blocks
 // are merged in block order, so results are bit-identical for any thread count.
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,15 @@ struct ScenarioResult {
 struct RunOptions {
   unsigned threads = 1;
   bool progress = false;  // a progress line on stderr
+  // Asked on the calling thread about four times a second while replications run
+  // (and before each sweep point); true stops the run with RunCancelled.
+  std::function<bool()> cancelled;
+};
+
+// A run stopped because RunOptions::cancelled said so (an interrupt, not an error).
+class RunCancelled : public std::runtime_error {
+ public:
+  RunCancelled() : std::runtime_error("run cancelled") {}
 };
 
 // Replications per work unit. Fixed (not derived from the thread count) because
