@@ -142,8 +142,8 @@ class Interrupt(unittest.TestCase):
             import sys
             sys.path[:0] = {sys.path[:2]!r}
             from support import allocsim, small_scenario
-            print("started", flush=True)
             try:
+                print("started", flush=True)
                 allocsim.run(small_scenario(replications=100_000_000), threads=1)
             except KeyboardInterrupt:
                 print("interrupted", flush=True)
