@@ -2,7 +2,8 @@
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
 # (ctest), the Python module's tests, the installed package (a consumer project built
 # against it), the notebooks (executed headless against the committed results/, each
-# also driving the engine through the module), the regression expectations of scenarios/regression/ (allocsim check) and the quick
+# also driving the engine through the module), the regression expectations of
+# scenarios/regression/ (allocsim check) and the quick
 # conformance checks against the real samplers (scripts/conformance.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
