@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds allocsim and runs the whole test suite: the unit and statistical tests
 # (ctest), the same tests again under ASan + UBSan (scripts/build-sanitize.sh), each
-# fuzz target for 20 s (scripts/fuzz.sh), the notebooks (executed headless against
-# the committed results/), the regression expectations of scenarios/regression/
-# (allocsim check) and the quick conformance checks against the real samplers
-# (scripts/conformance.sh --quick).
+# fuzz target for 20 s (scripts/fuzz.sh), the Python module's tests, the installed
+# package (a consumer project built against it), the notebooks (executed headless
+# against the committed results/, each also driving the engine through the module),
+# the regression expectations of scenarios/regression/ (allocsim check) and the quick
+# conformance checks against the real samplers (scripts/conformance.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -14,6 +15,8 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 scripts/build-sanitize.sh
 scripts/sanitize-tests.sh
 scripts/fuzz.sh 20
+scripts/test-python.sh
+scripts/test-install.sh
 scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds allocsim (Release) into build/: the CLI at build/bin/allocsim,
-# the test binary and the benchmarks. `scripts/build.sh DIR CMAKE_ARGS...` builds
-# into DIR with extra configuration, as scripts/build-sanitize.sh does.
+# the Python package at build/python/allocsim, the test binary and the benchmarks.
+# `scripts/build.sh DIR CMAKE_ARGS...` builds into DIR with extra configuration, as
+# scripts/build-sanitize.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir="${1:-build}"

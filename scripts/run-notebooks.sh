@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Executes every notebook of notebooks/ headless against the committed results/,
-# with Debian's Python (/usr/bin/python3, packages python3-matplotlib,
-# python3-pandas, python3-numpy, python3-ipykernel, jupyter-nbconvert), not
+# Executes every notebook of notebooks/ headless against the committed results/ and
+# the Python module in build/python (scripts/build.sh builds it), with Debian's
+# Python (/usr/bin/python3, packages python3-matplotlib, python3-pandas,
+# python3-numpy, python3-scipy, python3-ipykernel, jupyter-nbconvert), not
 # whichever python3 comes first on the PATH. The executed copies go to
 # build/notebooks/; the script fails if any notebook raises.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=/usr/bin/python3
-if ! "$python" -c 'import matplotlib, pandas, numpy, nbconvert, ipykernel' 2>/dev/null; then
-  echo "run-notebooks: $python lacks matplotlib, pandas, numpy, nbconvert or ipykernel" >&2
-  echo "  (Debian: apt-get install python3-matplotlib python3-pandas python3-numpy python3-ipykernel jupyter-nbconvert)" >&2
+if ! "$python" -c 'import matplotlib, pandas, numpy, scipy, nbconvert, ipykernel' 2>/dev/null; then
+  echo "run-notebooks: $python lacks matplotlib, pandas, numpy, scipy, nbconvert or ipykernel" >&2
+  echo "  (Debian: apt-get install python3-matplotlib python3-pandas python3-numpy python3-scipy python3-ipykernel jupyter-nbconvert)" >&2
   exit 1
 fi
 # Only the system-wide kernel spec (it runs /usr/bin/python3): a user's own specs

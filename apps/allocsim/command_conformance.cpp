@@ -9,6 +9,7 @@
 #include "allocsim/conformance/conformance_run.h"
 #include "allocsim/util/atomic_file.h"
 #include "commands.h"
+#include "data_paths.h"
 
 namespace allocsim::cli {
 
@@ -19,8 +20,9 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
     bool no_chart = false;
   };
   auto options = std::make_shared<Options>();
-  options->run.source_dir = ALLOCSIM_SOURCE_DIR;
-  options->run.build_dir = ALLOCSIM_BUILD_DIR;
+  const DataPaths paths = data_paths();
+  options->run.source_dir = paths.source_dir;
+  options->run.build_dir = paths.build_dir;
   CLI::App* command = app.add_subcommand("conformance", "check a model against the real allocator's sampler");
   std::string systems;
   for (const auto& s : conformance_systems()) systems += (systems.empty() ? "" : ", ") + s.name;

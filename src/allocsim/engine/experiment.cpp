@@ -50,6 +50,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
 
   for (std::size_t p = 0; p < scenario.points.size(); ++p) {
     const SweepPoint& point = scenario.points[p];
+    if (options.cancelled && options.cancelled()) throw RunCancelled();
     auto& cached = traces[point.trace_key];
     if (!cached) cached = std::make_shared<const Trace>(load_trace(point.trace, trace_seed(scenario.seed)));
     const std::shared_ptr<const Trace> trace = cached;
@@ -70,7 +71,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
     // Scheme s replays the stream (seed, stream_id(p, s)), replications [0, R).
     std::vector<ReplicationRange> jobs;
     for (std::size_t s = 0; s < scheme_count; ++s) jobs.push_back({{scenario.seed, stream_id(p, s), 0}, R});
-    ReplicationOptions replication_options{threads, {}};
+    ReplicationOptions replication_options{threads, {}, options.cancelled};
     if (options.progress) {
       replication_options.progress = [&](std::uint64_t done) {
         std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,

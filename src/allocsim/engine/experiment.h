@@ -4,6 +4,7 @@
 // scheme k at point j draws from the stream (seed, stream_id(j, k), r) and blocks
 // are merged in block order, so results are bit-identical for any thread count.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ struct ScenarioResult {
 struct RunOptions {
   unsigned threads = 1;
   bool progress = false;  // a progress line on stderr
+  // Asked on the calling thread about four times a second while replications run
+  // (and before each sweep point); true stops the run with RunCancelled.
+  std::function<bool()> cancelled;
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options);

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -42,6 +43,15 @@ struct ReplicationOptions {
   // Called from the calling thread about four times a second with the number of
   // replications finished so far over all jobs; may be empty.
   std::function<void(std::uint64_t done)> progress;
+  // Asked on the calling thread as often as `progress`; true stops the run: no
+  // further block starts and run_replications throws RunCancelled. May be empty.
+  std::function<bool()> cancelled;
+};
+
+// A run stopped because it was asked to (an interrupt, not an error).
+class RunCancelled : public std::runtime_error {
+ public:
+  RunCancelled() : std::runtime_error("run cancelled") {}
 };
 
 namespace replication_detail {
@@ -87,8 +97,10 @@ std::vector<Merged> run_replications(const std::vector<ReplicationRange>& jobs, 
   for (auto& per_worker : evaluators) per_worker.resize(jobs.size());
   std::vector<replication_detail::OrderedMerge<Merged, Block>> merges(jobs.size());
   std::atomic<std::uint64_t> done{0};
+  std::atomic<bool> cancelled{false};
 
   auto work = [&](std::size_t item, unsigned worker) {
+    if (cancelled) throw RunCancelled();
     const std::size_t j =
         static_cast<std::size_t>(std::upper_bound(first_item.begin(), first_item.end(), item) - first_item.begin()) - 1;
     const std::uint64_t block = item - first_item[j];
@@ -101,6 +113,7 @@ std::vector<Merged> run_replications(const std::vector<ReplicationRange>& jobs, 
     done += count;
   };
   auto tick = [&] {
+    if (options.cancelled && options.cancelled()) cancelled = true;
     if (options.progress) options.progress(done.load());
   };
   parallel_for(first_item.back(), threads, work, tick);

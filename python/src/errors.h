@@ -1,0 +1,31 @@
+#pragma once
+// How the library's errors reach Python: InputError becomes ValueError with the
+// CLI's one-line message (the text after "allocsim: error: "), a missing input
+// file FileNotFoundError with the same message.
+#include <pybind11/pybind11.h>
+
+#include <filesystem>
+#include <string>
+
+#include "allocsim/util/error.h"
+
+namespace allocsim::python {
+
+void register_error_translation();
+
+// Runs read(path); an InputError about a path that does not exist is raised as
+// FileNotFoundError (the message unchanged), any other as ValueError.
+template <typename Read>
+auto read_input_file(const std::string& path, Read&& read) {
+  try {
+    return read(path);
+  } catch (const InputError& e) {
+    if (!std::filesystem::exists(path)) {
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+      throw pybind11::error_already_set();
+    }
+    throw;
+  }
+}
+
+}  // namespace allocsim::python

@@ -1,0 +1,121 @@
+// allocsim._run: parse a scenario, apply the overrides the CLI's `run` offers, run
+// it with the GIL released (Ctrl-C stops it) and hand back the result files' text,
+// written by the CLI's own writers (report/results_writer.h).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "allocsim/check/expectation_check.h"
+#include "allocsim/engine/experiment.h"
+#include "allocsim/engine/parallel.h"
+#include "allocsim/report/figures.h"
+#include "allocsim/report/results_writer.h"
+#include "allocsim/util/error.h"
+#include "bindings.h"
+#include "errors.h"
+
+namespace py = pybind11;
+
+namespace allocsim::python {
+namespace {
+
+// The CLI's bounds for --replications and --threads.
+constexpr std::uint64_t kMaxReplications = 1'000'000'000;
+constexpr unsigned kMaxThreads = 4096;
+
+struct Overrides {
+  unsigned threads = 0;  // 0 = all cores
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> replications;
+  std::optional<std::string> replay;
+};
+
+void apply(const Overrides& o, Scenario& scenario) {
+  if (o.threads > kMaxThreads) {
+    throw InputError("threads must be in [0, 4096] (0: all cores), got " + std::to_string(o.threads));
+  }
+  if (o.seed) scenario.seed = *o.seed;
+  if (o.replications) {
+    if (*o.replications < 2 || *o.replications > kMaxReplications) {
+      throw InputError("replications must be in [2, 1000000000], got " + std::to_string(*o.replications));
+    }
+    scenario.replications = *o.replications;
+  }
+  if (o.replay) {
+    if (*o.replay != "skip_ahead" && *o.replay != "streaming") {
+      throw InputError("replay must be skip_ahead or streaming, got '" + *o.replay + "'");
+    }
+    scenario.replay = *o.replay == "streaming" ? ReplayMode::streaming : ReplayMode::skip_ahead;
+  }
+}
+
+// Asked by the engine on this (the calling) thread while it runs without the GIL:
+// true once Python has a pending signal whose handler raised (Ctrl-C).
+bool python_interrupted() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+struct RunFiles {
+  std::string metrics, summary, directory;
+  std::optional<std::string> intervals, profiles, estimates;  // absent where the CLI writes no file
+};
+
+RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::optional<std::string>& out,
+                        bool charts) {
+  RunOptions options;
+  options.threads = threads == 0 ? default_thread_count() : threads;
+  options.cancelled = python_interrupted;
+  const ScenarioResult result = run_scenario(scenario, options);
+  const std::vector<ExpectationOutcome> outcomes = check_expectations(scenario, result);
+  RunFiles files;
+  files.metrics = metrics_csv(scenario, result);
+  files.summary = summary_json(scenario, result, outcomes);
+  if (!result.profile_rows.empty()) files.profiles = profiles_csv(scenario, result);
+  if (scenario.outputs.intervals && !result.interval_rows.empty()) files.intervals = intervals_csv(scenario, result);
+  if (scenario.outputs.estimates) files.estimates = estimates_csv(scenario, result);
+  if (out) {
+    files.directory = write_results(*out, scenario, result, outcomes);
+    if (charts) render_figures({scenario.charts, scenario.tables}, files.directory);
+  }
+  return files;
+}
+
+py::dict run(const std::string& source, bool is_path, const Overrides& overrides,
+             const std::optional<std::string>& out, bool charts) {
+  Scenario scenario = is_path ? read_input_file(source, load_scenario) : parse_scenario(source, "<scenario>");
+  apply(overrides, scenario);
+  RunFiles files;
+  {
+    py::gil_scoped_release released;
+    files = run_and_format(scenario, overrides.threads, out, charts);
+  }
+  py::dict result;
+  result["metrics"] = files.metrics;
+  result["intervals"] = files.intervals;
+  result["profiles"] = files.profiles;
+  result["estimates"] = files.estimates;
+  result["summary"] = files.summary;
+  result["directory"] = out ? py::object(py::str(files.directory)) : py::object(py::none());
+  return result;
+}
+
+}  // namespace
+
+void bind_run(py::module_& module) {
+  module.def(
+      "_run",
+      [](const std::string& source, bool is_path, unsigned threads, std::optional<std::uint64_t> seed,
+         std::optional<std::uint64_t> replications, std::optional<std::string> replay,
+         std::optional<std::string> out, bool charts) {
+        return run(source, is_path, {threads, seed, replications, replay}, out, charts);
+      },
+      py::arg("source"), py::arg("is_path"), py::arg("threads"), py::arg("seed"), py::arg("replications"),
+      py::arg("replay"), py::arg("out"), py::arg("charts"),
+      "Runs a scenario (JSON text, or a file when is_path); returns the result files' text. "
+      "Use allocsim.run.");
+}
+
+}  // namespace allocsim::python

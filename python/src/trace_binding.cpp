@@ -1,0 +1,204 @@
+// allocsim.Trace: a trace read from any file format allocsim reads, or built from
+// NumPy arrays; its columns are read-only NumPy views of the C++ trace.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "allocsim/trace/format/trace_format.h"
+#include "allocsim/trace/trace_summary.h"
+#include "array_column.h"
+#include "bindings.h"
+#include "errors.h"
+
+namespace py = pybind11;
+
+namespace allocsim::python {
+namespace {
+
+struct PyTrace {
+  std::shared_ptr<const Trace> trace;
+  std::string format;  // as read: "native", "csv", "heaptrack"; "arrays" when built from NumPy
+  std::optional<HeaptrackStats> heaptrack;
+};
+
+HeaptrackOptions heaptrack_options(const std::string& pairing, const std::string& clock) {
+  HeaptrackOptions options;
+  if (pairing != "lifo" && pairing != "fifo") throw InputError("pairing must be lifo or fifo, got '" + pairing + "'");
+  if (clock != "events" && clock != "milliseconds") {
+    throw InputError("clock must be events or milliseconds, got '" + clock + "'");
+  }
+  options.pairing = pairing == "fifo" ? FreePairing::fifo : FreePairing::lifo;
+  options.clock = clock == "milliseconds" ? HeaptrackClock::milliseconds : HeaptrackClock::events;
+  return options;
+}
+
+PyTrace load(const std::string& path, const std::string& format_name, const std::string& pairing,
+             const std::string& clock) {
+  const auto format = parse_trace_format(format_name);
+  if (!format) throw InputError("format must be auto, heaptrack, csv or native, got '" + format_name + "'");
+  const HeaptrackOptions options = heaptrack_options(pairing, clock);
+  TraceFile file = read_input_file(path, [&](const std::string& p) {
+    py::gil_scoped_release released;
+    return read_trace_file(p, *format, options);
+  });
+  return {std::make_shared<const Trace>(std::move(file.trace)), to_string(file.format), file.heaptrack};
+}
+
+// Dense ids 0..count-1: the count is one more than the largest id (1 when empty),
+// and at least the number of names given.
+std::uint32_t id_count(const std::vector<std::uint32_t>& ids, std::size_t names) {
+  const std::uint32_t largest = ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end());
+  return std::max<std::uint32_t>(largest + 1, static_cast<std::uint32_t>(names));
+}
+
+template <typename T>
+std::vector<T> column_or(const std::optional<py::array>& array, const std::string& name, std::size_t length, T fill) {
+  if (!array) return std::vector<T>(length, fill);
+  return array_column<T>(*array, name, static_cast<long long>(length), name == "frees");
+}
+
+PyTrace from_arrays(const py::array& sizes, const std::optional<py::array>& threads,
+                    const std::optional<py::array>& stacks, const std::optional<py::array>& times,
+                    const std::optional<py::array>& frees, const std::optional<py::array>& allocated,
+                    const std::optional<py::array>& types, std::vector<std::string> stack_names,
+                    std::vector<std::string> type_names) {
+  Trace trace;
+  trace.requested = array_column<std::uint64_t>(sizes, "sizes", -1);
+  const std::size_t n = trace.requested.size();
+  trace.thread = column_or<std::uint32_t>(threads, "threads", n, 0);
+  trace.stack = column_or<std::uint32_t>(stacks, "stacks", n, 0);
+  trace.type = column_or<std::uint32_t>(types, "types", n, 0);
+  trace.free_time = column_or<std::uint64_t>(frees, "frees", n, kNeverFreed);
+  if (allocated) trace.allocated = array_column<std::uint64_t>(*allocated, "allocated", static_cast<long long>(n));
+  if (times) {
+    trace.time = array_column<std::uint64_t>(*times, "times", static_cast<long long>(n));
+  } else {
+    trace.time.resize(n);
+    for (std::size_t i = 0; i < n; ++i) trace.time[i] = i;  // the event order
+  }
+  trace.thread_count = id_count(trace.thread, 0);
+  trace.stack_count = id_count(trace.stack, stack_names.size());
+  trace.type_count = id_count(trace.type, type_names.size());
+  // Names, when given, cover every id (an id past the names is unnamed).
+  if (!stack_names.empty()) stack_names.resize(trace.stack_count);
+  if (!type_names.empty()) type_names.resize(trace.type_count);
+  trace.stack_names = std::move(stack_names);
+  trace.type_names = std::move(type_names);
+  trace.validate("Trace");
+  return {std::make_shared<const Trace>(std::move(trace)), "arrays", std::nullopt};
+}
+
+// A read-only NumPy view of a column; `owner` (the Python Trace) keeps it alive.
+template <typename T>
+py::array view(const std::vector<T>& column, const py::object& owner) {
+  py::array_t<T> array(static_cast<py::ssize_t>(column.size()), column.data(), owner);
+  array.attr("setflags")(py::arg("write") = false);
+  return array;
+}
+
+py::dict heaptrack_dict(const HeaptrackStats& h) {
+  py::dict d;
+  d["kind"] = to_string(h.kind);
+  d["file_version"] = h.file_version;
+  d["heaptrack_version"] = h.heaptrack_version;
+  d["command"] = h.command;
+  d["allocations"] = h.allocations;
+  d["frees"] = h.frees;
+  d["ambiguous_frees"] = h.ambiguous_frees;
+  d["unmatched_frees"] = h.unmatched_frees;
+  d["last_millisecond"] = h.last_millisecond;
+  d["attached"] = h.attached;
+  return d;
+}
+
+py::object info(const PyTrace& t, std::size_t top) {
+  const TraceSummary summary = summarize_trace(*t.trace, "Trace", top);
+  py::object parsed = py::module_::import("json").attr("loads")(to_json(summary).dump());
+  parsed["format"] = t.format;
+  if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(*t.heaptrack);
+  return parsed;
+}
+
+py::object to_pandas(const py::object& self) {
+  const PyTrace& t = self.cast<const PyTrace&>();
+  py::dict columns;
+  columns["time"] = view(t.trace->time, self);
+  columns["thread"] = view(t.trace->thread, self);
+  columns["requested"] = view(t.trace->requested, self);
+  if (t.trace->has_allocated_sizes()) columns["allocated"] = view(t.trace->allocated, self);
+  columns["stack"] = view(t.trace->stack, self);
+  columns["type"] = view(t.trace->type, self);
+  columns["free_time"] = view(t.trace->free_time, self);
+  return py::module_::import("pandas").attr("DataFrame")(columns);
+}
+
+void save(const PyTrace& t, const std::string& path, const std::optional<std::string>& format) {
+  TraceFormat to = output_format_for(path);
+  if (format) {
+    if (*format != "csv" && *format != "native") throw InputError("format must be csv or native, got '" + *format + "'");
+    to = *format == "csv" ? TraceFormat::csv : TraceFormat::native;
+  }
+  py::gil_scoped_release released;
+  write_trace_file(*t.trace, path, to);
+}
+
+constexpr const char* kTraceDoc = R"(A trace: the allocations of one program run, column by column.
+
+Build one from NumPy integer arrays (each copied once, converted as it is copied):
+    Trace(sizes, threads=None, stacks=None, times=None, frees=None,
+          allocated=None, types=None, stack_names=[], type_names=[])
+  sizes      requested bytes of each allocation (required)
+  threads    dense thread index per allocation (default 0)
+  stacks     dense stack id per allocation (default 0); stack_names names them
+  times      non-decreasing timestamps (default 0, 1, 2, ...: the event order)
+  frees      when each allocation was freed; -1 (or 2**64-1) = live at the end
+             (default: nothing freed)
+  allocated  the allocator's sizes, when known
+  types      dense type id per allocation (default 0); type_names names them
+or read a file with Trace.load(path). Bad columns raise ValueError naming the
+column and element; non-integer arrays raise TypeError.)";
+
+}  // namespace
+
+void bind_trace(py::module_& module) {
+  py::class_<PyTrace>(module, "Trace", kTraceDoc)
+      .def(py::init(&from_arrays), py::arg("sizes"), py::arg("threads") = py::none(),
+           py::arg("stacks") = py::none(), py::arg("times") = py::none(), py::arg("frees") = py::none(),
+           py::arg("allocated") = py::none(), py::arg("types") = py::none(),
+           py::arg("stack_names") = std::vector<std::string>{}, py::arg("type_names") = std::vector<std::string>{})
+      .def_static("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("pairing") = "lifo",
+                  py::arg("clock") = "events",
+                  R"(Reads a trace file of any format allocsim reads.
+
+  path     the file (heaptrack, possibly zstd/gzip-compressed; CSV; native)
+  format   "auto" (by content), "heaptrack", "csv" or "native"
+  pairing  heaptrack interpreted files: which live allocation of a (size, stack)
+           a free releases, "lifo" or "fifo"
+  clock    heaptrack: time is the event order ("events") or the milliseconds
+Raises FileNotFoundError for a missing file, ValueError for a malformed one.)")
+      .def("save", &save, py::arg("path"), py::arg("format") = py::none(),
+           "Writes the trace: format \"csv\" or \"native\" (default: CSV for a .csv name, else native).")
+      .def("info", &info, py::arg("top") = 10,
+           "Counts, bytes, live heap at the end and at its peak, the size histogram and the `top` "
+           "biggest stacks, as `allocsim trace info --json` reports them, plus the format read.")
+      .def("to_pandas", &to_pandas,
+           "One row per allocation: time, thread, requested, [allocated], stack, type, free_time "
+           "(2**64-1 = live at the end).")
+      .def("__len__", [](const PyTrace& t) { return t.trace->size(); })
+      .def_property_readonly("format", [](const PyTrace& t) { return t.format; })
+      .def_property_readonly("heaptrack", [](const PyTrace& t) {
+        return t.heaptrack ? py::object(heaptrack_dict(*t.heaptrack)) : py::object(py::none());
+      })
+      .def_property_readonly("thread_count", [](const PyTrace& t) { return t.trace->thread_count; })
+      .def_property_readonly("stack_count", [](const PyTrace& t) { return t.trace->stack_count; })
+      .def_property_readonly("type_count", [](const PyTrace& t) { return t.trace->type_count; })
+      .def_property_readonly("stack_names", [](const PyTrace& t) { return t.trace->stack_names; })
+      .def_property_readonly("type_names", [](const PyTrace& t) { return t.trace->type_names; });
+}
+
+}  // namespace allocsim::python
