@@ -1,6 +1,7 @@
 #pragma once
 // Byte counts with units, wherever a byte count is accepted (JSON and the command
-// line): 4096, "4096", "4k", "4KiB", "512KiB", "1.5MiB", "2G".
+// line): 4096, "4096", "4k", "4KiB", "512KiB", "1.5MiB", "2G", "4 KiB" (one space
+// may stand before the unit; no sign, exponent, "inf" or "nan").
 //
 // 'k', 'M', 'G' and 'T' (either case, with or without "i" and "B": "k", "Ki", "KiB")
 // are binary, powers of 1024, because the sampling intervals of heap profilers are
