@@ -1,5 +1,6 @@
 #include "allocsim/report/gnuplot_runner.h"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,7 +66,17 @@ void run_gnuplot(const std::string& directory, const std::string& preamble, cons
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  // gnuplot starts with no signal blocked: allocsim blocks SIGINT/SIGTERM/SIGHUP in
+  // its threads (util/interrupt_cleanup.h), and a child inheriting that mask would
+  // outlive an interrupted run.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  const int spawned = posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
     if (spawned == ENOENT) {
