@@ -44,6 +44,18 @@ std::uint64_t carried_points(std::uint64_t x, std::uint64_t stop, Draw&& draw, D
   }
 }
 
+// An event that holds counter c's next point at x: its points recorded with
+// emit(i, x, points); returns the distance past u to the next point. Kept out of
+// line so that the replay loop around it keeps its variables in registers.
+template <class Draw, class Deterministic, class Emit>
+[[gnu::noinline]] std::uint64_t carried_event(std::size_t i, std::size_t c, std::uint64_t x, std::uint64_t u,
+                                              Draw& draw, Deterministic& deterministic, Emit& emit) {
+  std::uint64_t beyond = 0;
+  const std::uint64_t points = carried_points(x, u, [&] { return draw(c); }, deterministic, beyond);
+  emit(i, x, points);
+  return beyond;
+}
+
 // Streaming replay over events 0..n-1 with the counters `next` (one per thread, or
 // one for the process; each gets its first gap here, counter by counter):
 //   counter_of(i) -> the counter event i counts;
@@ -66,10 +78,7 @@ void carried_countdown_replay(std::size_t n, std::span<std::uint64_t> next, Coun
       x -= u;
       continue;
     }
-    std::uint64_t beyond = 0;
-    const std::uint64_t points = carried_points(x, u, [&] { return draw(c); }, deterministic, beyond);
-    emit(i, x, points);
-    x = beyond;
+    x = carried_event(i, c, x, u, draw, deterministic, emit);
   }
 }
 

@@ -19,6 +19,16 @@
 
 namespace allocsim {
 
+// An event that holds counter c's sampled unit at offset `left`: recorded with
+// emit(i, u, left); returns the counter's fresh draw. Kept out of line so that the
+// replay loop around it keeps its variables in registers.
+template <class Emit, class Draw>
+[[gnu::noinline]] std::uint64_t first_success_event(std::size_t i, std::size_t c, std::uint64_t u, std::uint64_t left,
+                                                    Emit& emit, Draw& draw) {
+  emit(i, u, left);
+  return draw(c);
+}
+
 // Streaming replay over events 0..n-1 with the counters `failures` (one per thread,
 // or one for the process), each already holding its first draw:
 //   counter_of(i) -> the counter event i counts down;
@@ -38,8 +48,7 @@ void first_success_replay(std::size_t n, std::span<std::uint64_t> failures, Coun
       left -= u;
       continue;
     }
-    emit(i, u, left);
-    left = draw(c);
+    left = first_success_event(i, c, u, left, emit, draw);
   }
 }
 
