@@ -1,8 +1,9 @@
-// Scheme::allocation_theories (the whole trace at once) gives allocation_theory's
-// values for every allocation, in the default loop and in the overrides that fetch
-// per-trace data once (optimal-size-class's design, Go's tiny-allocator sizes).
+// Scheme::theory: the per-allocation pieces over a whole trace (including those
+// that read per-trace data, Go's tiny-allocator sizes and optimal-size-class's
+// design) and the group metrics EstimatorTheory::of_group makes of their sums.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -12,38 +13,54 @@
 namespace allocsim {
 namespace {
 
-void expect_batch_equals_single(const Scheme& scheme, const Trace& trace, const std::string& name) {
-  std::vector<AllocationTheory> batch(trace.size());
-  int compared = 0;
-  for (std::size_t e = 0; e < scheme.estimators().size(); ++e) {
-    if (!scheme.has_allocation_theory(e)) continue;
-    scheme.allocation_theories(e, trace, batch);
-    for (std::size_t i = 0; i < trace.size(); ++i) {
-      const AllocationTheory one = scheme.allocation_theory(e, trace, i);
-      EXPECT_EQ(batch[i].bias, one.bias) << name << " estimator " << e << " allocation " << i;
-      EXPECT_EQ(batch[i].variance, one.variance) << name << " estimator " << e << " allocation " << i;
-      EXPECT_EQ(batch[i].log_p_none, one.log_p_none) << name << " estimator " << e << " allocation " << i;
-      ++compared;
-    }
+// Go with the tiny allocator at R = 4096: 8 opens a block (counted 16 bytes), 4 and 3
+// fit into it (never counted), 15 does not fit and opens the next one.
+TEST(AllocationTheories, GoTinyBlocksFollowTheTraceOrder) {
+  const Trace trace = testing::make_trace({8, 4, 3, 15});
+  const auto scheme = testing::create_scheme("go", {{"rate", 4096}, {"tiny", true}});
+  const EstimatorTheory count = scheme->theory(1);
+  ASSERT_TRUE(count.per_allocation());
+  const std::vector<AllocationTheory> pieces = count.allocations(trace);
+  ASSERT_EQ(pieces.size(), trace.size());
+  // An opener is sampled with 1 - e^(-16/R): ln P(none) = -16/R, unbiased count.
+  for (std::size_t i : {0u, 3u}) {
+    EXPECT_DOUBLE_EQ(pieces[i].log_p_none, -16.0 / 4096) << i;
+    EXPECT_NEAR(pieces[i].bias, 0.0, 1e-12) << i;
   }
-  EXPECT_GT(compared, 0) << name;
+  // The others are never seen: ln P(none) = 0, the whole allocation missed.
+  for (std::size_t i : {1u, 2u}) {
+    EXPECT_EQ(pieces[i].log_p_none, 0.0) << i;
+    EXPECT_EQ(pieces[i].bias, -1.0) << i;
+  }
+  EXPECT_FALSE(scheme->theory(2).per_allocation());  // merge-then-scale: no closed form
 }
 
-// Sizes from 0 to beyond the intervals, tiny ones that share Go's 16-byte blocks.
-TEST(AllocationTheories, BatchEqualsOneAtATime) {
-  const Trace trace = testing::make_trace({0, 1, 3, 8, 12, 15, 16, 24, 100, 1000, 5000, 70000, 1 << 20, 7, 9});
-  const std::vector<std::pair<std::string, nlohmann::json>> schemes = {
-      {"go", {{"rate", 4096}, {"tiny", true}}},
-      {"go", {{"rate", 4096}}},
-      {"optimal-size-class", {{"samples", 5}}},
-      {"optimal-size-class", {{"samples", 5}, {"classes", "jemalloc"}}},
-      {"jvm", {{"interval", 0}}},
-      {"poisson", nlohmann::json::object()},
-      {"jemalloc", nlohmann::json::object()},
-  };
-  for (const auto& [name, params] : schemes) {
-    expect_batch_equals_single(*testing::create_scheme(name, params), trace, name + " " + params.dump());
-  }
+// Without a group function the metrics are the sums' bias and variance and
+// P(>= 1 sample) = 1 - exp(sum ln P(none)); without per-allocation pieces, none.
+TEST(AllocationTheories, GroupMetricsComeFromTheSums) {
+  const auto jemalloc = testing::create_scheme("jemalloc", nlohmann::json::object());
+  const AllocationTheory sums{-2.0, 9.0, std::log(0.25)};
+  const TheoryValues from_sums = jemalloc->theory(0).of_group({}, sums);
+  EXPECT_EQ(from_sums.bias, -2.0);
+  EXPECT_EQ(from_sums.var, 9.0);
+  EXPECT_DOUBLE_EQ(*from_sums.p_any_sample, 0.75);
+  const TheoryValues none = jemalloc->theory(2).of_group({}, sums);
+  EXPECT_FALSE(none.bias || none.var || none.p_any_sample);
+}
+
+// The Poisson reference's bytes estimator has no per-allocation pieces but a
+// closed form of the group's bytes: n ~ Poisson(S/T), T n unbiased with variance T S.
+TEST(AllocationTheories, PoissonBytesTheoryReadsTheGroupTruth) {
+  const auto poisson = testing::create_scheme("poisson", {{"rate", 100}});
+  const EstimatorTheory bytes = poisson->theory(0);
+  EXPECT_FALSE(bytes.per_allocation());
+  GroupTotals truth;
+  truth.requested_bytes = 5000;
+  const TheoryValues values = bytes.of_group(truth, {});
+  ASSERT_TRUE(values.bias && values.var && values.p_any_sample);
+  EXPECT_NEAR(*values.bias, 0.0, 1e-9);
+  EXPECT_NEAR(*values.var, 100.0 * 5000, 1e-6 * 100 * 5000);
+  EXPECT_NEAR(*values.p_any_sample, -std::expm1(-50.0), 1e-12);
 }
 
 }  // namespace

@@ -94,13 +94,14 @@ TEST(GperftoolsScheme, SmallRequestsAreOverestimatedByTheirClass) {
   Trace trace = make_trace(std::vector<std::uint64_t>(1000, 24));
   trace.allocated.assign(1000, 32);
   const auto scheme = testing::create_scheme("gperftools", {{"rate", 524288}, {"startup_counter", 0}});
-  ASSERT_TRUE(scheme->has_allocation_theory(0));
+  const EstimatorTheory theory = scheme->theory(0);
+  ASSERT_TRUE(theory.per_allocation());
   double bias = 0;
-  for (std::size_t i = 0; i < trace.size(); ++i) bias += scheme->allocation_theory(0, trace, i).bias;
+  for (const AllocationTheory& one : theory.allocations(trace)) bias += one.bias;
   // (1 - e^(-32/T)) / (1 - e^(-24/T)) - 1 = 1/3 to within 1e-4 at T = 512 KiB.
   EXPECT_NEAR(bias / (24.0 * 1000), 1.0 / 3, 1e-4);
   // The start-up counter makes allocations dependent: no closed form.
-  EXPECT_FALSE(testing::create_scheme("gperftools", nlohmann::json::object())->has_allocation_theory(0));
+  EXPECT_FALSE(testing::create_scheme("gperftools", nlohmann::json::object())->theory(0).per_allocation());
 }
 
 }  // namespace

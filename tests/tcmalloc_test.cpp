@@ -158,6 +158,7 @@ TEST(TcmallocSampler, PeriodOneSamplesEverythingAndHugeSizesDoNotOverflow) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].offset, 999u);
   EXPECT_EQ(out[0].weight, std::ldexp(1.0, 48) - 900);
+  w.assign(4, 0.0);  // one observation's registers
   make_tcmalloc({{"rate", 100u}})->weigh(huge, out, w);
   EXPECT_EQ(w[0], std::ldexp(1.0, 48) - 900);
   EXPECT_THROW(make_tcmalloc({{"rate", 0u}}), InputError);

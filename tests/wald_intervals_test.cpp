@@ -66,9 +66,10 @@ void expect_unbiased_variance_registers(const std::string& name, const nlohmann:
   }
   for (std::size_t c = 0; c < checked.size(); ++c) {
     const std::size_t e = checked[c];
-    ASSERT_TRUE(scheme->has_allocation_theory(e));
+    const EstimatorTheory estimator_theory = scheme->theory(e);
+    ASSERT_TRUE(estimator_theory.per_allocation());
     double theory = 0;
-    for (std::size_t i = 0; i < trace.size(); ++i) theory += scheme->allocation_theory(e, trace, i).variance;
+    for (const AllocationTheory& one : estimator_theory.allocations(trace)) theory += one.variance;
     const double mean = sum[c] / R;
     const double sd = std::sqrt(std::max(0.0, sum_squares[c] / R - mean * mean) * R / (R - 1));
     EXPECT_GT(theory, 0) << name << "/" << estimators[e].name;

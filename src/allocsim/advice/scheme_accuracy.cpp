@@ -23,7 +23,8 @@ double GroupAccuracy::p_seen() const { return -std::expm1(log_p_none); }
 
 SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace) {
   const EstimatorSpec& spec = scheme.estimators().at(0);
-  if (spec.quantity == Quantity::count || !scheme.has_allocation_theory(0)) {
+  const EstimatorTheory bytes_theory = scheme.theory(0);
+  if (spec.quantity == Quantity::count || !bytes_theory.per_allocation()) {
     throw std::invalid_argument("scheme's first estimator is not bytes with closed-form theory");
   }
   SchemeAccuracy a;
@@ -32,8 +33,7 @@ SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace) {
   a.probability.resize(n);
   a.allocation_variance.resize(n);
   a.stacks.resize(trace.stack_count);
-  std::vector<AllocationTheory> theory(n);
-  scheme.allocation_theories(0, trace, theory);
+  const std::vector<AllocationTheory> theory = bytes_theory.allocations(trace);
   for (std::size_t i = 0; i < n; ++i) {
     a.measured[i] = spec.quantity == Quantity::requested_bytes ? trace.requested[i] : scheme.allocated_size(trace, i);
     const AllocationTheory& t = theory[i];

@@ -110,27 +110,29 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
 
   // Closed forms: the count needs any estimator with per-allocation theory (its
   // log_p_none), the estimate needs the requested one's.
-  std::size_t theory_estimator = estimators.size();
-  for (std::size_t e = 0; e < estimators.size(); ++e) {
-    if (scheme.has_allocation_theory(e)) {
-      theory_estimator = e;
-      break;
-    }
+  out.closed_form_counts = false;
+  std::vector<AllocationTheory> count_theory;
+  for (std::size_t e = 0; e < estimators.size() && !out.closed_form_counts; ++e) {
+    const EstimatorTheory t = scheme.theory(e);
+    out.closed_form_counts = t.per_allocation();
+    if (out.closed_form_counts) count_theory = t.allocations(trace);
   }
-  out.closed_form_counts = theory_estimator < estimators.size();
-  out.closed_form_estimates = scheme.has_allocation_theory(request.estimator);
+  const EstimatorTheory estimate_theory = scheme.theory(request.estimator);
+  out.closed_form_estimates = estimate_theory.per_allocation();
+  const std::vector<AllocationTheory> allocation_theory =
+      out.closed_form_estimates ? estimate_theory.allocations(trace) : std::vector<AllocationTheory>{};
   for (std::size_t i = 0; i < trace.size(); ++i) {
     SiteMoments& s = out.sites[trace.stack[i]];
     const bool live = trace.live_at_end(i);
     if (out.closed_form_counts && (live || !request.count_live_only)) {
-      const double pi = -std::expm1(scheme.allocation_theory(theory_estimator, trace, i).log_p_none);
+      const double pi = -std::expm1(count_theory[i].log_p_none);
       const double v = pi * (1 - pi);
       s.count_mean += pi;
       s.count_var += v;
       s.count_kappa4 += v * (1 - 6 * v);
     }
     if (out.closed_form_estimates && live) {
-      const AllocationTheory t = scheme.allocation_theory(request.estimator, trace, i);
+      const AllocationTheory& t = allocation_theory[i];
       s.estimate_mean += t.bias + truth_of(scheme, spec.quantity, trace, i);
       s.estimate_var += t.variance;
     }

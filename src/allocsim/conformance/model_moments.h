@@ -4,7 +4,7 @@
 // and the mean and variance of one estimator over the site's live allocations.
 //
 // Closed forms where the scheme samples allocations independently
-// (has_allocation_theory): with pi_i = 1 - exp(log_p_none_i) the count is a sum of
+// (EstimatorTheory::allocations): with pi_i = 1 - exp(log_p_none_i) the count is a sum of
 // independent Bernoulli(pi_i), whose cumulants add:
 //   mean = sum pi_i, var = sum pi_i (1 - pi_i), kappa4 = sum pi_i (1 - pi_i) (1 - 6 pi_i (1 - pi_i));
 // the estimate has mean sum (bias_i + truth_i) and variance sum variance_i. Otherwise

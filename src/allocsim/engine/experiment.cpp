@@ -102,6 +102,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
         for (std::size_t e = 0; e < specs.size(); ++e) {
           const std::string name = estimator_row_name(specs[e], windows[w]);
           if (!reported(scenario, name)) continue;
+          const EstimatorTheory theory = scheme.theory(e);
           for (std::size_t k = 0; k < groups.kind_count(); ++k) {
             for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
               const std::uint32_t slot = groups.first_slot(k) + g;
@@ -111,7 +112,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
               const std::size_t index = estimator_layout.at(slot, w, e);
               result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k), groups.label(k, g),
                                      compute_metrics(total.accumulators[index], value,
-                                                     scheme.theory(e, totals, theory_sums[index]))});
+                                                     theory.of_group(totals, theory_sums[index]))});
             }
           }
         }

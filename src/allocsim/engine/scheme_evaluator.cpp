@@ -42,14 +42,10 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
       interval_level_(interval_level),
       keep_total_estimates_(false),
       estimator_count_(scheme.estimators().size()),
-      register_count_(0),
+      registers_of_(scheme.estimators()),
       run_(start_run(scheme, trace, index)) {
-  for (const EstimatorSpec& spec : scheme.estimators()) {
-    first_register_.push_back(register_count_);
-    register_count_ += spec.registers;
-  }
   estimator_layout_ = {windows_.size(), estimator_count_};
-  register_layout_ = {windows_.size(), register_count_};
+  register_layout_ = {windows_.size(), registers_of_.width()};
   interval_layout_ = {windows_.size(), scheme.intervals().size()};
   const std::uint32_t slots = groups.slot_count();
   const auto allocated = std::find(windows_.begin(), windows_.end(), Window{});
@@ -87,7 +83,7 @@ BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t cou
 void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
   observations_.clear();
   run_->replay(key, observations_);
-  contributions_.resize(observations_.size() * register_count_);
+  contributions_.resize(observations_.size() * registers_of_.width());
   scheme_.weigh(trace_, observations_, contributions_);
   sum_registers();
   estimate_groups(result);
@@ -96,7 +92,7 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
 }
 
 void SchemeEvaluator::sum_registers() {
-  const std::size_t W = register_count_;
+  const std::size_t W = registers_of_.width();
   std::fill(registers_.begin(), registers_.end(), 0.0);
   std::fill(sampled_.begin(), sampled_.end(), 0);
   for (std::size_t o = 0; o < observations_.size(); ++o) {
@@ -125,18 +121,15 @@ void SchemeEvaluator::estimate_groups(BlockResult& result) {
       const double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
       double* estimate = &estimates_[estimator_layout_.at(slot, w, 0)];
       for (std::size_t e = 0; e < E; ++e) {
-        const std::size_t n = scheme_.estimators()[e].registers;
-        estimate[e] = n == 1 ? group_registers[first_register_[e]]
-                             : scheme_.finalize(e, {group_registers + first_register_[e], n});
+        estimate[e] = registers_of_.count(e) == 1 ? group_registers[registers_of_.first(e)]
+                                                  : scheme_.finalize(e, registers_of_.of(e, group_registers));
       }
       for (std::size_t j = 0; j < interval_specs.size(); ++j) {
         const std::size_t e = interval_specs[j].estimator;
         const double truth = truth_values_[estimator_layout_.at(slot, w, e)];
         if (!(truth > 0)) continue;
-        const std::span<const double> registers(group_registers + first_register_[e],
-                                                scheme_.estimators()[e].registers);
         result.intervals[interval_layout_.at(slot, w, j)].add(
-            scheme_.interval(j, registers, interval_level_), truth);
+            scheme_.interval(j, registers_of_.of(e, group_registers), interval_level_), truth);
       }
     }
   }

@@ -87,11 +87,10 @@ class SchemeEvaluator {
   std::uint32_t total_slot_ = 0;
   std::size_t allocated_window_ = 0;
   std::size_t estimator_count_;
-  std::size_t register_count_;                  // W: registers over all estimators
+  RegisterLayout registers_of_;                 // each estimator's registers in a row of W
   SlotLayout estimator_layout_;
   SlotLayout register_layout_;
   SlotLayout interval_layout_;
-  std::vector<std::size_t> first_register_;     // per estimator
   std::unique_ptr<SchemeRun> run_;
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<Observation> observations_;

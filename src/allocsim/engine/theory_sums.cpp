@@ -9,10 +9,10 @@ std::vector<AllocationTheory> sum_allocation_theory(const Trace& trace, const Gr
   const std::size_t E = scheme.estimators().size();
   const SlotLayout layout{windows.size(), E};
   std::vector<AllocationTheory> sums(layout.size(groups.slot_count()));
-  std::vector<AllocationTheory> theory(trace.size());
   for (std::size_t e = 0; e < E; ++e) {
-    if (!scheme.has_allocation_theory(e)) continue;
-    scheme.allocation_theories(e, trace, theory);
+    const EstimatorTheory estimator = scheme.theory(e);
+    if (!estimator.per_allocation()) continue;
+    const std::vector<AllocationTheory> theory = estimator.allocations(trace);
     for (std::size_t i = 0; i < trace.size(); ++i) {
       const AllocationTheory& one = theory[i];
       for (std::size_t w = 0; w < windows.size(); ++w) {

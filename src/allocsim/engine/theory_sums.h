@@ -1,5 +1,5 @@
 #pragma once
-// Per-group sums of a scheme's per-allocation theory (Scheme::allocation_theory),
+// Per-group sums of a scheme's per-allocation theory (EstimatorTheory::allocations),
 // laid out like the accumulators: SlotLayout{windows, estimators}.
 #include <vector>
 

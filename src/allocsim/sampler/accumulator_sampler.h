@@ -24,12 +24,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_carry.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -57,67 +57,38 @@ class AccumulatorSampler {
   AccumulatorSampler(std::int64_t period, std::shared_ptr<const CountedStreams> requested)
       : period_(period), requested_(std::move(requested)) {}
 
-  // The same accumulator seen from its crossings: with acc = -r the byte at 0-based
-  // position x = start + r - 1 of the thread's stream makes it reach 0; the
-  // allocation holding x leaves acc = (its end) - (x + 1) >= 0, which the slow path
-  // turns into samples and a new -r. Same draws in the same order as replay():
-  // identical observations, thread by thread.
+  // The same accumulator seen from its crossings (countdown_carry.h): with acc = -r
+  // the byte at 0-based position x = start + r - 1 of the thread's stream makes it
+  // reach 0. Same draws in the same order as replay(): identical observations,
+  // thread by thread.
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
     const CountedStreams& streams = *requested_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      const std::uint64_t end = streams.total(t);
-      auto r = static_cast<std::uint64_t>(draw(lanes[t]));
-      std::uint64_t x = r - 1;
-      std::size_t k = 0;
-      while (x < end) {
-        k = streams.find(t, x, k);
-        const std::uint64_t event_end = streams.at(t, k + 1);
-        auto acc = static_cast<std::int64_t>(event_end - (x + 1));
-        std::int64_t samples = acc / period_;
-        acc %= period_;
-        do {
-          acc -= draw(lanes[t]);
-          ++samples;
-        } while (acc >= 0);
-        const std::uint64_t offset = x - streams.at(t, k);
-        x = event_end + static_cast<std::uint64_t>(-acc) - 1;
-        ++k;
-        out.push_back({streams.event(t, k - 1), static_cast<std::uint32_t>(std::min<std::int64_t>(samples, UINT32_MAX)),
-                       offset, static_cast<double>(period_) * static_cast<double>(samples)});
-      }
+      carried_skip_ahead(
+          streams, t, [&] { return draw(lanes[t]); }, deterministic_points(),
+          [&](std::size_t k, std::uint64_t offset, std::uint64_t samples) {
+            out.push_back({streams.event(t, k), sample_count(samples), offset, weight(samples)});
+          });
     }
   }
 
-  // Observation: samples = n, weight = T n, offset = the first sample point's
-  // 0-based offset in the allocation.
+  // The accumulator as a carried countdown: acc = -(x + 1) with x the 0-based
+  // position of the byte that makes it reach 0, so "acc + s < 0" is x >= s and the
+  // first sample point's offset is x. Observation: samples = n, weight = T n.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    acc_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) acc_[t] = -draw(lanes[t]);
+    next_.resize(lanes.size());
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t t = thread[i];
-      const auto s = static_cast<std::int64_t>(std::min<std::uint64_t>(requested[i], kMaxSize));
-      std::int64_t acc = acc_[t] + s;
-      if (acc < 0) {
-        acc_[t] = acc;
-        continue;
-      }
-      const auto offset = static_cast<std::uint64_t>(s - acc - 1);  // where acc reached 0
-      std::int64_t samples = acc / period_;
-      acc %= period_;
-      do {
-        acc -= draw(lanes[t]);
-        ++samples;
-      } while (acc >= 0);
-      acc_[t] = acc;
-      out.push_back({i, static_cast<std::uint32_t>(std::min<std::int64_t>(samples, UINT32_MAX)), offset,
-                     static_cast<double>(period_) * static_cast<double>(samples)});
-    }
+    carried_countdown_replay(
+        trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return std::min<std::uint64_t>(requested[i], kMaxSize); },
+        [&](std::size_t t) { return draw(lanes[t]); }, deterministic_points(),
+        [&](std::size_t i, std::uint64_t offset, std::uint64_t samples) {
+          out.push_back({i, sample_count(samples), offset, weight(samples)});
+        });
   }
 
  private:
@@ -125,12 +96,25 @@ class AccumulatorSampler {
   static constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 62;
 
   template <class Stream>
-  std::int64_t draw(Stream& lane) const {
-    return accumulator_interval(lane.next_uniform(), static_cast<double>(period_));
+  std::uint64_t draw(Stream& lane) const {
+    return static_cast<std::uint64_t>(accumulator_interval(lane.next_uniform(), static_cast<double>(period_)));
   }
 
+  // The slow path's "samples = acc / T, acc %= T" with acc = stop - 1 - x, the bytes
+  // of the event after the point at x: floor(acc / T) points, and the drawn gaps
+  // resume as if the point sat acc mod T bytes before the event's last byte.
+  auto deterministic_points() const {
+    return [period = static_cast<std::uint64_t>(period_)](std::uint64_t& x, std::uint64_t stop) {
+      const std::uint64_t acc = stop - 1 - x;
+      x = stop - 1 - acc % period;
+      return acc / period;
+    };
+  }
+
+  double weight(std::uint64_t samples) const { return static_cast<double>(period_) * static_cast<double>(samples); }
+
   std::int64_t period_;
-  std::vector<std::int64_t> acc_;  // per thread: accumulated bytes, < 0 between allocations
+  std::vector<std::uint64_t> next_;  // per thread: -acc - 1, acc < 0 the accumulated bytes
   std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 

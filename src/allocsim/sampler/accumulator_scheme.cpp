@@ -46,6 +46,8 @@ AllocationTheory kept_weight_theory(double p, double log_p_none, double w, doubl
 
 class AccumulatorScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesHt, kCount, kCountRaw, kBytesMax, kBytesOwnSize, kBytesOneLayer };
+
   AccumulatorScheme(std::int64_t period, double keep)
       : period_(period), keep_(keep), estimators_(accumulator_estimators(keep < 1)) {}
 
@@ -67,18 +69,19 @@ class AccumulatorScheme final : public Scheme {
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     const double T = static_cast<double>(period_);
-    const std::size_t width = estimators_.size();
+    // One register per estimator (all linear), bytes_one_layer only with keep < 1.
+    const RegisterRows<> rows(out, observations.size(), estimators_.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double s = static_cast<double>(trace.requested[observations[o].event]);
       const double scale = exponential_unsampling_scale(s, T);
-      double* registers = &out[width * o];
-      registers[0] = observations[o].weight / keep_;
-      registers[1] = s * scale / keep_;
-      registers[2] = scale / keep_;
-      registers[3] = 1.0;
-      registers[4] = std::max(s, T) / keep_;
-      registers[5] = s / keep_;
-      if (width > 6) registers[6] = observations[o].weight;
+      const auto registers = rows[o];
+      registers[kBytes] = observations[o].weight / keep_;
+      registers[kBytesHt] = s * scale / keep_;
+      registers[kCount] = scale / keep_;
+      registers[kCountRaw] = 1.0;
+      registers[kBytesMax] = std::max(s, T) / keep_;
+      registers[kBytesOwnSize] = s / keep_;
+      if (registers.size() > kBytesOneLayer) registers[kBytesOneLayer] = observations[o].weight;
     }
   }
 
@@ -86,9 +89,12 @@ class AccumulatorScheme final : public Scheme {
   // pi = 1 - e^(-s/T) and then kept with q; T n has mean s and variance
   // V = T^2 accumulator_count_variance(s/T), so T n 1{kept} / q has mean s and
   // second moment (V + s^2) / q, and T n 1{kept} mean q s, second moment q (V + s^2).
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &AccumulatorScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double s = static_cast<double>(trace.requested[i]);
     const double T = static_cast<double>(period_);
     const double q = keep_;
@@ -107,7 +113,6 @@ class AccumulatorScheme final : public Scheme {
     }
   }
 
- private:
   std::int64_t period_;
   double keep_;
   std::vector<EstimatorSpec> estimators_;

@@ -36,11 +36,15 @@ class AllocationTickScheme final : public Scheme {
   }
   mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the process-wide prefix sums, per trace
 
+  enum Register : std::size_t { kBytes, kBytesOneLayer };
+
+  // One register per estimator, bytes_one_layer only with keep < 1.
   void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
-    const std::size_t width = estimators_.size();
+    const RegisterRows<> rows(out, observations.size(), estimators_.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      out[width * o] = observations[o].weight / keep_;
-      if (width > 1) out[width * o + 1] = observations[o].weight;
+      const auto registers = rows[o];
+      registers[kBytes] = observations[o].weight / keep_;
+      if (registers.size() > kBytesOneLayer) registers[kBytesOneLayer] = observations[o].weight;
     }
   }
 

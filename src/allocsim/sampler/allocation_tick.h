@@ -17,12 +17,11 @@
 // No randomness: every replication is the same, so the error is pure bias,
 // derivable from the trace (for a repeating size pattern: which position of the
 // pattern holds the boundary bytes).
-#include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <vector>
 
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -61,9 +60,7 @@ class AllocationTickSampler {
           stream, 0, [&] { return stride_; },
           [&](std::size_t k, std::uint64_t offset) {
             const std::uint64_t i = stream.event(0, k);
-            // Running amount: the bytes since the reset before it, plus this allocation.
-            const double amount = static_cast<double>(stride_ - offset) + static_cast<double>(trace.requested[i]);
-            out.push_back({i, 1, offset, amount});
+            out.push_back({i, 1, offset, running_amount(trace.requested[i], offset)});
           });
       return;
     }
@@ -75,7 +72,7 @@ class AllocationTickSampler {
       const std::uint64_t after = stream.at(0, k + 1) - 1 - x;  // bytes after the firing byte
       const std::uint64_t events = 1 + after / stride_;
       out.push_back({stream.event(0, k),
-                     static_cast<std::uint32_t>(std::min<std::uint64_t>(events, std::numeric_limits<std::uint32_t>::max())),
+                     sample_count(events),
                      x - stream.at(0, k), static_cast<double>(stride_) * static_cast<double>(events)});
       x += events * stride_;
     }
@@ -84,9 +81,20 @@ class AllocationTickSampler {
   // One process-wide counter (a workstation GC heap); the lanes are not used.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> /*lanes*/, std::vector<Observation>& out) {
-    // Bytes up to and including the one that fires the next event.
-    std::uint64_t remaining = first_remaining();
     const std::uint64_t* size = trace.requested.data();
+    if (reset_) {  // a first-success countdown of stride bytes (countdown_discard.h)
+      std::uint64_t failures = stride_;
+      first_success_replay(
+          trace.size(), std::span<std::uint64_t>(&failures, 1), [](std::size_t) { return 0; },
+          [&](std::size_t i) { return size[i]; },
+          [&](std::size_t i, std::uint64_t s, std::uint64_t offset) {
+            out.push_back({i, 1, offset, running_amount(s, offset)});
+          },
+          [&](std::size_t) { return stride_; });
+      return;
+    }
+    // Bytes up to and including the one that fires the next event.
+    std::uint64_t remaining = stride_;
     const std::size_t n = trace.size();
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t s = size[i];
@@ -99,20 +107,19 @@ class AllocationTickSampler {
   }
 
  private:
-  std::uint64_t first_remaining() const { return reset_ ? stride_ + 1 : stride_; }
+  // With reset: the bytes since the reset before the allocation of s bytes whose
+  // byte `offset` fires (stride - offset of them), plus the allocation.
+  double running_amount(std::uint64_t s, std::uint64_t offset) const {
+    return static_cast<double>(stride_ - offset) + static_cast<double>(s);
+  }
 
+  // Without reset: every boundary inside the allocation is an event.
   Observation fire(std::size_t i, std::uint64_t s, std::uint64_t& remaining) const {
     const std::uint64_t offset = remaining - 1;
     const std::uint64_t after = s - remaining;  // bytes after the firing byte
-    if (reset_) {
-      // Running amount = stride + 1 - remaining before it, plus this allocation.
-      const double amount = static_cast<double>(stride_ + 1 - remaining) + static_cast<double>(s);
-      remaining = stride_ + 1;
-      return {i, 1, offset, amount};
-    }
     const std::uint64_t events = 1 + after / stride_;
     remaining = stride_ - after % stride_;
-    return {i, static_cast<std::uint32_t>(std::min<std::uint64_t>(events, std::numeric_limits<std::uint32_t>::max())), offset,
+    return {i, sample_count(events), offset,
             static_cast<double>(stride_) * static_cast<double>(events)};
   }
 

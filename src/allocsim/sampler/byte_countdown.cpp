@@ -10,6 +10,8 @@ namespace {
 
 class ByteCountdownScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kCount, kCountVariance, kCountRaw, kRegisters };
+
   explicit ByteCountdownScheme(const ByteCountdownConfig& config)
       : config_(config), mark_probability_(-std::expm1(-1.0 / config.rate)) {}
 
@@ -56,27 +58,28 @@ class ByteCountdownScheme final : public Scheme {
              std::span<double> out) const override {
     const double T = config_.rate;
     const double p = mark_probability_;
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const std::uint64_t s = trace.requested[obs.event];
-      double* registers = &out[5 * o];
-      registers[4] = 1.0;
+      const auto registers = rows[o];
+      registers[kCountRaw] = 1.0;
       if (passes_through(s)) {  // recorded exactly: weight s, count 1, no variance
-        registers[0] = obs.weight;
-        registers[1] = 0.0;
-        registers[2] = 1.0;
-        registers[3] = 0.0;
+        registers[kBytes] = obs.weight;
+        registers[kBytesVariance] = 0.0;
+        registers[kCount] = 1.0;
+        registers[kCountVariance] = 0.0;
         continue;
       }
       // n ~ Binomial(s, p'): E[T^2 (1 - p') n] = T^2 s p' (1 - p') = Var(T n); obs.weight
       // is T n (uncapped n).
-      registers[0] = obs.weight;
-      registers[1] = T * (1.0 - p) * obs.weight;
+      registers[kBytes] = obs.weight;
+      registers[kBytesVariance] = T * (1.0 - p) * obs.weight;
       // Horvitz-Thompson: 1/pi taken with probability pi has variance (1 - pi)/pi,
       // estimated without bias by (1 - pi)/pi^2 per sampled allocation.
       const double pi = inclusion(s);
-      registers[2] = 1.0 / pi;
-      registers[3] = (1.0 - pi) / (pi * pi);
+      registers[kCount] = 1.0 / pi;
+      registers[kCountVariance] = (1.0 - pi) / (pi * pi);
     }
   }
 
@@ -86,9 +89,12 @@ class ByteCountdownScheme final : public Scheme {
   //   count:     bias 0,            variance (1 - pi) / pi
   //   count_raw: bias pi - 1,       variance pi (1 - pi)
   // Pass-through allocations are always recorded exactly; size 0 never is.
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &ByteCountdownScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const std::uint64_t size = trace.requested[i];
     if (passes_through(size)) return {0.0, 0.0, -INFINITY};
     if (size == 0) return {estimator == 0 ? 0.0 : -1.0, 0.0, 0.0};
@@ -104,7 +110,6 @@ class ByteCountdownScheme final : public Scheme {
     }
   }
 
- private:
   std::unique_ptr<SchemeRun> seeded(std::unique_ptr<SchemeRun> run) const {
     if (!config_.same_sequence) return run;
     return std::make_unique<SameSequenceRun>(std::move(run));

@@ -8,7 +8,7 @@
 // (not 1/T).
 // Countdown: the counter holds the bytes up to and including the next sample
 // point; an allocation of s bytes subtracts s and, while the counter is <= 0, adds
-// a fresh G and counts one sample. The overshoot is carried, so the sample points
+// a fresh G and counts one sample. The overshoot is carried (countdown_carry.h), so the sample points
 // are an exact Bernoulli(p') process over the byte stream the counter sees and an
 // allocation of s bytes holds n ~ Binomial(s, p') of them, independently of every
 // other allocation: P(n = 0) = (1 - p')^s = e^(-s/T).
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_carry.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -83,41 +84,20 @@ class ByteCountdownSampler {
       : mean_gap_(mean_gap), passthrough_from_(passthrough_from), per_thread_(per_thread),
         streams_(std::move(streams)) {}
 
-  // The same sample points seen from the points: a counter's points sit at 1-based
-  // positions G1, G1 + G2, ... of its counted byte stream; the event holding a point
-  // is found by galloping search, and the further points inside it are counted
-  // exactly as count_points does, drawing from the same lane in the same order as
-  // replay() (one stream after another). Identical observations; the pass-through
-  // allocations come last.
+  // The same sample points seen from the points (countdown_carry.h), drawing from
+  // the same lane in the same order as replay() (one stream after another):
+  // identical observations; the pass-through allocations come last.
   template <class Stream>
   void replay_skip_ahead(const Trace& trace, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
     const CountedStreams& streams = streams_->streams;
     for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
       Stream& lane = lanes[per_thread_ ? c : 0];
-      const std::uint64_t end = streams.total(c);
-      std::uint64_t gap = draw_gap(lane);
-      if (gap > end) continue;
-      std::uint64_t x = gap - 1;  // 0-based position of the next point
-      std::size_t k = 0;
-      while (x < end) {
-        k = streams.find(c, x, k);
-        const std::uint64_t last = streams.at(c, k + 1) - 1;  // the event's last byte
-        const std::uint64_t offset = x - streams.at(c, k);
-        std::uint64_t points = 1;
-        for (;;) {
-          gap = draw_gap(lane);
-          if (gap > last - x) {
-            x = gap > end - x ? end : x + gap;  // saturate: nothing beyond end matters
-            break;
-          }
-          x += gap;
-          ++points;
-        }
-        const auto samples = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(points, std::numeric_limits<std::uint32_t>::max()));
-        out.push_back({streams.event(c, k), samples, offset, mean_gap_ * static_cast<double>(points)});
-      }
+      carried_skip_ahead(
+          streams, c, [&] { return draw_gap(lane); }, NoDeterministicPoints{},
+          [&](std::size_t k, std::uint64_t offset, std::uint64_t points) {
+            out.push_back({streams.event(c, k), sample_count(points), offset, weight(points)});
+          });
     }
     for (const std::uint64_t i : streams_->passthrough) {
       out.push_back({i, 1, 0, static_cast<double>(trace.requested[i])});
@@ -126,50 +106,24 @@ class ByteCountdownSampler {
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    remaining_.resize(per_thread_ ? lanes.size() : 1);
-    for (std::size_t c = 0; c < remaining_.size(); ++c) remaining_[c] = draw_gap(lanes[c]);
+    next_.resize(per_thread_ ? lanes.size() : 1);
     const std::uint64_t* size = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t s = size[i];
-      if (s >= passthrough_from_) {
-        out.push_back({i, 1, 0, static_cast<double>(s)});
-        continue;
-      }
-      const std::size_t counter = per_thread_ ? thread[i] : 0;
-      std::uint64_t& remaining = remaining_[counter];
-      if (s < remaining) {  // the common case: no sample point inside
-        remaining -= s;
-        continue;
-      }
-      out.push_back(count_points(i, s, remaining, lanes[counter]));
-    }
+    carried_countdown_replay(
+        trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return per_thread_ ? thread[i] : 0; },
+        [&](std::size_t i) -> std::uint64_t {
+          if (size[i] < passthrough_from_) return size[i];
+          out.push_back({i, 1, 0, static_cast<double>(size[i])});
+          return 0;
+        },
+        [&](std::size_t c) { return draw_gap(lanes[c]); }, NoDeterministicPoints{},
+        [&](std::size_t i, std::uint64_t offset, std::uint64_t points) {
+          out.push_back({i, sample_count(points), offset, weight(points)});
+        });
   }
 
  private:
-  // The first point is at 0-based offset remaining - 1; every further gap that
-  // fits in the bytes after the last point adds one. Never overflows: `left` only
-  // shrinks.
-  template <class Stream>
-  Observation count_points(std::size_t i, std::uint64_t s, std::uint64_t& remaining,
-                           Stream& stream) const {
-    const std::uint64_t offset = remaining - 1;
-    std::uint64_t left = s - remaining;  // bytes after the last point
-    std::uint64_t points = 1;
-    for (;;) {
-      const std::uint64_t gap = draw_gap(stream);
-      if (gap > left) {
-        remaining = gap - left;
-        break;
-      }
-      left -= gap;
-      ++points;
-    }
-    const auto samples = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(points, std::numeric_limits<std::uint32_t>::max()));
-    return {i, samples, offset, mean_gap_ * static_cast<double>(points)};
-  }
+  double weight(std::uint64_t points) const { return mean_gap_ * static_cast<double>(points); }
 
   template <class Stream>
   std::uint64_t draw_gap(Stream& stream) const {
@@ -179,7 +133,7 @@ class ByteCountdownSampler {
   double mean_gap_;
   std::uint64_t passthrough_from_;
   bool per_thread_;
-  std::vector<std::uint64_t> remaining_;
+  std::vector<std::uint64_t> next_;  // per counter: position of its next point
   std::shared_ptr<const ByteCountdownStreams> streams_;  // skip-ahead only
 };
 

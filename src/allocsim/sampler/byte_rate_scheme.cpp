@@ -29,23 +29,28 @@ Interval ByteRateScheme::interval(std::size_t /*interval*/, std::span<const doub
 
 void ByteRateScheme::weigh(const Trace& trace, std::span<const Observation> observations,
                            std::span<double> out) const {
+  const RegisterRows<kRegisters> rows(out, observations.size());
   for (std::size_t o = 0; o < observations.size(); ++o) {
     const Observation& obs = observations[o];
     const double pi = -std::expm1(log_p_none(static_cast<double>(trace.requested[obs.event])));
-    double* registers = &out[4 * o];
-    registers[0] = rate_ * obs.samples;
-    registers[1] = bytes_variance_estimate(obs.samples);
-    registers[2] = 1.0 / pi;
-    registers[3] = (1.0 - pi) / (pi * pi);
+    const auto registers = rows[o];
+    registers[kBytes] = rate_ * obs.samples;
+    registers[kBytesVariance] = bytes_variance_estimate(obs.samples);
+    registers[kCount] = 1.0 / pi;
+    registers[kCountVariance] = (1.0 - pi) / (pi * pi);
   }
 }
 
-AllocationTheory ByteRateScheme::allocation_theory(std::size_t /*estimator*/, const Trace& trace,
-                                                   std::size_t i) const {
-  const double s = static_cast<double>(trace.requested[i]);
-  if (s == 0) return {-1.0, 0.0, 0.0};
-  const double log_none = log_p_none(s);
-  return {0.0, std::exp(log_none) / -std::expm1(log_none), log_none};
+EstimatorTheory ByteRateScheme::theory(std::size_t estimator) const {
+  if (estimator == 0) {
+    return {{}, [this](const GroupTotals& truth, const AllocationTheory&) { return bytes_theory(truth); }};
+  }
+  return per_allocation_theory([this](const Trace& trace, std::size_t i) -> AllocationTheory {
+    const double s = static_cast<double>(trace.requested[i]);
+    if (s == 0) return {-1.0, 0.0, 0.0};
+    const double log_none = log_p_none(s);
+    return {0.0, std::exp(log_none) / -std::expm1(log_none), log_none};
+  });
 }
 
 }  // namespace allocsim

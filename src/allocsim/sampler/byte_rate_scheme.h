@@ -12,6 +12,8 @@ namespace allocsim {
 
 class ByteRateScheme : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kCount, kCountVariance, kRegisters };
+
   explicit ByteRateScheme(double rate) : rate_(rate) {}
 
   const std::vector<EstimatorSpec>& estimators() const override;
@@ -19,16 +21,18 @@ class ByteRateScheme : public Scheme {
   Interval interval(std::size_t interval, std::span<const double> registers, double level) const override;
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> contributions) const override;
-  // The count estimator: contribution 1/pi with probability pi, variance (1 - pi)/pi;
-  // a zero-size allocation is never sampled and is missed (bias -1).
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator == 1; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const override;
+  // The count estimator's: contribution 1/pi with probability pi, variance
+  // (1 - pi)/pi; a zero-size allocation is never sampled and is missed (bias -1).
+  // The bytes estimator's theory is the sampler's own (bytes_theory).
+  EstimatorTheory theory(std::size_t estimator) const override;
 
  protected:
   // ln(1 - pi(s)): ln P(an allocation of s bytes gets no sample point).
   virtual double log_p_none(double size) const = 0;
   // Unbiased estimate of Var(T * n) from the n points of one allocation.
   virtual double bytes_variance_estimate(std::uint32_t samples) const = 0;
+  // The bytes estimator's metrics for a group of the given truth.
+  virtual TheoryValues bytes_theory(const GroupTotals& truth) const = 0;
 
   double rate_;
 };

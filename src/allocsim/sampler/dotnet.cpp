@@ -12,6 +12,8 @@ namespace {
 
 class DotnetScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kSamples, kTailBytes, kCount, kCountVariance, kRegisters };
+
   DotnetScheme(double rate, std::uint64_t pointer_size, bool document_draw)
       : rate_(rate),
         pointer_size_(pointer_size),
@@ -86,19 +88,20 @@ class DotnetScheme final : public Scheme {
   // 1 - q^s; under the code's draw pi differs from it by ~1/(2T) relative).
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const double s = static_cast<double>(dotnet_object_size(trace.requested[obs.event], pointer_size_));
       const double inverse_pi = -1.0 / std::expm1(s * log_q_);
       const double p_none = std::exp(s * log_miss_);
       const double bytes = s * inverse_pi;
-      double* registers = &out[6 * o];
-      registers[0] = bytes;
-      registers[1] = bytes * bytes * p_none;
-      registers[2] = 1.0;
-      registers[3] = s - static_cast<double>(obs.offset);
-      registers[4] = inverse_pi;
-      registers[5] = inverse_pi * inverse_pi * p_none;
+      const auto registers = rows[o];
+      registers[kBytes] = bytes;
+      registers[kBytesVariance] = bytes * bytes * p_none;
+      registers[kSamples] = 1.0;
+      registers[kTailBytes] = s - static_cast<double>(obs.offset);
+      registers[kCount] = inverse_pi;
+      registers[kCountVariance] = inverse_pi * inverse_pi * p_none;
     }
   }
 
@@ -117,9 +120,12 @@ class DotnetScheme final : public Scheme {
   // dotnet.h), O ~ failures before a success with the draw's per-byte miss, mean mu,
   // variance sigma^2, delta = q/p - mu: E[X] = s + delta pi,
   // Var[X] = sigma^2 pi + (1 - pi) delta (2 s + delta pi).
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &DotnetScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double s = static_cast<double>(dotnet_object_size(trace.requested[i], pointer_size_));
     if (s == 0) return {estimator == 2 ? -1.0 : 0.0, 0.0, 0.0};  // never sampled
     const double log_p_none = s * log_miss_;
@@ -134,7 +140,6 @@ class DotnetScheme final : public Scheme {
     return {pi * w - truth, w * w * pi * (1 - pi), log_p_none};
   }
 
- private:
   double rate_;
   std::uint64_t pointer_size_;
   bool document_draw_;

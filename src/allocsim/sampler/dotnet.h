@@ -9,7 +9,7 @@
 // The runtime keeps per thread a budget of failed trials, floor(-ln(1 - u) * 102400),
 // consumed by pointer-aligned object sizes s: an object is sampled iff budget < s,
 // its offset is the budget, and a fresh budget is drawn after it (leftover trials are
-// discarded; by memorylessness objects are sampled independently with
+// discarded, countdown_discard.h; by memorylessness objects are sampled independently with
 // pi(s) = 1 - (1 - p')^s, p' = 1 - e^(-1/T) for the code's draw, p for the document's).
 //
 // Estimators, q = 1 - p (the document's):
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -83,17 +84,12 @@ class DotnetSampler {
     for (std::size_t t = 0; t < lanes.size(); ++t) budget_[t] = draw_budget(lanes[t]);
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t& budget = budget_[thread[i]];
-      const std::uint64_t size = dotnet_object_size(requested[i], pointer_size_);
-      if (budget >= size) {
-        budget -= size;
-        continue;
-      }
-      out.push_back({i, 1, budget, 0.0});  // the budget-th byte (0-based) succeeded
-      budget = draw_budget(lanes[thread[i]]);
-    }
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(budget_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return dotnet_object_size(requested[i], pointer_size_); },
+        // the budget-th byte (0-based) succeeded
+        [&](std::size_t i, std::uint64_t, std::uint64_t budget) { out.push_back({i, 1, budget, 0.0}); },
+        [&](std::size_t t) { return draw_budget(lanes[t]); });
   }
 
  private:

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <string>
 
 #include "allocsim/json/byte_size.h"
@@ -62,6 +61,10 @@ std::vector<EstimatorSpec> go_estimators(std::uint32_t periods) {
 
 class GoScheme final : public Scheme {
  public:
+  // bytes, count, the raw (bytes, count) of each merged estimator, then from kSpans
+  // with periods k > 1 the raw (bytes, count) of each span, once per delta estimator.
+  enum Register : std::size_t { kBytes, kCount, kRawBytes, kRawCount, kRawBytesForCount, kRawCountForCount, kSpans };
+
   explicit GoScheme(const GoConfig& config) : config_(config), estimators_(go_estimators(config.periods)) {}
 
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
@@ -87,20 +90,20 @@ class GoScheme final : public Scheme {
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     const std::size_t k = config_.periods;
-    const std::size_t width = k > 1 ? 6 + 4 * k : 6;
+    const RegisterRows<> rows(out, observations.size(), k > 1 ? kSpans + 4 * k : kSpans);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double u = observations[o].weight;
       const double scale = weight_scale(u);
-      double* registers = &out[width * o];
-      std::fill(registers, registers + width, 0.0);
-      registers[0] = u * scale;
-      registers[1] = scale;
-      registers[2] = registers[4] = u;
-      registers[3] = registers[5] = 1.0;
+      const auto registers = rows[o];
+      std::fill(registers.begin(), registers.end(), 0.0);
+      registers[kBytes] = u * scale;
+      registers[kCount] = scale;
+      registers[kRawBytes] = registers[kRawBytesForCount] = u;
+      registers[kRawCount] = registers[kRawCountForCount] = 1.0;
       if (k > 1) {
         const std::size_t span = period_of(trace, observations[o].event);
-        registers[6 + 2 * span] = registers[6 + 2 * k + 2 * span] = u;
-        registers[7 + 2 * span] = registers[7 + 2 * k + 2 * span] = 1.0;
+        registers[kSpans + 2 * span] = registers[kSpans + 2 * k + 2 * span] = u;
+        registers[kSpans + 1 + 2 * span] = registers[kSpans + 1 + 2 * k + 2 * span] = 1.0;
       }
     }
   }
@@ -128,16 +131,15 @@ class GoScheme final : public Scheme {
   // Allocations are sampled independently (go_runtime.h); the tiny allocator decides
   // deterministically which allocation counts a block, so with tiny the theory is
   // still exact: an opener carries 16 bytes for the block, the others are never seen.
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
-    return theory_of(estimator, trace, i, counted_size(trace, i));
-  }
-  // With `tiny`, the counted sizes computed once for the whole trace.
-  void allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const override {
-    if (!config_.tiny) return Scheme::allocation_theories(estimator, trace, out);
-    const std::vector<std::uint64_t> counted = go_counted_sizes(trace, true);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(estimator, trace, i, counted[i]);
+  EstimatorTheory theory(std::size_t estimator) const override {
+    if (estimator >= 2) return {};
+    return {[this, estimator](const Trace& trace) {
+              const std::vector<std::uint64_t> counted = go_counted_sizes(trace, config_.tiny);
+              std::vector<AllocationTheory> out(trace.size());
+              for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(estimator, trace, i, counted[i]);
+              return out;
+            },
+            {}};
   }
 
  private:
@@ -166,21 +168,8 @@ class GoScheme final : public Scheme {
     return config_.rate <= 1 ? 1.0 : exponential_unsampling_scale(u, config_.rate);
   }
 
-  std::uint64_t counted_size(const Trace& trace, std::size_t i) const {
-    if (!config_.tiny) return trace.requested[i] == 0 ? 0 : go_slot_size(trace.requested[i]);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (counted_trace_ != &trace || counted_.size() != trace.size()) {
-      counted_ = go_counted_sizes(trace, true);
-      counted_trace_ = &trace;
-    }
-    return counted_[i];
-  }
-
   GoConfig config_;
   std::vector<EstimatorSpec> estimators_;
-  mutable std::mutex mutex_;  // guards the tiny allocator's counted sizes of one trace
-  mutable const Trace* counted_trace_ = nullptr;
-  mutable std::vector<std::uint64_t> counted_;
 };
 
 }  // namespace

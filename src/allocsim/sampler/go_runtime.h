@@ -8,7 +8,7 @@
 // next sample point, drawn as fastexprand(MemProfileRate) = floor(~Exp(R)) + 1
 // (go_random.h). An allocation is counted with its slot size u (go_size_classes.h):
 // if u < nextSample it only decrements, otherwise it is sampled and nextSample is
-// redrawn (the leftover discarded). Since floor(E) + 1 seen from any byte is again
+// redrawn (the leftover discarded, countdown_discard.h). Since floor(E) + 1 seen from any byte is again
 // floor(E) + 1 (memorylessness), every allocation is sampled independently with
 //   pi = P(floor(E) + 1 <= u) = P(E < u) = 1 - e^(-u/R)
 // exactly for an exponential E; the 26-bit quantisation and the table log2 change
@@ -43,6 +43,7 @@
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/go_random.h"
 #include "allocsim/sampler/go_size_classes.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -109,7 +110,7 @@ class GoSampler {
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       if (config_.faithful) rng_[t] = lanes[t].next_u64();
       first_success_skip_ahead(
-          streams, t, [&] { return next_sample(lanes, t) - 1; },
+          streams, t, [&] { return draw_failures(lanes, t); },
           [&](std::size_t k, std::uint64_t offset) {
             const std::uint64_t u = streams.at(t, k + 1) - streams.at(t, k);
             out.push_back({streams.event(t, k), 1, offset, static_cast<double>(u)});
@@ -121,42 +122,42 @@ class GoSampler {
   // weight = u.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    next_.resize(lanes.size());
+    failures_.resize(lanes.size());
     rng_.resize(lanes.size());
     tiny_.assign(lanes.size(), GoTinyBlock{});
     for (std::size_t t = 0; t < lanes.size(); ++t) {
       if (config_.faithful) rng_[t] = lanes[t].next_u64();
-      next_[t] = next_sample(lanes, t);
+      failures_[t] = draw_failures(lanes, t);
     }
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t s = requested[i];
-      if (s == 0) continue;
-      const std::uint32_t t = thread[i];
-      std::uint64_t u;
-      if (config_.tiny && s < kGoTinySize) {
-        u = tiny_[t].counted(s);
-        if (u == 0) continue;
-      } else {
-        u = go_slot_size(s);
-      }
-      if (config_.bypass && static_cast<double>(u) >= config_.rate) {
-        out.push_back({i, 1, 0, static_cast<double>(u)});
-        next_[t] = next_sample(lanes, t);
-        continue;
-      }
-      if (u < next_[t]) {
-        next_[t] -= u;
-        continue;
-      }
-      out.push_back({i, 1, next_[t] == 0 ? 0 : next_[t] - 1, static_cast<double>(u)});
-      next_[t] = next_sample(lanes, t);
-    }
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) -> std::uint64_t {
+          const std::uint64_t s = requested[i];
+          if (s == 0) return 0;
+          const std::uint32_t t = thread[i];
+          const std::uint64_t u = config_.tiny && s < kGoTinySize ? tiny_[t].counted(s) : go_slot_size(s);
+          if (u == 0 || !config_.bypass || static_cast<double>(u) < config_.rate) return u;
+          out.push_back({i, 1, 0, static_cast<double>(u)});
+          failures_[t] = draw_failures(lanes, t);
+          return 0;
+        },
+        [&](std::size_t i, std::uint64_t u, std::uint64_t offset) {
+          out.push_back({i, 1, offset, static_cast<double>(u)});
+        },
+        [&](std::size_t t) { return draw_failures(lanes, t); });
   }
 
  private:
+  // nextSample less one: the bytes that pass before the sample point (0 when
+  // nextSample is 0, rate 1: every counted allocation is sampled at offset 0).
+  template <class Stream>
+  std::uint64_t draw_failures(std::span<Stream> lanes, std::size_t t) {
+    const std::uint64_t next = next_sample(lanes, t);
+    return next == 0 ? 0 : next - 1;
+  }
+
   template <class Stream>
   std::uint64_t next_sample(std::span<Stream> lanes, std::size_t t) {
     if (config_.rate == 1) return 0;
@@ -169,7 +170,7 @@ class GoSampler {
   }
 
   GoConfig config_;
-  std::vector<std::uint64_t> next_;  // per P: c.nextSample
+  std::vector<std::uint64_t> failures_;  // per P: c.nextSample - 1
   std::vector<std::uint64_t> rng_;   // per P: the M's fastrand state (faithful only)
   std::vector<GoTinyBlock> tiny_;    // per P: the tiny block
   std::shared_ptr<const CountedStreams> counted_;  // skip-ahead only

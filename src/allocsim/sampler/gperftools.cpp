@@ -10,6 +10,9 @@ namespace {
 
 class GperftoolsScheme final : public Scheme {
  public:
+  // bytes, count, then (S, C) for each sum-then-unbias estimator.
+  enum Register : std::size_t { kBytes, kCount, kBytesSum, kBytesSamples, kCountSum, kCountSamples, kRegisters };
+
   GperftoolsScheme(std::uint64_t period, bool faithful, std::uint64_t startup_counter)
       : period_(period), faithful_(faithful), startup_counter_(startup_counter) {}
 
@@ -32,14 +35,15 @@ class GperftoolsScheme final : public Scheme {
   // Registers: bytes, count, then (S, C) twice.
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const std::uint64_t r = trace.requested[observations[o].event];
       const double scale = inverse_inclusion(r);
-      double* registers = &out[6 * o];
-      registers[0] = static_cast<double>(r) * scale;
-      registers[1] = scale;
-      registers[2] = registers[4] = static_cast<double>(r);
-      registers[3] = registers[5] = 1.0;
+      const auto registers = rows[o];
+      registers[kBytes] = static_cast<double>(r) * scale;
+      registers[kCount] = scale;
+      registers[kBytesSum] = registers[kCountSum] = static_cast<double>(r);
+      registers[kBytesSamples] = registers[kCountSamples] = 1.0;
     }
   }
 
@@ -55,8 +59,13 @@ class GperftoolsScheme final : public Scheme {
   // Independent sampling with pi = 1 - e^(-k/T), k the counted size; the per-sample
   // weight w divides by 1 - e^(-r/T): mean pi w, variance w^2 pi (1 - pi).
   // (Only without the start-up counter: it makes the first 16 MiB depend on each other.)
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2 && startup_counter_ == 0; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    if (estimator >= 2 || startup_counter_ != 0) return {};
+    return per_allocation_theory(this, &GperftoolsScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const std::uint64_t r = trace.requested[i];
     const double log_p_none = -static_cast<double>(gperftools_counted_size(trace, i)) / static_cast<double>(period_);
     const double pi = -std::expm1(log_p_none);
@@ -65,7 +74,6 @@ class GperftoolsScheme final : public Scheme {
     return {pi * w - truth, w * w * pi * (1 - pi), log_p_none};
   }
 
- private:
   // 1 / (1 - e^(-r/T)): pprof's scale for a stack whose samples all have size r.
   double inverse_inclusion(std::uint64_t r) const {
     return exponential_unsampling_scale(static_cast<double>(r), static_cast<double>(period_));

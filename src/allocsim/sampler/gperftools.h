@@ -12,7 +12,7 @@
 //     its requested size, and pprof scales a stack's count and bytes by
 //     1 / (1 - e^(-(S/C)/T)), its average requested size S/C.
 // The counter is a floored exponential (memoryless up to the 26-bit quantisation), and
-// the leftover is discarded after a sample, so allocations are sampled independently
+// the leftover is discarded after a sample (countdown_discard.h), so allocations are sampled independently
 // with pi = P(E < k) = 1 - e^(-k/T). pprof divides by 1 - e^(-r/T) instead: for a small
 // request in a larger size class the estimate is high by (1 - e^(-a/T)) / (1 - e^(-r/T))
 // ~ a / r (e.g. +33% for 24-byte requests in the 32-byte class).
@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/tcmalloc_random.h"
@@ -74,17 +75,12 @@ class GperftoolsSampler {
       counter_[t] = t == 0 && startup_counter_ > 0 ? startup_counter_ : pick_next_sampling_point(lanes, t);
     }
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = counted_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t& counter = counter_[thread[i]];
-      const std::uint64_t k = counted_[i];
-      if (counter >= k) {
-        counter -= k;
-        continue;
-      }
-      out.push_back({i, 1, counter, 0.0});  // byte counter + 1 of the k is the sampled one
-      counter = pick_next_sampling_point(lanes, thread[i]);
-    }
+    first_success_replay(
+        counted_.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return counted_[i]; },
+        // byte counter + 1 of the k is the sampled one
+        [&](std::size_t i, std::uint64_t, std::uint64_t counter) { out.push_back({i, 1, counter, 0.0}); },
+        [&](std::size_t t) { return pick_next_sampling_point(lanes, t); });
   }
 
  private:

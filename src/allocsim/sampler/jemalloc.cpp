@@ -18,6 +18,8 @@ enum class JemallocWeight {
 
 class JemallocScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kCount, kCountVariance, kSampledBytes, kSamples, kRegisters };
+
   JemallocScheme(double rate, JemallocWeight weight)
       : rate_(rate), log_miss_(std::log1p(-1.0 / rate)), weight_(weight) {}
 
@@ -66,17 +68,18 @@ class JemallocScheme final : public Scheme {
   // the variance of what the code reports, around its slightly biased mean).
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const std::uint64_t z = jemalloc_usable_size(trace.requested[observations[o].event]);
       const double p_none = std::exp(static_cast<double>(z) * log_miss_);  // 1 - pi
       const double bytes = byte_weight(z), count = count_weight(z);
-      double* registers = &out[6 * o];
-      registers[0] = bytes;
-      registers[1] = bytes * bytes * p_none;
-      registers[2] = count;
-      registers[3] = count * count * p_none;
-      registers[4] = static_cast<double>(z);
-      registers[5] = 1.0;
+      const auto registers = rows[o];
+      registers[kBytes] = bytes;
+      registers[kBytesVariance] = bytes * bytes * p_none;
+      registers[kCount] = count;
+      registers[kCountVariance] = count * count * p_none;
+      registers[kSampledBytes] = static_cast<double>(z);
+      registers[kSamples] = 1.0;
     }
   }
 
@@ -96,9 +99,13 @@ class JemallocScheme final : public Scheme {
 
   // Allocations are sampled independently with pi = 1 - (1 - 1/R)^Z: a weight w
   // taken with probability pi has mean pi w and variance w^2 pi (1 - pi).
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    if (estimator >= 2) return {};
+    return per_allocation_theory(this, &JemallocScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const std::uint64_t z = jemalloc_usable_size(trace.requested[i]);
     const double log_p_none = static_cast<double>(z) * log_miss_;
     const double pi = -std::expm1(log_p_none);
@@ -107,7 +114,6 @@ class JemallocScheme final : public Scheme {
     return {pi * w - truth, w * w * pi * (1 - pi), log_p_none};
   }
 
- private:
   // The inclusion probability the weights divide by.
   double assumed_inclusion(std::uint64_t z) const {
     const double zd = static_cast<double>(z);

@@ -8,7 +8,8 @@
 // {1, 2, ...} with p = 1/R, over the usable (size-class) sizes Z of its allocations
 // (jemalloc_size_classes.h). The allocation whose Z reaches the wait is sampled; the
 // leftover is discarded and a fresh wait starts after it. By memorylessness this is
-// exactly "each byte a Bernoulli(1/R) trial, stop at an allocation's first success":
+// exactly "each byte a Bernoulli(1/R) trial, stop at an allocation's first success"
+// (countdown_discard.h):
 // allocations are sampled independently with pi(Z) = 1 - (1 - 1/R)^Z, at most once.
 //
 // Estimators (per sampled allocation, from its size class Z):
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/jemalloc_size_classes.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
@@ -65,39 +67,33 @@ class JemallocSampler {
     const CountedStreams& streams = *usable_streams_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       first_success_skip_ahead(
-          streams, t, [&] { return draw_wait(lanes[t]) - 1; },
+          streams, t, [&] { return draw_failures(lanes[t]); },
           [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
     }
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    wait_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) wait_[t] = draw_wait(lanes[t]);
+    failures_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = usable_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t& wait = wait_[thread[i]];
-      const std::uint64_t z = usable_[i];
-      if (z < wait) {
-        wait -= z;
-        continue;
-      }
-      // The wait-th byte of this allocation is the sampled one.
-      out.push_back({i, 1, wait - 1, 0.0});
-      wait = draw_wait(lanes[thread[i]]);
-    }
+    first_success_replay(
+        usable_.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return usable_[i]; },
+        [&](std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); },
+        [&](std::size_t t) { return draw_failures(lanes[t]); });
   }
 
  private:
+  // The wait W (bytes up to and including the sampled one) less one.
   template <class Stream>
-  std::uint64_t draw_wait(Stream& stream) const {
-    return geometric_trials_from_uniform(stream.next_uniform(), p_);
+  std::uint64_t draw_failures(Stream& stream) const {
+    return geometric_trials_from_uniform(stream.next_uniform(), p_) - 1;
   }
 
   double p_;
   std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
-  std::vector<std::uint64_t> wait_;    // per thread: bytes up to and including the next sampled one
+  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the sampled one
   std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only
 };
 

@@ -8,6 +8,8 @@ namespace {
 
 class JvmScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kCount, kBytesSinceLast, kRegisters };
+
   JvmScheme(double interval, bool faithful, const JvmTlabConfig& tlab)
       : interval_(interval), faithful_(faithful), tlab_(tlab) {}
 
@@ -41,13 +43,14 @@ class JvmScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double u = static_cast<double>(jvm_object_size(trace.requested[observations[o].event]));
       const double scale = exponential_unsampling_scale(u, interval_);
-      double* registers = &out[3 * o];
-      registers[0] = u * scale;
-      registers[1] = scale;
-      registers[2] = observations[o].weight;
+      const auto registers = rows[o];
+      registers[kBytes] = u * scale;
+      registers[kCount] = scale;
+      registers[kBytesSinceLast] = observations[o].weight;
     }
   }
 
@@ -57,16 +60,19 @@ class JvmScheme final : public Scheme {
 
   // bytes and count: independent inclusion with pi = 1 - e^(-u/T) (jvm.h); none
   // through the TLAB paths.
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2 && !tlab_.enabled(); }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    if (estimator >= 2 || tlab_.enabled()) return {};
+    return per_allocation_theory(this, &JvmScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double u = static_cast<double>(jvm_object_size(trace.requested[i]));
     const double scale = exponential_unsampling_scale(u, interval_);
     return estimator == 0 ? weighted_inclusion_theory(u, interval_, u * scale, u)
                           : weighted_inclusion_theory(u, interval_, scale, 1.0);
   }
 
- private:
   double interval_;
   bool faithful_;
   JvmTlabConfig tlab_;

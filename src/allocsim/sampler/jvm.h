@@ -6,7 +6,7 @@
 // Each thread keeps _bytes_until_sample. check_for_sampling(obj, size, since) adds
 // the object's size (here: the trace's size rounded up to 8, MinObjAlignmentInBytes)
 // to the TLAB bytes allocated since the last check; the TLAB end is placed at the
-// sample point, so this is a countdown over every object's bytes: if the total is
+// sample point, so this is a countdown over every object's bytes (countdown_discard.h): if the total is
 // below _bytes_until_sample it is subtracted, otherwise the object is sampled and a
 // fresh interval is drawn (the overflow is passed to pick_next_sample and ignored;
 // JDK 11 still subtracted it when smaller than the new interval).
@@ -39,6 +39,7 @@
 
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/jvm_tlab.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -100,7 +101,7 @@ class JvmSampler {
       }
       std::uint64_t previous_end = 0;
       first_success_skip_ahead(
-          streams, t, [&] { return next_interval(lanes[t]) - 1; },
+          streams, t, [&] { return failures_of(next_interval(lanes[t])); },
           [&](std::size_t k, std::uint64_t offset) {
             const std::uint64_t end = streams.at(t, k + 1);
             out.push_back({streams.event(t, k), 1, offset, static_cast<double>(end - previous_end)});
@@ -127,21 +128,24 @@ class JvmSampler {
       replay_tlab(trace, lanes, out);
       return;
     }
+    for (std::uint64_t& until : until_) until = failures_of(until);
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t u = jvm_object_size(requested[i]);
-      const std::uint32_t t = thread[i];
-      since_[t] += u;
-      if (u < until_[t]) {
-        until_[t] -= u;
-        continue;
-      }
-      out.push_back({i, 1, until_[t] == 0 ? 0 : until_[t] - 1, static_cast<double>(since_[t])});
-      since_[t] = 0;
-      until_[t] = next_interval(lanes[t]);
-    }
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) -> std::uint64_t {
+          const std::uint64_t u = jvm_object_size(requested[i]);
+          since_[thread[i]] += u;
+          // T = 0 samples every object, an empty one too: it counts one byte
+          // against the budget of 0.
+          return interval_ == 0 && u == 0 ? 1 : u;
+        },
+        [&](std::size_t i, std::uint64_t, std::uint64_t offset) {
+          std::uint64_t& since = since_[thread[i]];
+          out.push_back({i, 1, offset, static_cast<double>(since)});
+          since = 0;
+        },
+        [&](std::size_t t) { return failures_of(next_interval(lanes[t])); });
   }
 
  private:
@@ -164,6 +168,9 @@ class JvmSampler {
     }
   }
 
+  // _bytes_until_sample = G puts the sample point at byte G - 1 (0 when G = 0: T = 0).
+  static std::uint64_t failures_of(std::uint64_t until) { return until == 0 ? 0 : until - 1; }
+
   template <class Stream>
   std::uint64_t next_interval(Stream& lane) {
     if (interval_ == 0) return 0;
@@ -174,7 +181,7 @@ class JvmSampler {
   double interval_;
   bool faithful_;
   std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
-  std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample
+  std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample (less one in the countdown)
   std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
   JvmTlabConfig tlab_;                 // TLAB model; off by default
   std::vector<JvmTlabThread> threads_;  // per thread, TLAB model only

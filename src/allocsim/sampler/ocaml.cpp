@@ -7,6 +7,8 @@ namespace {
 
 class OcamlScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesAsWosize, kCount, kRegisters };
+
   explicit OcamlScheme(double lambda) : lambda_(lambda) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
@@ -34,12 +36,13 @@ class OcamlScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double n = observations[o].weight;
       const double words = static_cast<double>(ocaml_whsize(trace.requested[observations[o].event]));
-      double* registers = &out[3 * o];
-      registers[0] = registers[1] = 8 * n / lambda_;
-      registers[2] = n / (lambda_ * words);
+      const auto registers = rows[o];
+      registers[kBytes] = registers[kBytesAsWosize] = 8 * n / lambda_;
+      registers[kCount] = n / (lambda_ * words);
     }
   }
 
@@ -51,9 +54,12 @@ class OcamlScheme final : public Scheme {
   // n ~ Binomial(w, lambda), independent per block: 8 n / lambda has mean 8 w and
   // variance 64 w (1 - lambda) / lambda; n / (lambda w) mean 1, variance
   // (1 - lambda) / (lambda w); P(n = 0) = (1 - lambda)^w.
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &OcamlScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double w = static_cast<double>(ocaml_whsize(trace.requested[i]));
     const double log_p_none = lambda_ >= 1 ? -INFINITY : w * std::log1p(-lambda_);
     const double q = (1 - lambda_) / lambda_;
@@ -64,7 +70,6 @@ class OcamlScheme final : public Scheme {
     }
   }
 
- private:
   double lambda_;
 };
 

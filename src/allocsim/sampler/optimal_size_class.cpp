@@ -53,6 +53,8 @@ class PlanCache {
 
 class OptimalSizeClassScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kRegisters };
+
   explicit OptimalSizeClassScheme(const OptimalSizeClassConfig& config) : config_(config) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
@@ -81,11 +83,12 @@ class OptimalSizeClassScheme final : public Scheme {
   // Registers: the weight w = Z/p and w^2 (1 - p) = w (w - Z), whose mean is the
   // variance Z^2 (1 - p)/p.
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double w = observations[o].weight;
       const double z = static_cast<double>(class_size(config_.classes, trace.requested[observations[o].event]));
-      out[2 * o] = w;
-      out[2 * o + 1] = w * (w - z);
+      rows[o][kBytes] = w;
+      rows[o][kBytesVariance] = w * (w - z);
     }
   }
 
@@ -95,13 +98,14 @@ class OptimalSizeClassScheme final : public Scheme {
 
   // Z/p taken with probability p: unbiased, variance Z^2 (1 - p)/p. A class the
   // objective ignores (p = 0) is never sampled: its bytes are missed (bias -Z).
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t, const Trace& trace, std::size_t i) const override {
-    return theory_of(*cache_.get(trace, config_), i);
-  }
-  void allocation_theories(std::size_t, const Trace& trace, std::span<AllocationTheory> out) const override {
-    const auto plan = cache_.get(trace, config_);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(*plan, i);
+  EstimatorTheory theory(std::size_t) const override {
+    return {[this](const Trace& trace) {
+              const auto plan = cache_.get(trace, config_);
+              std::vector<AllocationTheory> out(trace.size());
+              for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(*plan, i);
+              return out;
+            },
+            {}};
   }
 
  private:

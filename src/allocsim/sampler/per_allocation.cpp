@@ -9,6 +9,8 @@ namespace {
 
 class PerAllocationScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kCount, kCountVariance, kRegisters };
+
   explicit PerAllocationScheme(double every) : every_(every) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
@@ -46,26 +48,29 @@ class PerAllocationScheme final : public Scheme {
   // variance below.
   void weigh(const Trace&, std::span<const Observation> observations, std::span<double> out) const override {
     const double keep = 1.0 - 1.0 / every_;
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double bytes = observations[o].weight;
-      double* registers = &out[4 * o];
-      registers[0] = bytes;
-      registers[1] = bytes * bytes * keep;
-      registers[2] = every_;
-      registers[3] = every_ * every_ * keep;
+      const auto registers = rows[o];
+      registers[kBytes] = bytes;
+      registers[kBytesVariance] = bytes * bytes * keep;
+      registers[kCount] = every_;
+      registers[kCountVariance] = every_ * every_ * keep;
     }
   }
 
   // N x with probability 1/N: mean x, variance x^2 (N - 1); x = Z for bytes, 1 for
   // count. ln P(not sampled) = ln(1 - 1/N), whatever the size.
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &PerAllocationScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double x = estimator == 0 ? static_cast<double>(trace.requested[i]) : 1.0;
     return {0.0, x * x * (every_ - 1.0), std::log1p(-1.0 / every_)};
   }
 
- private:
   double every_;
 };
 

@@ -17,16 +17,11 @@ class PerByteScheme final : public ByteRateScheme {
     return std::make_unique<SamplerRun<PerByteSampler>>(trace, PerByteSampler(rate_));
   }
 
-  TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
-                      const AllocationTheory& sums) const override {
-    if (estimator == 0) {
-      return binomial_scaled_count_theory(static_cast<std::uint64_t>(truth.requested_bytes),
-                                          1.0 / rate_, rate_);
-    }
-    return Scheme::theory(estimator, truth, sums);
-  }
-
  protected:
+  // n ~ Binomial(S, 1/T) for a group of S bytes.
+  TheoryValues bytes_theory(const GroupTotals& truth) const override {
+    return binomial_scaled_count_theory(static_cast<std::uint64_t>(truth.requested_bytes), 1.0 / rate_, rate_);
+  }
   double log_p_none(double size) const override {
     return rate_ == 1.0 ? -INFINITY : size * std::log1p(-1.0 / rate_);
   }

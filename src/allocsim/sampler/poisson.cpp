@@ -21,13 +21,11 @@ class PoissonScheme final : public ByteRateScheme {
     return std::make_unique<SkipAheadRun<PoissonSampler>>(trace, index, PoissonSampler(rate_));
   }
 
-  TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
-                      const AllocationTheory& sums) const override {
-    if (estimator == 0) return poisson_scaled_count_theory(truth.requested_bytes / rate_, rate_);
-    return Scheme::theory(estimator, truth, sums);
-  }
-
  protected:
+  // n ~ Poisson(S/T) for a group of S bytes (poisson.h).
+  TheoryValues bytes_theory(const GroupTotals& truth) const override {
+    return poisson_scaled_count_theory(truth.requested_bytes / rate_, rate_);
+  }
   double log_p_none(double size) const override { return -size / rate_; }
   // n ~ Poisson(s/T): E[T^2 n] = T s = Var(T n).
   double bytes_variance_estimate(std::uint32_t samples) const override { return rate_ * rate_ * samples; }

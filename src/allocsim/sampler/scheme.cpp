@@ -1,6 +1,8 @@
 #include "allocsim/sampler/scheme.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace allocsim {
 
@@ -18,18 +20,24 @@ const std::vector<IntervalSpec>& Scheme::intervals() const {
   return none;
 }
 
-void Scheme::allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const {
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = allocation_theory(estimator, trace, i);
-}
-
-TheoryValues Scheme::theory(std::size_t estimator, const GroupTotals& /*truth*/,
-                            const AllocationTheory& sums) const {
+TheoryValues EstimatorTheory::of_group(const GroupTotals& truth, const AllocationTheory& sums) const {
+  if (group) return group(truth, sums);
   TheoryValues t;
-  if (!has_allocation_theory(estimator)) return t;
+  if (!per_allocation()) return t;
   t.bias = sums.bias;
   t.var = sums.variance;
   t.p_any_sample = -std::expm1(sums.log_p_none);
   return t;
+}
+
+RegisterLayout::RegisterLayout(const std::vector<EstimatorSpec>& estimators) : first_{0} {
+  for (const EstimatorSpec& spec : estimators) first_.push_back(first_.back() + spec.registers);
+}
+
+void register_width_mismatch(std::size_t width, std::size_t size, std::size_t observations) {
+  throw std::logic_error("scheme writes " + std::to_string(width) + " registers per observation, but " +
+                         std::to_string(size) + " were laid out for " + std::to_string(observations) +
+                         " observations");
 }
 
 }  // namespace allocsim

@@ -7,6 +7,7 @@
 // Scheme::weigh are the only virtual calls); the per-event loop inside a concrete
 // sampler is plain, inlined code.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -66,6 +67,91 @@ struct AllocationTheory {
   double log_p_none = 0;  // ln P(this allocation is not sampled)
 };
 
+// The closed-form theory of one estimator (Scheme::theory). Its functions may read
+// the scheme: valid while the scheme lives.
+struct EstimatorTheory {
+  // AllocationTheory of every allocation of a trace, in trace order; null when the
+  // estimator has none (allocations not sampled independently).
+  std::function<std::vector<AllocationTheory>(const Trace&)> allocations;
+  // The metrics of a group from its truth and its sums of `allocations` (zero sums
+  // without them); null: the bias, variance and P(>= 1 sample) the sums give, or
+  // nothing without them.
+  std::function<TheoryValues(const GroupTotals&, const AllocationTheory&)> group;
+
+  bool per_allocation() const { return static_cast<bool>(allocations); }
+  TheoryValues of_group(const GroupTotals& truth, const AllocationTheory& sums) const;
+};
+
+// An estimator theory from the AllocationTheory of one allocation, f(trace, i).
+template <class F>
+EstimatorTheory per_allocation_theory(F f) {
+  return {[f](const Trace& trace) {
+            std::vector<AllocationTheory> out(trace.size());
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = f(trace, i);
+            return out;
+          },
+          {}};
+}
+
+// The same from a scheme's member of(estimator, trace, i).
+template <class S>
+EstimatorTheory per_allocation_theory(const S* scheme,
+                                      AllocationTheory (S::*of)(std::size_t, const Trace&, std::size_t) const,
+                                      std::size_t estimator) {
+  return per_allocation_theory(
+      [scheme, of, estimator](const Trace& trace, std::size_t i) { return (scheme->*of)(estimator, trace, i); });
+}
+
+// Where each estimator's registers sit in one observation's row of contributions
+// (Scheme::weigh) and in a group's sums: estimator 0's first, then estimator 1's, ...
+// The engine lays out its buffers with it; a scheme's weigh checks it (RegisterRows).
+class RegisterLayout {
+ public:
+  explicit RegisterLayout(const std::vector<EstimatorSpec>& estimators);
+  std::size_t width() const { return first_.back(); }
+  std::size_t first(std::size_t estimator) const { return first_[estimator]; }
+  std::size_t count(std::size_t estimator) const { return first_[estimator + 1] - first_[estimator]; }
+  // Estimator e's registers within a row (or a group's sums) laid out like this.
+  std::span<const double> of(std::size_t estimator, const double* row) const {
+    return {row + first_[estimator], count(estimator)};
+  }
+
+ private:
+  std::vector<std::size_t> first_;  // per estimator, then the width
+};
+
+// Throws std::logic_error (an internal error): a scheme writes `width` registers per
+// observation but was handed `size` registers for `observations` observations.
+[[noreturn]] void register_width_mismatch(std::size_t width, std::size_t size, std::size_t observations);
+
+// The rows Scheme::weigh fills, one per observation. W is the scheme's number of
+// registers: a compile-time constant (the end of its enum of named registers) where
+// its estimators are fixed, std::dynamic_extent with the width given where they
+// depend on its parameters. Built once per weigh call, it checks the width against
+// what the caller allocated from estimators() (RegisterLayout).
+template <std::size_t W = std::dynamic_extent>
+class RegisterRows {
+ public:
+  RegisterRows(std::span<double> contributions, std::size_t observations, std::size_t width = W)
+      : data_(contributions.data()), width_(width) {
+    static_assert(W == std::dynamic_extent || W > 0, "a scheme writes at least one register");
+    if (width == std::dynamic_extent || contributions.size() != observations * width) {
+      register_width_mismatch(width, contributions.size(), observations);
+    }
+  }
+  std::span<double, W> operator[](std::size_t o) const {
+    if constexpr (W == std::dynamic_extent) {
+      return {data_ + o * width_, width_};
+    } else {
+      return std::span<double, W>(data_ + o * W, W);
+    }
+  }
+
+ private:
+  double* data_;
+  std::size_t width_;
+};
+
 // Mutable per-worker state of one scheme bound to one trace.
 class SchemeRun {
  public:
@@ -90,9 +176,9 @@ class Scheme {
     return nullptr;
   }
   // Fills contributions[o * W + j]: what observation o adds to register j of the
-  // groups it belongs to, where W is the total number of registers over all
-  // estimators, estimator 0's registers first (for linear estimators W = E and
-  // register e is estimator e's estimate).
+  // groups it belongs to, laid out by RegisterLayout(estimators()) (W its width; for
+  // linear estimators W = E and register e is estimator e's estimate). Schemes write
+  // through RegisterRows, which checks W.
   virtual void weigh(const Trace& trace, std::span<const Observation> observations,
                      std::span<double> contributions) const = 0;
   // The estimate of a group from estimator e's registers (only called for
@@ -114,21 +200,8 @@ class Scheme {
     return {};
   }
 
-  // Whether estimator e has per-allocation theory (allocation_theory).
-  virtual bool has_allocation_theory(std::size_t /*estimator*/) const { return false; }
-  virtual AllocationTheory allocation_theory(std::size_t /*estimator*/, const Trace& /*trace*/,
-                                             std::size_t /*i*/) const {
-    return {};
-  }
-  // allocation_theory(estimator, trace, i) for every allocation i into out[i]
-  // (out.size() == trace.size()). A scheme whose per-allocation theory reads data it
-  // derives from the trace overrides this to fetch that data once.
-  virtual void allocation_theories(std::size_t estimator, const Trace& trace, std::span<AllocationTheory> out) const;
-  // Closed-form metrics of estimator e for a group with the given truth and, where
-  // has_allocation_theory(e), the group's sums of allocation_theory. The default
-  // turns those sums into the bias, the variance and P(>= 1 sample).
-  virtual TheoryValues theory(std::size_t estimator, const GroupTotals& truth,
-                              const AllocationTheory& sums) const;
+  // The closed-form theory of estimator e; by default none.
+  virtual EstimatorTheory theory(std::size_t /*estimator*/) const { return {}; }
 };
 
 // Binds a concrete sampler (a value type with a templated replay over lane streams)

@@ -1,8 +1,7 @@
 #pragma once
-// Pieces shared by the integer countdown samplers' skip-ahead replay
-// (replay_skip_ahead): a per-(scheme, trace) cache of the counted-size prefix sums,
-// and the "first success" walk of the samplers that discard the leftover after a
-// sample (jemalloc, tcmalloc, dotnet, dotnet-tick reset).
+// What the countdown samplers' skip-ahead replay (replay_skip_ahead) shares beyond
+// their family (countdown_discard.h, countdown_carry.h): a per-(scheme, trace)
+// cache of the counted-size prefix sums.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -47,29 +46,5 @@ class SkipAheadCache {
   mutable const ThreadIndex* index_ = nullptr;
   mutable std::size_t size_ = 0;
 };
-
-// First-success countdown over stream s of `streams`: draw() returns the number of
-// counted bytes that pass before the sampled one (the failures before the next
-// success; may be as large as UINT64_MAX); the event holding that byte is sampled
-// with emit(k, offset) (k: its position in the stream, offset: the sampled byte's
-// 0-based offset in its counted size), the leftover is discarded and the next draw
-// counts from the end of that event. draw() is called exactly as often, and in the
-// same order, as the streaming replay calls it for this stream: once at the start
-// and once after each sample.
-template <class Draw, class Emit>
-void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Draw&& draw, Emit&& emit) {
-  const std::uint64_t end = streams.total(s);
-  std::uint64_t start = 0;  // counted bytes before the current wait
-  std::size_t k = 0;        // first event of the current wait
-  for (;;) {
-    const std::uint64_t failures = draw();
-    if (failures >= end - start) return;
-    const std::uint64_t x = start + failures;  // 0-based position of the sampled byte
-    k = streams.find(s, x, k);
-    emit(k, x - streams.at(s, k));
-    ++k;
-    start = streams.at(s, k);
-  }
-}
 
 }  // namespace allocsim

@@ -49,6 +49,8 @@ CountMoments rounded_count_moments(double period, std::uint64_t k, std::uint64_t
 
 class TcmallocScheme final : public Scheme {
  public:
+  enum Register : std::size_t { kBytes, kBytesVariance, kCount, kCountVariance, kRegisters };
+
   TcmallocScheme(std::uint64_t period, bool faithful, bool round_counts, bool correct_size)
       : period_(period), faithful_(faithful), round_counts_(round_counts), correct_size_(correct_size) {}
 
@@ -91,6 +93,7 @@ class TcmallocScheme final : public Scheme {
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
     const double T = static_cast<double>(period_);
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
       const std::uint64_t r = trace.requested[obs.event];
@@ -98,17 +101,17 @@ class TcmallocScheme final : public Scheme {
       const double k = static_cast<double>(r + 1);
       const double count_variance = period_ == 1 ? 0.0 : T * T / (k * k);
       const double unit = bytes_per_counted_allocation(r);
-      double* registers = &out[4 * o];
+      const auto registers = rows[o];
       if (round_counts_) {
         const double count = static_cast<double>(rounded_count(obs.weight, r + 1, a));
-        registers[0] = count * static_cast<double>(a);
-        registers[2] = count;
+        registers[kBytes] = count * static_cast<double>(a);
+        registers[kCount] = count;
       } else {
-        registers[0] = obs.weight * unit / k;
-        registers[2] = obs.weight / k;
+        registers[kBytes] = obs.weight * unit / k;
+        registers[kCount] = obs.weight / k;
       }
-      registers[1] = count_variance * unit * unit;
-      registers[3] = count_variance;
+      registers[kBytesVariance] = count_variance * unit * unit;
+      registers[kCountVariance] = count_variance;
     }
   }
 
@@ -119,9 +122,12 @@ class TcmallocScheme final : public Scheme {
   // Unrounded: the continuous model, unbiased with Var[W 1{sampled}] = T^2 pi (see
   // tcmalloc.h), scaled by a/k (bytes) or 1/k (count). Rounded: exact moments of the
   // rounded count under integer gaps. T = 1 samples every allocation with W = k.
-  bool has_allocation_theory(std::size_t) const override { return true; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    return per_allocation_theory(this, &TcmallocScheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const std::uint64_t r = trace.requested[i];
     const double k = static_cast<double>(r + 1);
     const double a = static_cast<double>(tcmalloc_allocated_size(r));
@@ -137,7 +143,6 @@ class TcmallocScheme final : public Scheme {
     return {scale * (m.mean - 1), scale * scale * (m.mean_square - m.mean * m.mean), log_p_none};
   }
 
- private:
   // What one estimated allocation of request r counts as in the bytes estimate: its
   // allocated size a (the document's a/(r+1) correction), or, uncorrected, the
   // r + 1 bytes the counter advanced by (W itself read as bytes).

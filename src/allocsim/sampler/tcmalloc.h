@@ -7,7 +7,7 @@
 // Each thread keeps a counter c. An allocation of r requested bytes decrements
 // k = r + 1 ("avoid missampling 0"); it is sampled iff c < k (the unsigned
 // subtraction underflows), i.e. the (c+1)-th byte of its k is the sampled one. Then
-// the leftover is discarded and c is redrawn: c = max(0, floor(E) - 1), E ~ Exp(mean
+// the leftover is discarded (countdown_discard.h) and c is redrawn: c = max(0, floor(E) - 1), E ~ Exp(mean
 // T) (kIntervalOffset = 1; T = 1 samples everything). At most one sample per
 // allocation. The sample's weight is W = T + k - f with f = c + 1 the bytes up to
 // and including the sampled one: the sampled byte stands for T bytes, the k - f
@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/tcmalloc_random.h"
@@ -70,7 +71,7 @@ class TcmallocSampler {
           streams, t, [&] { return pick_next_sampling_point(lanes, t); },
           [&](std::size_t k, std::uint64_t counter) {
             const std::uint64_t size = streams.at(t, k + 1) - streams.at(t, k);  // requested + 1
-            out.push_back({streams.event(t, k), 1, counter, static_cast<double>(period_ + (size - counter - 1))});
+            out.push_back({streams.event(t, k), 1, counter, weight(size, counter)});
           });
     }
   }
@@ -85,21 +86,19 @@ class TcmallocSampler {
     for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = pick_next_sampling_point(lanes, t);
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t& counter = counter_[thread[i]];
-      const std::uint64_t k = requested[i] + 1;
-      if (counter >= k) {
-        counter -= k;
-        continue;
-      }
-      // W = T - (counter - k + 1) = T + k - f, f = counter + 1.
-      out.push_back({i, 1, counter, static_cast<double>(period_ + (k - counter - 1))});
-      counter = pick_next_sampling_point(lanes, thread[i]);
-    }
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return requested[i] + 1; },
+        [&](std::size_t i, std::uint64_t k, std::uint64_t counter) { out.push_back({i, 1, counter, weight(k, counter)}); },
+        [&](std::size_t t) { return pick_next_sampling_point(lanes, t); });
   }
 
  private:
+  // W = T - (counter - k + 1) = T + k - f, f = counter + 1.
+  double weight(std::uint64_t k, std::uint64_t counter) const {
+    return static_cast<double>(period_ + (k - counter - 1));
+  }
+
   template <class Stream>
   std::uint64_t pick_next_sampling_point(std::span<Stream> lanes, std::size_t t) {
     if (period_ == 1) return 0;

@@ -20,6 +20,9 @@ namespace {
 
 class V8Scheme final : public Scheme {
  public:
+  // bytes, count, then the raw (bytes, count) of each ScaleSample estimator.
+  enum Register : std::size_t { kBytes, kCount, kRawBytes, kRawCount, kRawBytesForCount, kRawCountForCount, kRegisters };
+
   explicit V8Scheme(double rate) : rate_(rate) {}
 
   const std::vector<EstimatorSpec>& estimators() const override {
@@ -46,14 +49,15 @@ class V8Scheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
+    const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double s = static_cast<double>(trace.requested[observations[o].event]);
       const double scale = exponential_unsampling_scale(s, rate_);
-      double* registers = &out[6 * o];
-      registers[0] = s * scale;
-      registers[1] = scale;
-      registers[2] = registers[4] = s;
-      registers[3] = registers[5] = 1.0;
+      const auto registers = rows[o];
+      registers[kBytes] = s * scale;
+      registers[kCount] = scale;
+      registers[kRawBytes] = registers[kRawBytesForCount] = s;
+      registers[kRawCount] = registers[kRawCountForCount] = 1.0;
     }
   }
 
@@ -65,16 +69,19 @@ class V8Scheme final : public Scheme {
 
   // pi = 1 - e^(-s/T), right to O(1/T) (v8.h); the step is at least 8 bytes, so
   // objects below 8 bytes are only sampled after a decremented step.
-  bool has_allocation_theory(std::size_t estimator) const override { return estimator < 2; }
-  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace,
-                                     std::size_t i) const override {
+  EstimatorTheory theory(std::size_t estimator) const override {
+    if (estimator >= 2) return {};
+    return per_allocation_theory(this, &V8Scheme::allocation_theory, estimator);
+  }
+
+ private:
+  AllocationTheory allocation_theory(std::size_t estimator, const Trace& trace, std::size_t i) const {
     const double s = static_cast<double>(trace.requested[i]);
     const double scale = exponential_unsampling_scale(s, rate_);
     return estimator == 0 ? weighted_inclusion_theory(s, rate_, s * scale, s)
                           : weighted_inclusion_theory(s, rate_, scale, 1.0);
   }
 
- private:
   double rate_;
 };
 

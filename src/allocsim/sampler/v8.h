@@ -4,7 +4,7 @@
 // An allocation observer steps through the heap's allocated bytes: the step is
 // trunc(-rate ln u) clamped to [kTaggedSize = 8, INT_MAX]; the object whose
 // allocation reaches the step is sampled (SampleObject(soon_object, size)) and the
-// next step starts afresh (leftover discarded). Here: a per-thread counter c; an
+// next step starts afresh (leftover discarded, countdown_discard.h). Here: a per-thread counter c; an
 // object of s bytes with s < c decrements it, otherwise it is sampled and c
 // redrawn. (How V8's AllocationCounter handles the overshoot exactly is not
 // verified; this is the first-success reading.)
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/skip_ahead.h"
@@ -61,33 +62,33 @@ class V8Sampler {
     const CountedStreams& streams = *requested_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       first_success_skip_ahead(
-          streams, t, [&] { return v8_next_step(lanes[t].next_uniform(), rate_) - 1; },
+          streams, t, [&] { return draw_failures(lanes[t]); },
           [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
     }
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    counter_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = v8_next_step(lanes[t].next_uniform(), rate_);
+    failures_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
     const std::uint64_t* requested = trace.requested.data();
     const std::uint32_t* thread = trace.thread.data();
-    const std::size_t n = trace.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t s = requested[i];
-      std::uint64_t& counter = counter_[thread[i]];
-      if (s < counter) {
-        counter -= s;
-        continue;
-      }
-      out.push_back({i, 1, counter == 0 ? 0 : counter - 1, 0.0});
-      counter = v8_next_step(lanes[thread[i]].next_uniform(), rate_);
-    }
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return requested[i]; },
+        [&](std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); },
+        [&](std::size_t t) { return draw_failures(lanes[t]); });
   }
 
  private:
+  // A step of c >= 8 bytes: the c-th byte reaches it, c - 1 pass before.
+  template <class Stream>
+  std::uint64_t draw_failures(Stream& lane) const {
+    return v8_next_step(lane.next_uniform(), rate_) - 1;
+  }
+
   double rate_;
-  std::vector<std::uint64_t> counter_;  // per thread: bytes up to the next step
+  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the next step ends
   std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 

@@ -1,0 +1,85 @@
+// The register layout the engine allocates (RegisterLayout over a scheme's
+// estimators) and the registers each scheme's weigh writes (RegisterRows) agree for
+// every registered scheme and its variants of other widths, and a disagreement is
+// an internal error, not a silent overrun.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "allocsim/sampler/registry.h"
+#include "test_support.h"
+
+namespace allocsim {
+namespace {
+
+// Parameters that make each scheme sample often on a small trace (every default
+// where none is needed); schemes not listed run with their defaults.
+nlohmann::json small_rate_params(const std::string& name) {
+  if (name == "jvm") return {{"interval", 256}};
+  if (name == "ocaml") return {{"sampling_rate", 0.01}};
+  if (name == "dotnet-tick") return {{"stride", 256}};
+  if (name == "optimal-size-class") return {{"samples", 50}};
+  if (name == "per-allocation") return {{"rate", 10}};
+  if (name == "gperftools") return {{"rate", 256}, {"startup_counter", 0}};
+  return {{"rate", 256}};
+}
+
+// Replays replication 0 of `scheme` on `trace` and weighs its observations into
+// the layout's width (which must work) and one register wider (which must throw).
+void expect_weigh_checks_width(const Scheme& scheme, const Trace& trace, const std::string& name) {
+  std::vector<Observation> observations;
+  scheme.start(trace)->replay(StreamKey{}, observations);
+  ASSERT_FALSE(observations.empty()) << name;
+  const RegisterLayout layout(scheme.estimators());
+  std::size_t sum = 0;
+  for (std::size_t e = 0; e < scheme.estimators().size(); ++e) {
+    EXPECT_EQ(layout.first(e), sum) << name;
+    EXPECT_EQ(layout.count(e), scheme.estimators()[e].registers) << name;
+    sum += layout.count(e);
+  }
+  EXPECT_EQ(layout.width(), sum) << name;
+  std::vector<double> contributions(observations.size() * layout.width());
+  EXPECT_NO_THROW(scheme.weigh(trace, observations, contributions)) << name;
+  std::vector<double> wider(observations.size() * (layout.width() + 1));
+  EXPECT_THROW(scheme.weigh(trace, observations, wider), std::logic_error) << name;
+}
+
+TEST(SchemeRegisters, EveryRegisteredSchemeWritesItsLayout) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t i = 0; i < 400; ++i) sizes.push_back(1 + (i * 37) % 300);
+  const Trace trace = testing::make_trace(sizes);
+  int checked = 0;
+  for (const SchemeDescriptor& descriptor : scheme_registry()) {
+    expect_weigh_checks_width(*testing::create_scheme(descriptor.name, small_rate_params(descriptor.name)), trace,
+                              descriptor.name);
+    ++checked;
+  }
+  EXPECT_GE(checked, 18);
+}
+
+// Schemes whose width depends on their parameters: a second layer adds
+// bytes_one_layer, Go's continuous-profiling periods add two registers per span.
+TEST(SchemeRegisters, ParameterDependentWidthsAreChecked) {
+  const Trace trace = testing::make_trace(std::vector<std::uint64_t>(400, 100));
+  expect_weigh_checks_width(*testing::create_scheme("chromium", {{"rate", 256}, {"keep", 0.5}}), trace, "chromium keep");
+  expect_weigh_checks_width(*testing::create_scheme("dotnet-tick", {{"stride", 256}, {"keep", 0.5}}), trace,
+                            "dotnet-tick keep");
+  expect_weigh_checks_width(*testing::create_scheme("go", {{"rate", 256}, {"periods", 3}}), trace, "go periods");
+}
+
+TEST(SchemeRegisters, RowsRejectALayoutOfAnotherWidth) {
+  std::vector<double> six(6);
+  EXPECT_NO_THROW((RegisterRows<3>(six, 2)));
+  EXPECT_THROW((RegisterRows<3>(six, 3)), std::logic_error);
+  EXPECT_THROW((RegisterRows<4>(six, 2)), std::logic_error);
+  EXPECT_NO_THROW((RegisterRows<>(six, 3, 2)));
+  EXPECT_THROW((RegisterRows<>(six, 2, 2)), std::logic_error);
+  const RegisterRows<3> rows(six, 2);
+  rows[1][2] = 5.0;
+  EXPECT_EQ(six[5], 5.0);
+}
+
+}  // namespace
+}  // namespace allocsim
