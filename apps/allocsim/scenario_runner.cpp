@@ -96,7 +96,12 @@ CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions&
   done.directory = results_directory(options.out, scenario);
   StagedDirectory staged(done.directory);
   write_result_files(staged.path(), scenario, done.result, done.outcomes);
-  if (!options.no_charts) render_figures({scenario.charts, scenario.tables}, staged.path());
+  if (!options.no_charts) {
+    // Named where they will be once the staged directory is in place.
+    for (const std::string& file : render_figures({scenario.charts, scenario.tables}, staged.path())) {
+      done.figures.push_back(done.directory + file.substr(staged.path().size()));
+    }
+  }
   staged.commit();
   return done;
 }

@@ -38,6 +38,7 @@ struct CompletedScenario {
   ScenarioResult result;
   std::vector<ExpectationOutcome> outcomes;
   std::string directory;
+  std::vector<std::string> figures;  // chart and table files written
 };
 
 // Runs the scenario, then writes its results, charts and tables into a staged

@@ -12,6 +12,7 @@
 #include "allocsim/engine/parallel.h"
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
+#include "allocsim/util/staged_directory.h"
 #include "allocsim/util/error.h"
 #include "bindings.h"
 #include "errors.h"
@@ -77,8 +78,12 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
   if (scenario.outputs.intervals && !result.interval_rows.empty()) files.intervals = intervals_csv(scenario, result);
   if (scenario.outputs.estimates) files.estimates = estimates_csv(scenario, result);
   if (out) {
-    files.directory = write_results(*out, scenario, result, outcomes);
-    if (charts) render_figures({scenario.charts, scenario.tables}, files.directory);
+    // As the CLI does: the directory is staged and replaces <out>/<name> whole.
+    files.directory = results_directory(*out, scenario);
+    StagedDirectory staged(files.directory);
+    write_result_files(staged.path(), scenario, result, outcomes);
+    if (charts) render_figures({scenario.charts, scenario.tables}, staged.path());
+    staged.commit();
   }
   return files;
 }
