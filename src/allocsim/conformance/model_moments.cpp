@@ -37,6 +37,36 @@ struct PowerSums {
 
 }  // namespace
 
+void replay_totals(const Scheme& scheme, SchemeRun& run, const Trace& trace, const ModelRequest& request,
+                   const StreamKey& key, std::vector<Observation>& observations, ReplayTotals& totals) {
+  const auto& estimators = scheme.estimators();
+  std::size_t width = 0, offset = 0;
+  for (std::size_t e = 0; e < estimators.size(); ++e) {
+    if (e == request.estimator) offset = width;
+    width += estimators[e].registers;
+  }
+  const std::size_t registers = estimators.at(request.estimator).registers;
+  const std::size_t sites = trace.stack_count;
+  observations.clear();
+  run.replay(key, observations);
+  std::vector<double> contributions(observations.size() * width, 0.0), site_registers(sites * registers, 0.0);
+  scheme.weigh(trace, observations, contributions);
+  totals.counts.assign(sites, 0.0);
+  totals.estimates.assign(sites, 0.0);
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    const std::size_t i = observations[o].event;
+    const std::size_t site = trace.stack[i];
+    const bool live = trace.live_at_end(i);
+    if (live || !request.count_live_only) totals.counts[site] += 1;
+    if (!live) continue;
+    for (std::size_t j = 0; j < registers; ++j) site_registers[site * registers + j] += contributions[o * width + offset + j];
+  }
+  for (std::size_t site = 0; site < sites; ++site) {
+    const std::span<const double> regs(&site_registers[site * registers], registers);
+    totals.estimates[site] = registers == 1 ? regs[0] : scheme.finalize(request.estimator, regs);
+  }
+}
+
 ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const ModelRequest& request) {
   const auto& estimators = scheme.estimators();
   const EstimatorSpec& spec = estimators.at(request.estimator);
@@ -63,6 +93,7 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
   }
   out.closed_form_counts = theory_estimator < estimators.size();
   out.closed_form_estimates = scheme.has_allocation_theory(request.estimator);
+  std::vector<std::vector<double>> inclusion(out.closed_form_counts ? sites : 0);  // pi_i per site
   for (std::size_t i = 0; i < trace.size(); ++i) {
     SiteMoments& s = out.sites[trace.stack[i]];
     const bool live = trace.live_at_end(i);
@@ -72,6 +103,7 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
       s.count_mean += pi;
       s.count_var += v;
       s.count_kappa4 += v * (1 - 6 * v);
+      inclusion[trace.stack[i]].push_back(pi);
     }
     if (out.closed_form_estimates && live) {
       const AllocationTheory t = scheme.allocation_theory(request.estimator, trace, i);
@@ -79,38 +111,23 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
       s.estimate_var += t.variance;
     }
   }
+  for (std::size_t site = 0; site < inclusion.size(); ++site) {
+    out.sites[site].count_distribution = poisson_binomial(inclusion[site]);
+  }
   if (out.closed_form_counts && out.closed_form_estimates) return out;
 
   // Monte Carlo for the rest.
-  std::size_t width = 0, offset = 0;
-  for (std::size_t e = 0; e < estimators.size(); ++e) {
-    if (e == request.estimator) offset = width;
-    width += estimators[e].registers;
-  }
-  const std::size_t registers = spec.registers;
   std::vector<PowerSums> counts(sites), estimates(sites);
-  std::vector<double> site_counts(sites), site_registers(sites * registers), contributions;
+  std::vector<std::vector<double>> count_draws(out.closed_form_counts ? 0 : sites);
   std::vector<Observation> observations;
+  ReplayTotals totals;
   auto run = scheme.start(trace);
   for (std::uint64_t r = 0; r < request.replications; ++r) {
-    observations.clear();
-    run->replay({request.seed, 0xC0FF0E, r}, observations);
-    contributions.assign(observations.size() * width, 0.0);
-    scheme.weigh(trace, observations, contributions);
-    std::fill(site_counts.begin(), site_counts.end(), 0.0);
-    std::fill(site_registers.begin(), site_registers.end(), 0.0);
-    for (std::size_t o = 0; o < observations.size(); ++o) {
-      const std::size_t i = observations[o].event;
-      const std::size_t site = trace.stack[i];
-      const bool live = trace.live_at_end(i);
-      if (live || !request.count_live_only) site_counts[site] += 1;
-      if (!live) continue;
-      for (std::size_t j = 0; j < registers; ++j) site_registers[site * registers + j] += contributions[o * width + offset + j];
-    }
+    replay_totals(scheme, *run, trace, request, {request.seed, 0xC0FF0E, r}, observations, totals);
     for (std::size_t site = 0; site < sites; ++site) {
-      counts[site].add(site_counts[site]);
-      const std::span<const double> regs(&site_registers[site * registers], registers);
-      estimates[site].add(registers == 1 ? regs[0] : scheme.finalize(request.estimator, regs));
+      counts[site].add(totals.counts[site]);
+      if (!out.closed_form_counts) count_draws[site].push_back(totals.counts[site]);
+      estimates[site].add(totals.estimates[site]);
     }
   }
   out.replications = request.replications;
@@ -120,6 +137,7 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
       s.count_mean = counts[site].mean();
       s.count_var = counts[site].variance();
       s.count_kappa4 = counts[site].kappa4();
+      s.count_distribution = empirical_distribution(count_draws[site]);
     }
     if (!out.closed_form_estimates) {
       s.estimate_mean = estimates[site].mean();
