@@ -1,12 +1,16 @@
 // `allocsim conformance SYSTEM [--runs K] [--rate R]`: drives a real allocator's
 // sampler K times and checks allocsim's model of it site by site. Exit 0 when every
 // test passes, 1 when one fails, 2 on bad input or a driver that cannot be built or run.
+// With --simulate N: runs the driver once (for what the model takes from it), then N
+// verdicts on driver outputs drawn from the model (verdict_simulation.h) and prints how
+// many failed; exit 0, nothing written.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
+#include "allocsim/conformance/verdict_simulation.h"
 #include "allocsim/util/atomic_file.h"
 #include "commands.h"
 #include "data_paths.h"
@@ -18,6 +22,8 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
     ConformanceOptions run;
     std::string out;
     bool no_chart = false;
+    std::uint64_t simulate = 0;
+    std::string truth = "model";
   };
   auto options = std::make_shared<Options>();
   const DataPaths paths = data_paths();
@@ -47,7 +53,31 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
   command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
+  command->add_option("--simulate", options->simulate,
+                      "judge N simulated conformance runs drawn from the model instead (false alarms, power)");
+  command->add_option("--simulate-truth", options->truth,
+                      "what the simulated tool does: model, requested-size or per-stack-scaling")
+      ->capture_default_str();
   command->callback([options, &exit_code] {
+    if (options->simulate > 0) {
+      const SimulatedTruth truth = parse_simulated_truth(options->truth);
+      ConformanceModel model = conformance_plan(options->run);
+      std::vector<std::string> names;
+      const DriverRun first = run_driver_processes(options->run, model, 1, names).front();
+      fit_conformance_model(model, first, names.front());
+      simulated_driver_runs(model, first, truth, 1, options->run.seed, 0);  // InputError before the long part
+      const VerdictSimulation v = simulate_verdicts(model, first, truth, options->simulate, options->run.runs,
+                                                    options->run.alpha, options->run.seed);
+      std::printf("%s, truth %s: %llu of %llu simulated verdicts failed (%llu runs each, alpha %g)\n",
+                  options->run.system.c_str(), options->truth.c_str(), static_cast<unsigned long long>(v.failed),
+                  static_cast<unsigned long long>(v.verdicts), static_cast<unsigned long long>(options->run.runs),
+                  options->run.alpha);
+      for (const auto& [test, times] : v.failed_tests) {
+        std::printf("  %s: failed in %llu\n", test.c_str(), static_cast<unsigned long long>(times));
+      }
+      exit_code = 0;
+      return;
+    }
     const std::string out =
         options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
                              : options->out;

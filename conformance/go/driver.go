@@ -111,6 +111,9 @@ func siteLarge(s *site) { allocate(s) }
 func siteMixed(s *site) { allocate(s) }
 
 //go:noinline
+func siteStacked(s *site) { allocate(s) }
+
+//go:noinline
 func siteMarker(s *site) { allocate(s) }
 
 //go:noinline
@@ -118,7 +121,7 @@ func siteFreed(s *site) { allocate(s) }
 
 var siteFunctions = map[string]func(*site){
 	"startup": siteStartup, "small": siteSmall, "medium": siteMedium, "large": siteLarge,
-	"mixed": siteMixed, "marker": siteMarker, "freed": siteFreed,
+	"mixed": siteMixed, "stacked": siteStacked, "marker": siteMarker, "freed": siteFreed,
 }
 
 // The site of a record: the first frame in main.site<Name>.

@@ -6,7 +6,9 @@
 //   sample,<site>,<requested>,<allocated>,1   one per live sampled object of
 //       MallocExtension::GetHeapSample (its entries "count: bytes [..] @ pcs" hold the
 //       requested size; freed objects leave the sample)
-//   profile,<site>,<objects>,<bytes>          the same summed per stack, as pprof reads it
+//   profile,<site>,<objects>,<bytes>          one per entry of the heap sample, as pprof reads
+//       it: pprof scales each entry (line) by its own average size, and tcmalloc writes
+//       each sampled object as an entry of its own, so entries are not summed per stack
 //   size,<requested>,<allocated>              tc_nallocx for every planned size
 // Usage: driver PLAN
 #include <gperftools/malloc_extension.h>
@@ -14,7 +16,6 @@
 #include <gperftools/tcmalloc.h>
 
 #include <cinttypes>
-#include <map>
 
 #include "../native/plan.h"
 
@@ -38,7 +39,6 @@ int main(int argc, char** argv) {
   std::printf("meta,version,%s\n", tc_version(nullptr, nullptr, nullptr));
   std::printf("meta,rate,%" PRIu64 "\n", plan.rate);
   std::printf("meta,allocated_before_plan,%zu\n", allocated_before_plan);
-  std::map<std::pair<std::string, std::string>, std::pair<std::uint64_t, std::uint64_t>> per_stack;
   std::istringstream lines(sample);
   std::string line;
   while (std::getline(lines, line)) {
@@ -55,12 +55,7 @@ int main(int argc, char** argv) {
       const std::uint64_t size = bytes / objects;
       std::printf("sample,%s,%" PRIu64 ",%zu,1\n", site.c_str(), size, nallocx(size, 0));
     }
-    auto& totals = per_stack[{site, line.substr(at)}];
-    totals.first += objects;
-    totals.second += bytes;
-  }
-  for (const auto& [key, totals] : per_stack) {
-    std::printf("profile,%s,%" PRIu64 ",%" PRIu64 "\n", key.first.c_str(), totals.first, totals.second);
+    std::printf("profile,%s,%" PRIu64 ",%" PRIu64 "\n", site.c_str(), objects, bytes);
   }
   for (const driver::Site& site : plan.sites) {
     for (std::size_t size : site.sizes) std::printf("size,%zu,%zu\n", size, nallocx(size, 0));

@@ -68,6 +68,7 @@ public final class Driver {
   static void siteMedium(Site s) { allocate(s); }
   static void siteLarge(Site s) { allocate(s); }
   static void siteMixed(Site s) { allocate(s); }
+  static void siteStacked(Site s) { allocate(s); }
   static void siteMarker(Site s) { allocate(s); }
   static void siteFreed(Site s) { allocate(s); }
 
@@ -101,6 +102,7 @@ public final class Driver {
         case "medium": siteMedium(s); break;
         case "large": siteLarge(s); break;
         case "mixed": siteMixed(s); break;
+        case "stacked": siteStacked(s); break;
         case "marker": siteMarker(s); break;
         case "freed": siteFreed(s); break;
         default: throw new IllegalArgumentException("no driver method for site " + s.name);

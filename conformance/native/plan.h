@@ -97,6 +97,7 @@ DRIVER_SITE(small)
 DRIVER_SITE(medium)
 DRIVER_SITE(large)
 DRIVER_SITE(mixed)
+DRIVER_SITE(stacked)
 DRIVER_SITE(marker)
 DRIVER_SITE(freed)
 #undef DRIVER_SITE
@@ -106,7 +107,7 @@ inline void run_plan(const Plan& plan) {
   using Function = void (*)(const Site&);
   struct Entry { const char* name; Function function; };
   static const Entry table[] = {{"startup", site_startup}, {"small", site_small}, {"medium", site_medium}, {"large", site_large},
-                                {"mixed", site_mixed}, {"marker", site_marker}, {"freed", site_freed}};
+                                {"mixed", site_mixed}, {"stacked", site_stacked}, {"marker", site_marker}, {"freed", site_freed}};
   for (const Site& site : plan.sites) {
     Function function = nullptr;
     for (const Entry& e : table) {

@@ -1,11 +1,11 @@
-# heapprofd: expected error of an allocation that appears in the profile
+# heapprofd: error of a profiled allocation (solid: conditional MAPE; dashed: document)
 # allocsim chart "conditional-error" from ../metrics.csv; data: conditional-error.dat.
 # Re-render inside this directory with: gnuplot conditional-error.gp
 if (!exists('png_file')) png_file = 'conditional-error.png'
 if (!exists('svg_file')) svg_file = 'conditional-error.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'heapprofd: expected error of an allocation that appears in the profile' font ',15'
+set title 'heapprofd: error of a profiled allocation (solid: conditional MAPE; dashed: document)' font ',15'
 set xlabel 'allocation size S'
 set xrange [0:5242880]
 set xtics ('0 B' 0, '1 MiB' 1048576, '2 MiB' 2097152, '3 MiB' 3145728, '4 MiB' 4194304, '5 MiB' 5242880)
@@ -24,14 +24,19 @@ set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rg
 set output png_file
 plot 'conditional-error.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'T = 32 KiB', \
      'conditional-error.dat' index 1 using 1:2 with lines ls 1 notitle, \
+     'conditional-error.dat' index 8 using 1:2 with lines ls 1 dt 2 notitle, \
      'conditional-error.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'T = 128 KiB', \
      'conditional-error.dat' index 3 using 1:2 with lines ls 2 notitle, \
+     'conditional-error.dat' index 9 using 1:2 with lines ls 2 dt 2 notitle, \
      'conditional-error.dat' index 4 using 1:2:3 with yerrorbars ls 3 title 'T = 512 KiB', \
      'conditional-error.dat' index 5 using 1:2 with lines ls 3 notitle, \
+     'conditional-error.dat' index 10 using 1:2 with lines ls 3 dt 2 notitle, \
      'conditional-error.dat' index 6 using 1:2:3 with yerrorbars ls 4 title 'T = 2 MiB', \
      'conditional-error.dat' index 7 using 1:2 with lines ls 4 notitle, \
-     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'heapprofd code, Monte Carlo (bars: ±2 SE)', \
-     NaN with lines lw 2 lc rgb 'black' title 'ideal Poisson sampler (document)'
+     'conditional-error.dat' index 11 using 1:2 with lines ls 4 dt 2 notitle, \
+     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'heapprofd code, E[error | ≥ 1 sample], Monte Carlo (bars: ±2 SE)', \
+     NaN with lines lw 2 lc rgb 'black' title 'ideal Poisson sampler: E[error | ≥ 1 sample] (allocsim)', \
+     NaN with lines lw 2 dt 2 lc rgb 'black' title 'document''s chart: MAPE − exp(−S/T) = P(≥ 1 sample) × solid line'
 set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output svg_file
 replot

@@ -46,7 +46,7 @@ std::string join(const std::vector<std::string>& fields) {
 
 const std::vector<std::string> kSiteColumns = {
     "system", "site", "allocations", "model_count", "observed_count", "se_observed_count", "z_count",
-    "model_count_var", "observed_count_var", "z_count_var", "model_p", "observed_p", "binomial_p",
+    "model_count_var", "observed_count_var", "z_count_var", "model_p", "observed_p", "count_p",
     "truth", "model_estimate", "model_estimate_sd", "observed_estimate", "se_observed_estimate", "z_estimate",
     "observed_bias", "count_ratio", "se_count_ratio", "theory_ratio"};
 
@@ -66,7 +66,7 @@ std::vector<std::string> site_fields(const ConformanceResult& result, const Site
           optional_number(row.z_count_var),
           format_number(row.model_p),
           format_number(row.observed_p),
-          optional_number(row.binomial_p),
+          format_number(row.count_p),
           format_number(row.truth),
           format_number(row.model_estimate),
           format_number(row.model_estimate_sd),

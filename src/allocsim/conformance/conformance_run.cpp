@@ -34,15 +34,15 @@ double scaled_bytes(const DriverTotals& stack, double rate) {
 
 }  // namespace
 
-ConformanceResult run_conformance(const ConformanceOptions& options) {
-  ConformanceResult result;
+ConformanceModel conformance_plan(const ConformanceOptions& options) {
+  ConformanceModel model;
   const ConformanceSystem* system = find_conformance_system(options.system);
   if (system == nullptr) {
     std::string known;
     for (const auto& s : conformance_systems()) known += (known.empty() ? "" : ", ") + s.name;
     throw InputError("conformance: unknown system \"" + options.system + "\" (known: " + known + ")");
   }
-  result.system = system;
+  model.system = system;
   const std::uint64_t rate = options.rate.value_or(system->default_rate);
   if (rate < 2) throw InputError("--rate: must be at least 2 bytes");
   if (system->rate_power_of_two && !std::has_single_bit(rate)) {
@@ -56,37 +56,71 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   if (find_scheme(system->scheme) == nullptr) {
     throw InputError("conformance " + system->name + ": allocsim has no scheme \"" + system->scheme + "\" to model it");
   }
-  result.scheme_parameters = system->scheme_parameters;
-  result.scheme_parameters[system->rate_parameter] = rate;
+  model.scheme_parameters = system->scheme_parameters;
+  model.scheme_parameters[system->rate_parameter] = rate;
   // The model with the rate, before any driver runs: a rate it rejects fails here.
-  estimator_index(*create_scheme(system->scheme, result.scheme_parameters, "conformance " + system->name + " model"),
+  estimator_index(*create_scheme(system->scheme, model.scheme_parameters, "conformance " + system->name + " model"),
                   system->estimator);
+  model.plan = standard_plan(rate, options.plan_scale);
+  model.request.count_live_only = !system->samples_include_freed;
+  model.request.replications = options.model_replications;
+  model.request.seed = options.seed;
+  return model;
+}
 
-  result.plan = standard_plan(rate, options.plan_scale);
-  DriverPaths paths{options.source_dir, (fs::path(options.build_dir) / "conformance" / system->name).string()};
-  const std::string binary = build_driver(*system, paths);
-  const std::string plan_file = (fs::path(paths.work_dir) / "plan.txt").string();
-  write_file_atomically(plan_file, encode_plan(result.plan));
-  const auto outputs = run_drivers(*system, paths, binary, plan_file, rate, options.runs, options.parallel);
-
-  std::vector<DriverRun> runs;
-  for (const std::string& path : outputs) runs.push_back(read_driver_output(path));
-  result.version = runs.front().meta.count("version") ? runs.front().meta.at("version") : "unknown";
-  if (system->records_allocated_sizes && runs.front().sizes.empty()) {
-    throw InputError(outputs.front() + ": the driver reported no sizes");
+void fit_conformance_model(ConformanceModel& model, const DriverRun& first, const std::string& first_name) {
+  const ConformanceSystem& system = *model.system;
+  if (system.records_allocated_sizes && first.sizes.empty()) {
+    throw InputError(first_name + ": the driver reported no sizes");
   }
-  const auto allocated = system->records_allocated_sizes ? runs.front().sizes : std::map<std::uint64_t, std::uint64_t>{};
-  result.trace = plan_trace(result.plan, allocated);
+  if (system.records_allocated_sizes) model.allocated = first.sizes;
+  model.trace = plan_trace(model.plan, model.allocated);
+  model.split = plan_trace(model.plan, model.allocated, true);
+  if (system.from_meta) system.from_meta(model.scheme_parameters, first.meta);
+  model.scheme = create_scheme(system.scheme, model.scheme_parameters, "conformance " + system.name + " model");
+  model.request.estimator = estimator_index(*model.scheme, system.estimator);
+  model.moments = model_moments(*model.scheme, model.trace, model.request);
+  model.split_moments = model_moments(*model.scheme, model.split, model.request);
+}
 
-  if (system->from_meta) system->from_meta(result.scheme_parameters, runs.front().meta);
-  const auto scheme = create_scheme(system->scheme, result.scheme_parameters, "conformance " + system->name + " model");
-  const std::size_t estimator = estimator_index(*scheme, system->estimator);
+std::vector<DriverRun> run_driver_processes(const ConformanceOptions& options, const ConformanceModel& model,
+                                            std::uint64_t runs, std::vector<std::string>& names) {
+  const ConformanceSystem& system = *model.system;
+  DriverPaths paths{options.source_dir, (fs::path(options.build_dir) / "conformance" / system.name).string()};
+  const std::string binary = build_driver(system, paths);
+  const std::string plan_file = (fs::path(paths.work_dir) / "plan.txt").string();
+  write_file_atomically(plan_file, encode_plan(model.plan));
+  names = run_drivers(system, paths, binary, plan_file, model.plan.rate, runs, options.parallel);
+  std::vector<DriverRun> outputs;
+  for (const std::string& path : names) outputs.push_back(read_driver_output(path));
+  return outputs;
+}
 
+ConformanceResult run_conformance(const ConformanceOptions& options) {
+  ConformanceModel model = conformance_plan(options);
+  std::vector<std::string> names;
+  const std::vector<DriverRun> runs = run_driver_processes(options, model, options.runs, names);
+  fit_conformance_model(model, runs.front(), names.front());
+  return judge_conformance(model, runs, names, options.alpha);
+}
+
+ConformanceResult judge_conformance(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                                    const std::vector<std::string>& outputs, double alpha) {
+  ConformanceResult result;
+  const ConformanceSystem* system = model.system;
+  const Scheme& scheme = *model.scheme;
+  result.system = system;
+  result.plan = model.plan;
+  result.trace = model.trace;
+  result.scheme_parameters = model.scheme_parameters;
+  result.model = model.moments;
+  const std::uint64_t rate = model.plan.rate;
+  result.version = runs.front().meta.count("version") ? runs.front().meta.at("version") : "unknown";
   // The model's allocator sizes against the real allocator's (when the model has its own table).
   if (!system->records_allocated_sizes) {
     std::map<std::uint64_t, std::uint64_t> model_sizes;
     for (std::size_t i = 0; i < result.trace.size(); ++i) {
-      model_sizes[result.trace.requested[i]] = scheme->allocated_size(result.trace, i);
+      model_sizes[result.trace.requested[i]] = scheme.allocated_size(result.trace, i);
     }
     for (const auto& [requested, allocated] : runs.front().sizes) {
       ++result.sizes_checked;
@@ -110,7 +144,6 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     const PlanSite& site = result.plan.sites[s];
     site_index[site.name] = s;
     observed[s].name = site.name;
-    observed[s].homogeneous = site.sizes.size() == 1;
     observed[s].rounding = static_cast<double>(site.sizes.size());
   }
   std::set<std::string> distinct;
@@ -155,13 +188,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   }
   result.distinct_runs = distinct.size();
 
-  ModelRequest request;
-  request.estimator = estimator;
-  request.count_live_only = !system->samples_include_freed;
-  request.replications = options.model_replications;
-  request.seed = options.seed;
-  result.model = model_moments(*scheme, result.trace, request);
-  const Quantity target = scheme->estimators()[estimator].quantity;
+  const Quantity target = scheme.estimators()[model.request.estimator].quantity;
   for (std::size_t s = 0; s < observed.size(); ++s) {
     const SiteMoments& m = result.model.sites[s];
     observed[s].truth = target == Quantity::requested_bytes   ? m.live_requested
@@ -170,8 +197,8 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
   }
   // Which sizes the samples of a site with several sizes land on: one more row per
   // (site, size), counts only.
-  const Trace split = plan_trace(result.plan, allocated, true);
-  const ModelMoments split_model = model_moments(*scheme, split, request);
+  const Trace& split = model.split;
+  const ModelMoments& split_model = model.split_moments;
   ModelMoments compared = result.model;
   for (std::uint32_t s = 0; s < split.stack_count; ++s) {
     const std::string& name = split.stack_names[s];
@@ -181,7 +208,6 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     const std::uint64_t size = std::stoull(name.substr(colon + 1));
     SiteObservations part;
     part.name = name;
-    part.homogeneous = true;
     part.part = true;
     for (const DriverRun& run : runs) {
       double count = 0;
@@ -193,7 +219,7 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
     observed.push_back(part);
     compared.sites.push_back(split_model.sites[s]);
   }
-  result.comparison = compare_sites(observed, compared, result.model.closed_form_counts, options.alpha);
+  result.comparison = compare_sites(observed, compared, alpha);
   const bool runs_differ = result.distinct_runs == runs.size() || !system->repeated_runs_expected.empty();
   result.passed = result.comparison.passed && runs_differ && result.size_mismatches == 0 &&
                   result.sample_size_mismatches == 0 &&

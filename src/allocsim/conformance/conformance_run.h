@@ -3,12 +3,15 @@
 // standard plan, replays the same plan through allocsim's model of that system and
 // compares them site by site (site_comparison.h).
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "allocsim/conformance/driver_output.h"
 #include "allocsim/conformance/model_moments.h"
 #include "allocsim/conformance/plan.h"
 #include "allocsim/conformance/site_comparison.h"
@@ -48,8 +51,36 @@ struct ConformanceResult {
   bool passed = false;
 };
 
-// InputError for a bad system, rate or plan, and for a driver that fails to build
-// or run (what it printed is in the message).
+// The model side of a conformance run: the plan, replayed through allocsim's model of
+// the system with what the driver's first run measured (its meta and sizes).
+struct ConformanceModel {
+  const ConformanceSystem* system = nullptr;
+  Plan plan;
+  nlohmann::json scheme_parameters;
+  std::map<std::uint64_t, std::uint64_t> allocated;  // the trace's allocated column; empty: the model's sizes
+  Trace trace;   // the plan
+  Trace split;   // the plan with each size of a mixed site a stack of its own
+  std::shared_ptr<const Scheme> scheme;
+  ModelRequest request;
+  ModelMoments moments, split_moments;
+};
+
+// The system and plan of `options`; InputError for a bad system, rate or plan.
+ConformanceModel conformance_plan(const ConformanceOptions& options);
+// The model of `plan` (from conformance_plan) given the driver's first run.
+void fit_conformance_model(ConformanceModel& model, const DriverRun& first, const std::string& first_name);
+
+// The verdict on K driver runs (`names` name them in messages) against the model.
+ConformanceResult judge_conformance(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                                    const std::vector<std::string>& names, double alpha);
+
+// Builds and runs the system's driver `runs` times (InputError, with what it printed,
+// when it fails to build or run) and returns the outputs and their file names.
+std::vector<DriverRun> run_driver_processes(const ConformanceOptions& options, const ConformanceModel& model,
+                                            std::uint64_t runs, std::vector<std::string>& names);
+
+// All of the above. InputError for a bad system, rate or plan, and for a driver that
+// fails to build or run.
 ConformanceResult run_conformance(const ConformanceOptions& options);
 
 }  // namespace allocsim

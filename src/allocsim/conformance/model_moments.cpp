@@ -45,14 +45,11 @@ constexpr std::uint64_t kModelStream = 0xC0FF0E;
 
 // Runs blocks of replications; a replication's row holds, per site, the count of
 // sampled allocations (live ones only if asked) and then, per site, the estimate
-// over its live allocations (finalize applied per site).
+// over its live allocations (replay_totals).
 class SiteReplications {
  public:
   SiteReplications(const Scheme& scheme, const Trace& trace, const ModelRequest& request)
-      : scheme_(scheme), trace_(trace), request_(request), replay_(scheme, trace),
-        register_count_(scheme.estimators().at(request.estimator).registers),
-        first_register_(replay_.first_register(request.estimator)),
-        site_registers_(trace.stack_count * register_count_) {}
+      : scheme_(scheme), trace_(trace), request_(request), replay_(scheme, trace) {}
 
   ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t sites = trace_.stack_count;
@@ -60,23 +57,10 @@ class SiteReplications {
     rows.values.reserve(count * rows.width);
     StreamKey key = first;
     for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
-      replay_.replay(key);
+      replay_totals(replay_, scheme_, trace_, request_, key, totals_);
       const std::span<double> row = rows.add_row();
-      std::fill(site_registers_.begin(), site_registers_.end(), 0.0);
-      const auto& observations = replay_.observations();
-      for (std::size_t o = 0; o < observations.size(); ++o) {
-        const std::size_t i = observations[o].event;
-        const std::size_t site = trace_.stack[i];
-        const bool live = trace_.live_at_end(i);
-        if (live || !request_.count_live_only) row[site] += 1;
-        if (!live) continue;
-        const std::span<const double> registers = replay_.registers(o).subspan(first_register_, register_count_);
-        for (std::size_t j = 0; j < register_count_; ++j) site_registers_[site * register_count_ + j] += registers[j];
-      }
-      for (std::size_t site = 0; site < sites; ++site) {
-        const std::span<const double> registers(&site_registers_[site * register_count_], register_count_);
-        row[sites + site] = register_count_ == 1 ? registers[0] : scheme_.finalize(request_.estimator, registers);
-      }
+      std::copy(totals_.counts.begin(), totals_.counts.end(), row.begin());
+      std::copy(totals_.estimates.begin(), totals_.estimates.end(), row.begin() + static_cast<std::ptrdiff_t>(sites));
     }
     return rows;
   }
@@ -86,12 +70,45 @@ class SiteReplications {
   const Trace& trace_;
   const ModelRequest& request_;
   SchemeReplay replay_;
-  std::size_t register_count_;  // the requested estimator's
-  std::size_t first_register_;
-  std::vector<double> site_registers_;  // [site][register]
+  ReplayTotals totals_;
+};
+
+// A Monte Carlo column: its power sums and, for the count's exact test, its values.
+struct SiteColumn {
+  PowerSums sums;
+  std::vector<double> values;
+  void add(double x) {
+    sums.add(x);
+    values.push_back(x);
+  }
 };
 
 }  // namespace
+
+void replay_totals(SchemeReplay& replay, const Scheme& scheme, const Trace& trace, const ModelRequest& request,
+                   const StreamKey& key, ReplayTotals& totals) {
+  const std::size_t registers = scheme.estimators().at(request.estimator).registers;
+  const std::size_t first_register = replay.first_register(request.estimator);
+  const std::size_t sites = trace.stack_count;
+  replay.replay(key);
+  totals.counts.assign(sites, 0.0);
+  totals.estimates.assign(sites, 0.0);
+  totals.site_registers.assign(sites * registers, 0.0);
+  const auto& observations = replay.observations();
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    const std::size_t i = observations[o].event;
+    const std::size_t site = trace.stack[i];
+    const bool live = trace.live_at_end(i);
+    if (live || !request.count_live_only) totals.counts[site] += 1;
+    if (!live) continue;
+    const std::span<const double> weights = replay.registers(o).subspan(first_register, registers);
+    for (std::size_t j = 0; j < registers; ++j) totals.site_registers[site * registers + j] += weights[j];
+  }
+  for (std::size_t site = 0; site < sites; ++site) {
+    const std::span<const double> site_registers(&totals.site_registers[site * registers], registers);
+    totals.estimates[site] = registers == 1 ? site_registers[0] : scheme.finalize(request.estimator, site_registers);
+  }
+}
 
 ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const ModelRequest& request) {
   const auto& estimators = scheme.estimators();
@@ -121,6 +138,7 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
   out.closed_form_estimates = estimate_theory.per_allocation();
   const std::vector<AllocationTheory> allocation_theory =
       out.closed_form_estimates ? estimate_theory.allocations(trace) : std::vector<AllocationTheory>{};
+  std::vector<std::vector<double>> inclusion(out.closed_form_counts ? sites : 0);  // pi_i per site
   for (std::size_t i = 0; i < trace.size(); ++i) {
     SiteMoments& s = out.sites[trace.stack[i]];
     const bool live = trace.live_at_end(i);
@@ -130,6 +148,7 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
       s.count_mean += pi;
       s.count_var += v;
       s.count_kappa4 += v * (1 - 6 * v);
+      inclusion[trace.stack[i]].push_back(pi);
     }
     if (out.closed_form_estimates && live) {
       const AllocationTheory& t = allocation_theory[i];
@@ -137,21 +156,25 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
       s.estimate_var += t.variance;
     }
   }
+  for (std::size_t site = 0; site < inclusion.size(); ++site) {
+    out.sites[site].count_distribution = poisson_binomial(inclusion[site]);
+  }
   if (out.closed_form_counts && out.closed_form_estimates) return out;
 
   // Monte Carlo for the rest: per replication, row [site counts..., site estimates...].
   const ReplicationRange range{{request.seed, kModelStream, 0}, request.replications};
-  const std::vector<PowerSums> sums = accumulate_columns<PowerSums>(
+  const std::vector<SiteColumn> columns = accumulate_columns<SiteColumn>(
       range, 2 * sites, [&] { return std::make_unique<SiteReplications>(scheme, trace, request); }, request.threads);
   out.replications = request.replications;
   for (std::size_t site = 0; site < sites; ++site) {
     SiteMoments& s = out.sites[site];
-    const PowerSums& counts = sums[site];
-    const PowerSums& estimates = sums[sites + site];
+    const PowerSums& counts = columns[site].sums;
+    const PowerSums& estimates = columns[sites + site].sums;
     if (!out.closed_form_counts) {
       s.count_mean = counts.mean();
       s.count_var = counts.variance();
       s.count_kappa4 = counts.kappa4();
+      s.count_distribution = empirical_distribution(columns[site].values);
     }
     if (!out.closed_form_estimates) {
       s.estimate_mean = estimates.mean();

@@ -33,6 +33,8 @@ struct Plan {
 
 // A startup site of 72 blocks of 256 KiB (18 MiB: gperftools' main thread samples
 // nothing in its first 16 MiB), then many small, medium and large blocks, one site mixing sizes from 16 B to 64 KiB,
+// one mixing fifteen sizes from 8 to 27 KiB with 1 MiB (where per-object and per-stack
+// scaling of a profile differ),
 // marker blocks of exactly `rate` bytes and a site whose blocks are all freed.
 // `scale` multiplies every count but the startup site's (the quick mode uses fewer
 // allocations); InputError when the plan would keep more than kMaxPlanLiveBlocks

@@ -1,10 +1,10 @@
 #include "allocsim/conformance/site_comparison.h"
 
-#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace allocsim {
 namespace {
@@ -26,16 +26,6 @@ double two_sided_normal(double z) {
   return 2 * boost::math::cdf(boost::math::complement(boost::math::normal(), std::fabs(z)));
 }
 
-// Two-sided exact binomial p-value: twice the smaller tail, at most 1.
-double two_sided_binomial(double successes, double trials, double p) {
-  if (p <= 0) return successes == 0 ? 1.0 : 0.0;
-  if (p >= 1) return successes == trials ? 1.0 : 0.0;
-  const boost::math::binomial_distribution<double> d(trials, p);
-  const double lower = boost::math::cdf(d, successes);
-  const double upper = successes > 0 ? boost::math::cdf(boost::math::complement(d, successes - 1)) : 1.0;
-  return std::min(1.0, 2 * std::min(lower, upper));
-}
-
 // A z statistic against a model variance; a variance of 0 means the model allows
 // only its mean (any other value fails outright).
 TestResult z_test(std::string name, std::string site, double difference, double variance) {
@@ -53,7 +43,7 @@ TestResult z_test(std::string name, std::string site, double difference, double 
 }  // namespace
 
 Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model,
-                         bool independent, double alpha) {
+                         double alpha) {
   Comparison out;
   out.alpha = alpha;
   double chi2 = 0;
@@ -84,11 +74,9 @@ Comparison compare_sites(const std::vector<SiteObservations>& observed, const Mo
       chi2 += count.statistic * count.statistic;
       ++chi2_terms;
     }
-    if (independent && o.homogeneous) {
-      row.binomial_p = two_sided_binomial(row.observed_count * runs, m.allocations * runs, row.model_p);
-      count.name = "count_binomial";
-      count.p_value = *row.binomial_p;
-    }
+    const auto pooled = static_cast<std::uint64_t>(std::llround(row.observed_count * runs));
+    row.count_p = two_sided_p_value(pooled_distribution(m.count_distribution, o.counts.size()), pooled);
+    count.p_value = row.count_p;
     out.tests.push_back(count);
 
     if (o.counts.size() >= kMinRunsForVarianceTest) {

@@ -67,7 +67,8 @@ ConformanceSystem gperftools_system() {
     parameters["startup_counter"] =
         kGperftoolsStartupCounter - meta_uint(meta, "allocated_before_plan", kGperftoolsStartupCounter);
   };
-  s.estimator = "bytes_sum_then_unbias";
+  // pprof scales each line of the heap sample, and each sampled object is a line.
+  s.estimator = "bytes";
   s.default_rate = 131072;
   return s;
 }

@@ -152,6 +152,18 @@ ChartSpec parse_chart(const JsonValue& value, const std::vector<std::string>& sw
     if (spec.theory.empty()) v->fail("needs \"theory\"");
     spec.theory_title = v->string();
   }
+  if (auto v = object.maybe("second_theory")) {
+    if (spec.theory.empty()) v->fail("needs \"theory\"");
+    spec.second_theory = require_column(*v, columns, spec.source);
+  }
+  if (auto v = object.maybe("second_theory_times")) {
+    if (spec.second_theory.empty()) v->fail("needs \"second_theory\"");
+    spec.second_theory_times = require_column(*v, columns, spec.source);
+  }
+  if (auto v = object.maybe("second_theory_title")) {
+    if (spec.second_theory.empty()) v->fail("needs \"second_theory\"");
+    spec.second_theory_title = v->string();
+  }
   if (auto v = object.maybe("point_every")) spec.point_every = v->positive_uint();
   if (auto v = object.maybe("join_points")) spec.join_points = v->boolean();
   if (auto v = object.maybe("legend")) spec.legend = read_legend(*v);

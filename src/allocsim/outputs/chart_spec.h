@@ -14,8 +14,10 @@
 // Monte Carlo points carry error bars of ±2 standard errors (the "error" column);
 // the theory column is drawn as a line per series. "theory_where" draws the lines
 // from other rows than the points (e.g. the ideal sampler's closed form under a
-// real system's measurements). Every column is checked against the result file's
-// header when the scenario is read.
+// real system's measurements). "second_theory" draws a second closed-form column
+// from the same rows as dashed lines, optionally times "second_theory_times" (e.g. a
+// document's curve beside the true one). Every column is checked against the result
+// file's header when the scenario is read.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -67,6 +69,9 @@ struct ChartSpec {
   std::optional<RowFilter> theory_where; // rows the lines come from, if not the points' rows
   std::string points_title = "Monte Carlo";
   std::string theory_title = "closed form";
+  std::string second_theory;             // a second closed-form column; empty = none
+  std::string second_theory_times;       // a column multiplying it; empty = none
+  std::string second_theory_title = "second closed form";
   std::size_t point_every = 1;           // plot every n-th Monte Carlo point of a series
   std::optional<bool> join_points;       // thin lines between a series' points; default: when no theory;
                                          // false also lets points share an x (a scatter)

@@ -70,6 +70,8 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
   const auto error_column = optional_column(spec.error);
   const auto theory_column = optional_column(spec.theory);
   const auto divide_column = optional_column(spec.y_divide_by);
+  const auto second_column = optional_column(spec.second_theory);
+  const auto times_column = optional_column(spec.second_theory_times);
 
   auto number = [&](std::size_t row, std::size_t column, bool required) {
     const auto value = parse_cell_number(table.rows[row][column]);
@@ -127,6 +129,10 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
       series.points.push_back({x, y_value(r, y), std::isnan(error) ? kNaN : std::fabs(y_value(r, error))});
     }
     for (const auto& [x, r] : theory_rows[s]) series.theory.push_back({x, y_value(r, number(r, *theory_column, false))});
+    for (const auto& [x, r] : second_column ? theory_rows[s] : std::vector<RowRef>{}) {
+      const double times = times_column ? number(r, *times_column, false) : 1.0;
+      series.second_theory.push_back({x, y_value(r, number(r, *second_column, false) * times)});
+    }
     data.series.push_back(std::move(series));
   }
   return data;

@@ -28,6 +28,7 @@ struct ChartSeries {
   std::string label;
   std::vector<ChartPoint> points;
   std::vector<ChartCurvePoint> theory;
+  std::vector<ChartCurvePoint> second_theory;  // from the same rows as theory
 };
 
 struct ChartData {

@@ -167,10 +167,18 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
                                                         : std::string(" notitle");
       clauses.push_back(file + " index " + std::to_string(2 * i + 1) + " using 1:2 with lines " + style + title);
     }
+    // Second closed forms follow all series' blocks, dashed, named by the black entry below.
+    if (!series.second_theory.empty()) {
+      clauses.push_back(file + " index " + std::to_string(2 * data.series.size() + i) + " using 1:2 with lines " +
+                        style + " dt 2 notitle");
+    }
   }
   if (!single) {
     clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points_title, false));
     if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
+  }
+  if (!spec.second_theory.empty()) {
+    clauses.push_back("NaN with lines lw 2 dt 2 lc rgb 'black' title " + gnuplot_quote(spec.second_theory_title, false));
   }
   std::string plot = "plot ";
   for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];
@@ -204,6 +212,12 @@ std::string gnuplot_data(const ChartData& data) {
     for (const ChartCurvePoint& p : series.theory) out += number(p.x) + "\t" + number(p.y) + "\n";
     if (series.theory.empty()) out += "NaN\tNaN\n";
   }
+  for (std::size_t s = 0; s < data.series.size(); ++s) {
+    const ChartSeries& series = data.series[s];
+    if (series.second_theory.empty()) continue;
+    out += "\n\n# series " + std::to_string(s) + " \"" + series.label + "\": second closed form x, y\n";
+    for (const ChartCurvePoint& p : series.second_theory) out += number(p.x) + "\t" + number(p.y) + "\n";
+  }
   return out;
 }
 
@@ -222,6 +236,7 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
       y_data.add(p.y, spec.y.log);
       has_theory = true;
     }
+    for (const ChartCurvePoint& p : series.second_theory) y_data.add(p.y, spec.y.log);
   }
   for (const ChartReference& ref : spec.references) {
     if (ref.x) x_data.add(*ref.x, spec.x.log);

@@ -18,12 +18,16 @@ class GperftoolsScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
-        {"bytes", Quantity::requested_bytes, "r / (1 - exp(-r/T)) per sampled allocation (pprof on one size)"},
-        {"count", Quantity::count, "1 / (1 - exp(-r/T)) per sampled allocation (pprof on one size)"},
+        {"bytes", Quantity::requested_bytes,
+         "pprof: r / (1 - exp(-r/T)) per sampled object (each is its own line of the heap sample)"},
+        {"count", Quantity::count,
+         "pprof: 1 / (1 - exp(-r/T)) per sampled object (each is its own line of the heap sample)"},
         {"bytes_sum_then_unbias", Quantity::requested_bytes,
-         "pprof: S / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C", 2},
+         "S / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C (lines summed "
+         "per stack before scaling; not what pprof does)", 2},
         {"count_sum_then_unbias", Quantity::count,
-         "pprof: C / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C", 2},
+         "C / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C (lines summed "
+         "per stack before scaling; not what pprof does)", 2},
     };
     return specs;
   }
@@ -47,7 +51,7 @@ class GperftoolsScheme final : public Scheme {
     }
   }
 
-  // pprof's per-stack scaling by the stack's average sampled size.
+  // Per-stack scaling by the stack's average sampled size (the *_sum_then_unbias variants).
   double finalize(std::size_t estimator, std::span<const double> registers) const override {
     if (estimator < 2) return registers[0];
     const double bytes = registers[0], samples = registers[1];
@@ -109,9 +113,11 @@ SchemeDescriptor gperftools_scheme() {
            "r + 1 as in google/tcmalloc); the sampler's pi = 1 - e^(-a/T) while pprof divides "
            "by 1 - e^(-r/T), so estimates are high by about a/r for small requests.",
            "Counter: trunc(-T ln(q/2^26)), sampled iff counter < k; no kIntervalOffset.",
-           "Estimators bytes/count: pprof's scaling for a stack of one size; "
-           "bytes_sum_then_unbias/count_sum_then_unbias: pprof on a stack of mixed sizes "
-           "(scaled by its average requested size).",
+           "Estimators bytes/count: pprof's, which scales each line of the heap sample by its "
+           "own average size, and tcmalloc writes every sampled object as a line of its own "
+           "(MallocExtension::GetHeapSample); bytes_sum_then_unbias/count_sum_then_unbias: a "
+           "stack's lines summed first and scaled by their average requested size, which on a "
+           "stack of mixed sizes is biased low.",
            "Size classes come from the trace's allocated column (the conformance driver "
            "records tc_nallocx); without it the counted size is the request."},
       .create =

@@ -8,9 +8,11 @@
 //     (do_malloc_pages), not r + 1;
 //   - the counter is the draw itself, trunc(-T ln(q / 2^26)) with no -1 offset, and an
 //     allocation is sampled iff counter < k (RecordAllocation: "on the (X+1)th byte");
-//   - a sample carries no weight: the heap profile lists each live sampled object with
-//     its requested size, and pprof scales a stack's count and bytes by
-//     1 / (1 - e^(-(S/C)/T)), its average requested size S/C.
+//   - a sample carries no weight: the heap sample (MallocExtension::GetHeapSample) lists
+//     each live sampled object as a line of its own, "1: r [...] @ pcs", and pprof scales
+//     each line by 1 / (1 - e^(-(bytes/count)/T)) before lines of one stack are summed
+//     (google/pprof profile/legacy_profile.go, parseHeap and scaleHeapSample), so each
+//     sampled object is scaled by 1 / (1 - e^(-r/T)) of its own requested size r.
 // The counter is a floored exponential (memoryless up to the 26-bit quantisation), and
 // the leftover is discarded after a sample (countdown_discard.h), so allocations are sampled independently
 // with pi = P(E < k) = 1 - e^(-k/T). pprof divides by 1 - e^(-r/T) instead: for a small
