@@ -25,7 +25,7 @@ void print_estimators(const SchemeDescriptor& d) {
     const EstimatorSpec& spec = scheme->estimators()[e];
     std::printf("  %-28s estimates %s; %s\n", spec.name.c_str(), to_string(spec.quantity), spec.description.c_str());
     std::printf("  %-28s closed-form error per allocation: %s\n", "",
-                scheme->has_allocation_theory(e) ? "yes (theory_* columns)" : "no (Monte Carlo only)");
+                scheme->theory(e).per_allocation() ? "yes (theory_* columns)" : "no (Monte Carlo only)");
     for (const IntervalSpec& interval : scheme->intervals()) {
       if (interval.estimator == e) {
         std::printf("  %-28s interval %s: %s\n", "", interval.name.c_str(), interval.description.c_str());
