@@ -38,8 +38,15 @@ sigset_t interrupt_signals() {
   while (sigwait(&set, &signal) != 0) {
   }
   registry_mutex().lock();  // held until the process ends: nothing is committed any more
-  std::error_code ignored;
-  for (const std::string& path : registry()) std::filesystem::remove_all(path, ignored);
+  // The other threads still run: one writing into a registered directory would make
+  // remove_all fail on a directory that is no longer empty. A rename first takes the
+  // directory out of their reach (their paths no longer lead into it).
+  for (const std::string& path : registry()) {
+    const std::string doomed = path + ".interrupted";
+    std::error_code renamed, ignored;
+    std::filesystem::rename(path, doomed, renamed);
+    std::filesystem::remove_all(renamed ? path : doomed, ignored);
+  }
   std::signal(signal, SIG_DFL);
   sigset_t only;
   sigemptyset(&only);

@@ -80,6 +80,10 @@ StagedDirectory::~StagedDirectory() {
 void StagedDirectory::commit() {
   std::error_code ec;
   std::string retired;  // where the old content is left, to be removed after the commit
+  // Where the old content may be left stays registered until it is removed: an
+  // interrupt after the swap then removes the old content, not just the staging.
+  const RemovedOnInterrupt retired_by_swap(staging_);
+  const RemovedOnInterrupt retired_aside(staging_ + ".old");
   cleanup_.commit([&] {
     if (!fs::exists(target_, ec)) {
       fs::rename(staging_, target_, ec);
