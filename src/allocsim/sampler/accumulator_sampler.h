@@ -57,6 +57,19 @@ class AccumulatorSampler {
   AccumulatorSampler(std::int64_t period, std::shared_ptr<const CountedStreams> requested)
       : period_(period), requested_(std::move(requested)) {}
 
+ private:
+  // The slow path's "samples = acc / T, acc %= T" with acc = stop - 1 - x, the bytes
+  // of the event after the point at x: floor(acc / T) points, and the drawn gaps
+  // resume as if the point sat acc mod T bytes before the event's last byte.
+  auto deterministic_points() const {
+    return [period = static_cast<std::uint64_t>(period_)](std::uint64_t& x, std::uint64_t stop) {
+      const std::uint64_t acc = stop - 1 - x;
+      x = stop - 1 - acc % period;
+      return acc / period;
+    };
+  }
+
+ public:
   // The same accumulator seen from its crossings (countdown_carry.h): with acc = -r
   // the byte at 0-based position x = start + r - 1 of the thread's stream makes it
   // reach 0. Same draws in the same order as replay(): identical observations,
@@ -100,16 +113,6 @@ class AccumulatorSampler {
     return static_cast<std::uint64_t>(accumulator_interval(lane.next_uniform(), static_cast<double>(period_)));
   }
 
-  // The slow path's "samples = acc / T, acc %= T" with acc = stop - 1 - x, the bytes
-  // of the event after the point at x: floor(acc / T) points, and the drawn gaps
-  // resume as if the point sat acc mod T bytes before the event's last byte.
-  auto deterministic_points() const {
-    return [period = static_cast<std::uint64_t>(period_)](std::uint64_t& x, std::uint64_t stop) {
-      const std::uint64_t acc = stop - 1 - x;
-      x = stop - 1 - acc % period;
-      return acc / period;
-    };
-  }
 
   double weight(std::uint64_t samples) const { return static_cast<double>(period_) * static_cast<double>(samples); }
 
