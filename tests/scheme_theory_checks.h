@@ -3,8 +3,9 @@
 // every metric row of one scheme against the theory columns it carries, the way
 // `allocsim check` does: |bias - theory_bias| <= k se with se = max(sample se,
 // sqrt(theory_var / R)), |var - theory_var| <= k se_var, and
-// |p_any_sample - theory| <= k binomial se. At k = 5 each two-sided comparison
-// fails by chance with probability ~5.7e-7 (normal approximation); seeds are fixed.
+// |p_any_sample - theory| <= k binomial se. At the default k = kSigmas each two-sided
+// comparison fails by chance with probability kSigmasFalseAlarmRate (normal
+// approximation); seeds are fixed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/sampler/registry.h"
+#include "testing/statistical_bounds.h"
 
 namespace allocsim::testing {
 
@@ -34,7 +36,7 @@ inline nlohmann::json parameter_default(const nlohmann::json& entry, const std::
 
 // Returns how many rows had a theory_bias, so callers can assert they saw some.
 inline int expect_rows_match_theory(const ScenarioResult& result, const std::string& scheme,
-                                    double k = 5) {
+                                    double k = kSigmas) {
   int checked = 0;
   for (const MetricRow& row : result.rows) {
     if (row.scheme != scheme) continue;
