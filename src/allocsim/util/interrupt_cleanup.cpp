@@ -67,8 +67,12 @@ void handle_interrupts() {
   });
 }
 
-RemovedOnInterrupt::RemovedOnInterrupt(std::string path) : path_(std::move(path)) {
+RemovedOnInterrupt::RemovedOnInterrupt(std::string path) : RemovedOnInterrupt(std::move(path), [] {}) {}
+
+RemovedOnInterrupt::RemovedOnInterrupt(std::string path, const std::function<void()>& prepare)
+    : path_(std::move(path)) {
   const std::lock_guard lock(registry_mutex());
+  prepare();
   registry().push_back(path_);
 }
 

@@ -16,6 +16,10 @@ void handle_interrupts();
 class RemovedOnInterrupt {
  public:
   explicit RemovedOnInterrupt(std::string path);
+  // The same, running `prepare` (e.g. creating the path's parent directory) while an
+  // interrupt is held back, so an interrupt's clean-up cannot race with it: a
+  // directory the clean-up removed is never created again behind it.
+  RemovedOnInterrupt(std::string path, const std::function<void()>& prepare);
   ~RemovedOnInterrupt();
   RemovedOnInterrupt(const RemovedOnInterrupt&) = delete;
   RemovedOnInterrupt& operator=(const RemovedOnInterrupt&) = delete;
