@@ -90,7 +90,7 @@ TEST(DotnetInterval, CoverageAgainstExpectedSamples) {
   // 1 expected sample, no correction: P(s = 0) = e^-1 alone makes it miss (interval
   // [0, 0]), so coverage <= 1 - e^-1 = 0.632 (+ 5 sigma of that proportion, 0.038).
   const auto& few = find_interval(result, 1, "nb-exact").metrics;
-  EXPECT_LT(few.coverage, 1 - std::exp(-1.0) + 5 * std::sqrt(0.632 * 0.368 / R));
+  EXPECT_LT(few.coverage, 1 - std::exp(-1.0) + testing::kSigmas * testing::proportion_standard_error(0.632, R));
   EXPECT_LT(few.coverage, level - five_sigma);
   // With the correction the interval is conservative: coverage >= nominal - 5 sigma.
   for (const char* method : {"nb-exact-corrected", "nb-camp-paulson-corrected"}) {

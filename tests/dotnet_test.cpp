@@ -150,11 +150,11 @@ TEST(DotnetScheme, VarianceAgainstTheDocumentsBounds) {
   const double N = 1.6e6;
   EXPECT_LE(*ht.theory.var, N * q_over_p);
   EXPECT_GE(*ht.theory.var, N * q_over_p * (1 - 8 / T));
-  EXPECT_LE(ht.var, N * q_over_p + 5 * ht.se_var);
-  EXPECT_NEAR(ht.var, *ht.theory.var, 5 * ht.se_var);
+  EXPECT_LE(ht.var, N * q_over_p + testing::kSigmas * ht.se_var);
+  EXPECT_TRUE(testing::within_sigmas(ht.var, *ht.theory.var, ht.se_var));
   const double pi = -std::expm1(8 * std::log1p(-1 / T));
   EXPECT_NEAR(*nb.theory.var, 200000 * pi * q_over_p * T, 1e-9 * *nb.theory.var);
-  EXPECT_NEAR(nb.var, *nb.theory.var, 5 * nb.se_var);
+  EXPECT_TRUE(testing::within_sigmas(nb.var, *nb.theory.var, nb.se_var));
 
   // Objects of 4T: per object s^2 q^s / (1 - q^s) = 0.304 T^2 against
   // (q/p^2)(1 - q^s) = 0.982 T^2.
@@ -165,8 +165,8 @@ TEST(DotnetScheme, VarianceAgainstTheDocumentsBounds) {
   const Metrics& nb_large = find_row(large, "dotnet", "bytes_nb");
   EXPECT_NEAR(*ht_large.theory.var, 100 * 16 * T * T * std::exp(-4.0) / -std::expm1(-4.0), 1e-3 * *ht_large.theory.var);
   EXPECT_NEAR(*nb_large.theory.var, 100 * T * T * -std::expm1(-4.0), 1e-3 * *nb_large.theory.var);
-  EXPECT_NEAR(ht_large.var, *ht_large.theory.var, 5 * ht_large.se_var);
-  EXPECT_NEAR(nb_large.var, *nb_large.theory.var, 5 * nb_large.se_var);
+  EXPECT_TRUE(testing::within_sigmas(ht_large.var, *ht_large.theory.var, ht_large.se_var));
+  EXPECT_TRUE(testing::within_sigmas(nb_large.var, *nb_large.theory.var, nb_large.se_var));
 }
 
 }  // namespace

@@ -218,7 +218,7 @@ TEST(JemallocScheme, CountRoundingBiasNearTheRate) {
   const double pi = -std::expm1(524288 * std::log1p(-1.0 / 524288));
   EXPECT_NEAR(*m.theory.bias / 1000, pi * 1.625 - 1, 1e-12);
   EXPECT_NEAR(*m.theory.bias / 1000, 0.0272, 0.0001);
-  EXPECT_NEAR(m.bias, *m.theory.bias, 5 * std::sqrt(*m.theory.var / 2000));  // se = 0.055 %
+  EXPECT_TRUE(testing::within_sigmas(m.bias, *m.theory.bias, std::sqrt(*m.theory.var / 2000)));  // se = 0.055 %
 }
 
 // PROFILING_INTERNALS.md: per allocation of size class Z the variance is
@@ -237,7 +237,7 @@ TEST(JemallocScheme, VarianceMatchesTheDocumentsPerByteTerm) {
     const double Z = size, R = 65536;
     const double document = 400 * Z * Z * std::exp(-Z / R) / -std::expm1(-Z / R);
     EXPECT_NEAR(*m.theory.var, document, 1e-3 * document) << size;
-    EXPECT_NEAR(m.var, document, 5 * m.se_var) << size;
+    EXPECT_TRUE(testing::within_sigmas(m.var, document, m.se_var)) << size;
     // Small Z: about R Z per allocation.
     if (size == 64) {
       EXPECT_NEAR(document, 400 * R * Z, 400 * Z * Z);
@@ -300,10 +300,10 @@ TEST(JemallocScheme, SumThenUnbiasBiasOfTheDocumentsExample) {
     mean[e] = sum[e] / R;
     se[e] = std::sqrt((sum_sq[e] / R - mean[e] * mean[e]) / (R - 1));
   }
-  EXPECT_NEAR(mean[0], truth, 5 * se[0]);
+  EXPECT_TRUE(testing::within_sigmas(mean[0], truth, se[0]));
   const double derived = derived_sum_then_unbias(524288);
   EXPECT_NEAR(derived / truth - 1, -0.1802, 0.0005);
-  EXPECT_NEAR(mean[1], derived, 5 * se[1]);
+  EXPECT_TRUE(testing::within_sigmas(mean[1], derived, se[1]));
 }
 
 }  // namespace

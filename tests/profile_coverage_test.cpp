@@ -139,9 +139,9 @@ void expect_coverage(const std::string& scheme, bool through_reader) {
                 static_cast<unsigned long long>(kSites[s].size), measured, exact, se);
     SCOPED_TRACE(scheme + " site " + std::to_string(s) + ": measured " + std::to_string(measured) +
                  ", exact " + std::to_string(exact));
-    EXPECT_GE(measured, kLevel - 5 * se);
+    EXPECT_GE(measured, kLevel - testing::kSigmas * se);
     if (model.kind != ModelKind::poisson_bytes) {
-      EXPECT_NEAR(measured, exact, 5 * se);
+      EXPECT_TRUE(testing::within_sigmas(measured, exact, se));
     }
   }
 }
@@ -193,7 +193,7 @@ TEST(ProfileCoverage, JemallocMixedSizesAtTheirAverage) {
   const double se = std::sqrt(exact * (1 - exact) / kReplications);
   std::printf("coverage jemalloc mixed 2000 x 256 + 2000 x 8192 at the average size: measured %.4f, "
               "exact under the model %.4f, SE %.4f\n", measured, exact, se);
-  EXPECT_NEAR(measured, exact, 5 * se);
+  EXPECT_TRUE(testing::within_sigmas(measured, exact, se));
 }
 
 TEST(ProfileCoverage, GoThroughItsPprofReader) { expect_coverage("go", true); }

@@ -10,6 +10,8 @@
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/rank_stability.h"
 #include "allocsim/util/error.h"
+#include "testing/statistical_assertions.h"
+#include "testing/statistical_bounds.h"
 
 namespace allocsim::profile {
 namespace {
@@ -144,7 +146,7 @@ TEST(ProfileInterval, ResamplingDrawsTheFittedBinomialAndIsSeeded) {
   // Mean of 4000 Binomial(n, p) draws: within 5 standard errors of n p
   // (false alarm about 6e-7).
   const double se = std::sqrt(n * p * (1 - p) / replications);
-  EXPECT_NEAR(sum / replications, n * p, 5 * se);
+  EXPECT_TRUE(testing::within_sigmas(sum / replications, n * p, se));
   EXPECT_EQ(resample_samples(profile, 1, 7, 3), resample_samples(profile, 1, 7, 3));
   const auto order = ranked_entries(profile);
   const RankStability a = rank_stability(profile, order, 2, 300, 11);

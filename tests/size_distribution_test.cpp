@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "allocsim/util/error.h"
+#include "testing/statistical_assertions.h"
+#include "testing/statistical_bounds.h"
 
 namespace allocsim {
 namespace {
@@ -73,12 +75,11 @@ void expect_mean_near(const std::vector<std::uint64_t>& sizes, Moments theory) {
   long double sum = 0;
   for (const std::uint64_t s : sizes) sum += s;
   const double mean = static_cast<double>(sum / sizes.size());
-  const double bound = 5 * std::sqrt(theory.variance / sizes.size());
-  EXPECT_NEAR(mean, theory.mean, bound) << "5-sigma bound on the sample mean";
+  EXPECT_TRUE(testing::within_sigmas(mean, theory.mean, testing::mean_standard_error(theory.variance, sizes.size())));
 }
 
 void expect_count_near(std::size_t count, std::size_t n, double p) {
-  EXPECT_NEAR(static_cast<double>(count), n * p, 5 * std::sqrt(n * p * (1 - p)))
+  EXPECT_TRUE(testing::within_sigmas(static_cast<double>(count), n * p, std::sqrt(n * p * (1 - p))))
       << "5-sigma binomial bound, p = " << p;
 }
 

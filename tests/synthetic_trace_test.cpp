@@ -10,6 +10,8 @@
 
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/util/error.h"
+#include "testing/statistical_assertions.h"
+#include "testing/statistical_bounds.h"
 
 namespace allocsim {
 namespace {
@@ -40,7 +42,7 @@ std::size_t live_count(const Trace& trace) {
 }
 
 void expect_count_near(std::size_t count, std::size_t n, double p) {
-  EXPECT_NEAR(static_cast<double>(count), n * p, 5 * std::sqrt(n * p * (1 - p)))
+  EXPECT_TRUE(testing::within_sigmas(static_cast<double>(count), n * p, std::sqrt(n * p * (1 - p))))
       << "5-sigma binomial bound, p = " << p;
 }
 
@@ -55,7 +57,7 @@ void expect_live_count_near(const Trace& trace, Tail tail) {
     mean += p;
     variance += p * (1 - p);
   }
-  EXPECT_NEAR(static_cast<double>(live_count(trace)), mean, 5 * std::sqrt(variance))
+  EXPECT_TRUE(testing::within_sigmas(static_cast<double>(live_count(trace)), mean, std::sqrt(variance)))
       << "5-sigma bound on the live-at-end count";
 }
 

@@ -215,8 +215,8 @@ TEST(TcmallocScheme, UncorrectedWeightsBiasedByCountedOverAllocated) {
     "schemes": [{"scheme": "tcmalloc", "rate": 4096, "size_correction": false}]})", 2);
   const Metrics& m = find_row(result, "tcmalloc", "bytes");
   EXPECT_DOUBLE_EQ(*m.theory.bias / m.truth, -0.75);
-  EXPECT_NEAR(m.bias, *m.theory.bias, 5 * std::sqrt(*m.theory.var / 2000));
-  EXPECT_NEAR(m.var, *m.theory.var, 5 * m.se_var);
+  EXPECT_TRUE(testing::within_sigmas(m.bias, *m.theory.bias, std::sqrt(*m.theory.var / 2000)));
+  EXPECT_TRUE(testing::within_sigmas(m.var, *m.theory.var, m.se_var));
 }
 
 // docs/sampling.md: Var[sum W] lies between T^2 - T (one allocation k >> T) and T M
@@ -233,7 +233,7 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
   EXPECT_NEAR(*s.theory.var, 20000 * T * T * -std::expm1(-16 / T), 1e-9 * T * M);
   EXPECT_LE(*s.theory.var, T * M);
   EXPECT_GE(*s.theory.var, 0.99 * T * M);
-  EXPECT_NEAR(s.var, *s.theory.var, 5 * s.se_var);
+  EXPECT_TRUE(testing::within_sigmas(s.var, *s.theory.var, s.se_var));
   // One request of 8 MiB - 1 (k = a = 8 MiB = 2048 T): W = T + k - f with f ~ the
   // gap's first point, Var ~ T^2 - T (geometric) vs T^2 (continuous): measured
   // within 5 se_var of both (they differ by 1/T relative, se_var ~ 2 %).
@@ -242,8 +242,8 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
     "schemes": [{"scheme": "tcmalloc", "rate": 4096}]})", 2);
   const Metrics& h = find_row(huge, "tcmalloc", "bytes");
   EXPECT_DOUBLE_EQ(*h.theory.var, T * T);
-  EXPECT_NEAR(h.var, T * T - T, 5 * h.se_var);
-  EXPECT_NEAR(h.bias, 0.0, 5 * std::sqrt(T * T / 20000));
+  EXPECT_TRUE(testing::within_sigmas(h.var, T * T - T, h.se_var));
+  EXPECT_TRUE(testing::within_sigmas(h.bias, 0.0, std::sqrt(T * T / 20000)));
 }
 
 // tcmalloc stack_trace_table.cc AddTrace (fce3f55): with the profile's per-sample rounding, E[count] per
@@ -262,11 +262,11 @@ TEST(TcmallocScheme, RoundedCountsBiasAsDerived) {
     const auto result = run_scenario_text(json, 2);
     const Metrics& m = find_row(result, "tcmalloc", "count");
     EXPECT_NEAR(*m.theory.bias / m.truth, derived, 2 / T) << request;
-    EXPECT_NEAR(m.bias, *m.theory.bias, 5 * std::sqrt(*m.theory.var / 2000)) << request;
+    EXPECT_TRUE(testing::within_sigmas(m.bias, *m.theory.bias, std::sqrt(*m.theory.var / 2000))) << request;
     const Metrics& bytes = find_row(result, "tcmalloc", "bytes");
     EXPECT_NEAR(bytes.rel_bias, m.rel_bias, 1e-12) << request;  // bytes = count * a, a = k
     const Metrics& u = find_row(result, "unrounded", "count");
-    EXPECT_NEAR(u.bias, 0.0, 5 * std::sqrt(*u.theory.var / 2000)) << request;
+    EXPECT_TRUE(testing::within_sigmas(u.bias, 0.0, std::sqrt(*u.theory.var / 2000))) << request;
   }
 }
 

@@ -73,7 +73,7 @@ void expect_unbiased_variance_registers(const std::string& name, const nlohmann:
     const double mean = sum[c] / R;
     const double sd = std::sqrt(std::max(0.0, sum_squares[c] / R - mean * mean) * R / (R - 1));
     EXPECT_GT(theory, 0) << name << "/" << estimators[e].name;
-    EXPECT_NEAR(mean, theory, 5 * sd / std::sqrt(R)) << name << "/" << estimators[e].name;
+    EXPECT_TRUE(testing::within_sigmas(mean, theory, sd / std::sqrt(R))) << name << "/" << estimators[e].name;
   }
 }
 
