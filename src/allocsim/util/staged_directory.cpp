@@ -60,7 +60,11 @@ std::string parent_of(const std::string& target) {
 StagedDirectory::StagedDirectory(const std::string& target)
     : target_(without_trailing_separator(target)),
       staging_((fs::path(parent_of(target_)) / (staging_prefix(target_) + std::to_string(::getpid()))).string()),
-      cleanup_(staging_) {
+      // Created while an interrupt is held back: the interrupt's clean-up either
+      // runs before (and nothing is created) or after (and removes the staging).
+      cleanup_(staging_, [this] { create_staging(); }) {}
+
+void StagedDirectory::create_staging() const {
   const std::string parent = parent_of(target_);
   create_output_directory(parent);
   remove_abandoned_siblings(parent, target_);

@@ -26,6 +26,8 @@ class StagedDirectory {
   void commit();
 
  private:
+  void create_staging() const;
+
   std::string target_;
   std::string staging_;
   RemovedOnInterrupt cleanup_;
