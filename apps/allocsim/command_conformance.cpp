@@ -11,6 +11,7 @@
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
 #include "allocsim/conformance/verdict_simulation.h"
+#include "allocsim/engine/parallel.h"
 #include "allocsim/util/atomic_file.h"
 #include "commands.h"
 #include "data_paths.h"
@@ -29,6 +30,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   const DataPaths paths = data_paths();
   options->run.source_dir = paths.source_dir;
   options->run.build_dir = paths.build_dir;
+  options->run.threads = default_thread_count();
   CLI::App* command = app.add_subcommand("conformance", "check a model against the real allocator's sampler");
   std::string systems;
   for (const auto& s : conformance_systems()) systems += (systems.empty() ? "" : ", ") + s.name;
@@ -48,6 +50,9 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command->add_option("--model-replications", options->run.model_replications,
                       "Monte Carlo replications where the model has no closed form")
       ->capture_default_str();
+  command->add_option("--threads", options->run.threads,
+                      "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
+      ->check(CLI::PositiveNumber);
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
       ->capture_default_str();

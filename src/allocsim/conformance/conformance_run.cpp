@@ -65,6 +65,7 @@ ConformanceModel conformance_plan(const ConformanceOptions& options) {
   model.request.count_live_only = !system->samples_include_freed;
   model.request.replications = options.model_replications;
   model.request.seed = options.seed;
+  model.request.threads = options.threads;
   return model;
 }
 

@@ -30,6 +30,7 @@ struct ConformanceOptions {
   double alpha = 1e-3;                // family-wise false-alarm rate of the verdict
   std::uint64_t model_replications = 4000;
   std::uint64_t seed = 1;
+  unsigned threads = 1;  // the model's Monte Carlo worker threads; the result does not depend on it
 };
 
 struct ConformanceResult {
