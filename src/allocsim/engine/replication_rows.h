@@ -45,7 +45,7 @@ template <class Accumulator, class MakeEvaluator>
 std::vector<Accumulator> accumulate_columns(const ReplicationRange& range, std::size_t width,
                                             const MakeEvaluator& make, unsigned threads) {
   std::vector<Accumulator> columns =
-      run_replications<ColumnAccumulators<Accumulator>>(range, make, {threads, {}}).columns;
+      run_replications<ColumnAccumulators<Accumulator>>(range, make, ReplicationOptions{.threads = threads}).columns;
   columns.resize(width);
   return columns;
 }
