@@ -44,7 +44,7 @@ TEST(ReplicationApi, BlocksCoverTheRangeInOrderOnAnyThreadCount) {
   const ReplicationRange range{{9, 77, 5}, 105};
   for (unsigned threads : {1u, 2u, 7u}) {
     const KeyList merged =
-        run_replications<KeyList>(range, [] { return std::make_unique<KeyRecorder>(); }, {threads, {}});
+        run_replications<KeyList>(range, [] { return std::make_unique<KeyRecorder>(); }, {threads, {}, {}});
     ASSERT_EQ(merged.keys.size(), 100u) << threads;
     for (std::size_t i = 0; i < merged.keys.size(); ++i) {
       EXPECT_EQ(merged.keys[i].seed, 9u);
@@ -58,7 +58,7 @@ TEST(ReplicationApi, BlocksCoverTheRangeInOrderOnAnyThreadCount) {
 TEST(ReplicationApi, SeveralJobsEachGetTheirOwnStreamAndRange) {
   const std::vector<ReplicationRange> jobs{{{1, 10, 0}, 40}, {{1, 11, 3}, 3}, {{1, 12, 64}, 70}};
   const std::vector<KeyList> merged =
-      run_replications<KeyList>(jobs, [](std::size_t) { return std::make_unique<KeyRecorder>(); }, {3, {}});
+      run_replications<KeyList>(jobs, [](std::size_t) { return std::make_unique<KeyRecorder>(); }, {3, {}, {}});
   ASSERT_EQ(merged.size(), 3u);
   EXPECT_EQ(merged[0].keys.size(), 40u);
   EXPECT_TRUE(merged[1].keys.empty());  // an empty range runs nothing
@@ -74,7 +74,7 @@ TEST(ReplicationApi, AnEvaluatorsExceptionReachesTheCaller) {
     KeyList run_block(const StreamKey&, std::uint64_t) { throw std::runtime_error("block failed"); }
   };
   EXPECT_THROW(run_replications<KeyList>(ReplicationRange{{1, 1, 0}, 100},
-                                         [] { return std::make_unique<Failing>(); }, {2, {}}),
+                                         [] { return std::make_unique<Failing>(); }, {2, {}, {}}),
                std::runtime_error);
 }
 

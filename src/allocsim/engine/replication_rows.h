@@ -44,8 +44,9 @@ struct ColumnAccumulators {
 template <class Accumulator, class MakeEvaluator>
 std::vector<Accumulator> accumulate_columns(const ReplicationRange& range, std::size_t width,
                                             const MakeEvaluator& make, unsigned threads) {
-  std::vector<Accumulator> columns =
-      run_replications<ColumnAccumulators<Accumulator>>(range, make, ReplicationOptions{.threads = threads}).columns;
+  ReplicationOptions options;
+  options.threads = threads;
+  std::vector<Accumulator> columns = run_replications<ColumnAccumulators<Accumulator>>(range, make, options).columns;
   columns.resize(width);
   return columns;
 }
