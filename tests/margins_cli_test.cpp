@@ -73,6 +73,19 @@ TEST_F(MarginsCli, EngineCheckIsTheSameOnAnyThreadCount) {
   EXPECT_EQ(margins["check"]["sites"].size(), 4u);
 }
 
+TEST_F(MarginsCli, SharesAreSplitByBonferroniAndTheirPowerComesFromTheEngine) {
+  const auto r = run_cli("margins " + kSites + " --scheme go --rate 65536 --value share --json --check 500 --threads 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto margins = nlohmann::json::parse(r.output);
+  EXPECT_EQ(margins["split"], "bonferroni");
+  EXPECT_EQ(margins["value"], "share");
+  for (const auto& site : margins["sites"]) {
+    EXPECT_LE(site["lower"].get<double>(), site["expected"].get<double>()) << site["name"];
+    EXPECT_GE(site["upper"].get<double>(), site["expected"].get<double>()) << site["name"];
+    EXPECT_EQ(site["power_method"], "by the engine, 500 replications") << site["name"];
+  }
+}
+
 TEST_F(MarginsCli, TraceStacksAreTheSites) {
   // A synthetic trace object (as evaluate and advise take): one stack, constant sizes.
   const std::string trace =
@@ -108,7 +121,8 @@ TEST_F(MarginsCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
       {kSites + good + " --false-failure 1", "--false-failure"},
       {kSites + good + " --bias -1", "--bias"},
       {kSites + good + " --split holm", "--split"},
-      {kSites + good + " --value share", "--value"},
+      {kSites + good + " --value shares", "--value"},
+      {kSites + good + " --value share --split sidak", "--split"},
       {kSites + good + " --min-share 0.1", "--min-share"},
       {kSites + " --scheme go --rate 65536 --out " + kSites + "/x.json", "--out"},
       {file("missing-trace.zst") + good, "missing-trace.zst"},

@@ -171,6 +171,40 @@ TEST(Margins, ImpossibleOptionsAreInputErrors) {
   EXPECT_THROW(compute_margins(kGo, {}, options), InputError);
 }
 
+TEST(Margins, ShareBandComesFromTheSiteAndRestByteBands) {
+  const Trace trace = site_list_trace();
+  const auto scheme = create_scheme("go", {{"rate", static_cast<std::int64_t>(kRate)}}, "test");
+  const std::vector<MarginSite> sites = sites_of_trace(trace, *scheme, 0);
+  const MarginSite whole = whole_workload(trace, *scheme);
+  MarginOptions options;
+  options.value = MarginValue::share;
+  options.false_failure = 1e-4;
+  EXPECT_THROW(compute_margins(kGo, sites, options, whole), InputError);  // Sidak: sites are dependent
+  options.split = FailureSplit::bonferroni;
+  const Margins shares = compute_margins(kGo, sites, options, whole);
+  EXPECT_DOUBLE_EQ(shares.site_false_failure, 1e-4 / 4);
+  EXPECT_DOUBLE_EQ(shares.whole_false_failure, shares.union_bound);
+  EXPECT_LE(shares.union_bound, 1e-4);
+  for (const SiteMargin& m : shares.sites) {
+    EXPECT_DOUBLE_EQ(m.expected, m.site.bytes / whole.bytes);
+    EXPECT_FALSE(m.power);  // from the engine
+    // The site's and the rest's byte bands, each at half the site's budget.
+    MarginSite rest{"rest", 0, {}, whole.bytes - m.site.bytes};
+    for (const MarginSite& other : sites) {
+      if (other.name != m.site.name) rest.sizes.insert(other.sizes.begin(), other.sizes.end());
+    }
+    MarginOptions bytes;
+    bytes.false_failure = 1e-4 / 8;
+    const SiteMargin x = compute_margins(kGo, {m.site}, bytes).sites.front();
+    const SiteMargin r = compute_margins(kGo, {rest}, bytes).sites.front();
+    EXPECT_NEAR(m.lower, x.lower / (x.lower + r.upper), 1e-8 * m.lower) << m.site.name;
+    EXPECT_NEAR(m.upper, std::min(1.0, x.upper / (x.upper + r.lower)), 1e-8 * m.upper) << m.site.name;
+    EXPECT_NEAR(m.false_failure, x.false_failure + r.false_failure, 1e-15) << m.site.name;
+    EXPECT_LE(m.lower, m.expected);
+    EXPECT_GE(m.upper, m.expected);
+  }
+}
+
 // The engine replays the scheme's own sampler over a site list at a whole-test
 // false-failure rate of 0.05, large enough to measure.
 void expect_engine_agrees(const std::string& scheme_name, const SamplingModel& model,
@@ -226,6 +260,33 @@ TEST(MarginsCheck, HeapprofdBandsHoldTheirRateAndPowerMatches) {
 }
 TEST(MarginsCheck, PoissonBandsHoldTheirRateAndPowerMatches) {
   expect_engine_agrees("poisson", {ModelKind::poisson_bytes, kRate, "poisson"});
+}
+
+TEST(MarginsCheck, ShareBandsHoldTheirBoundAndGetTheirPower) {
+  const Trace trace = site_list_trace();
+  const auto scheme = create_scheme("jemalloc", {{"rate", static_cast<std::int64_t>(kRate)}}, "test");
+  MarginOptions options;
+  options.value = MarginValue::share;
+  options.split = FailureSplit::bonferroni;
+  options.false_failure = 0.05;
+  options.bias = -0.3;
+  Margins margins = compute_margins(kGo, sites_of_trace(trace, *scheme, 0), options, whole_workload(trace, *scheme));
+  constexpr std::uint64_t kReplications = 4000;
+  const MarginCheck check = check_margins(margins, *scheme, trace, kReplications, 21, 2);
+  fill_power_from_check(margins, check);
+  const double measured = static_cast<double>(check.any_failure) / kReplications;
+  std::printf("margins jemalloc shares: whole-test false failure measured %.4f, bound %.4f\n", measured,
+              margins.union_bound);
+  // At most the union bound (itself <= 0.05): one-sided, 5 SE (false alarm 2.9e-7).
+  EXPECT_LE(measured, margins.union_bound + kSigmas * proportion_standard_error(margins.union_bound, kReplications));
+  for (std::size_t s = 0; s < margins.sites.size(); ++s) {
+    const SiteMargin& m = margins.sites[s];
+    ASSERT_TRUE(m.power) << m.site.name;
+    EXPECT_EQ(*m.power, static_cast<double>(check.detections[s]) / kReplications);
+    std::printf("  %s: share %.4f in [%.4f, %.4f], false failure %.4f (bound %.4f), power at -30%% %.4f\n",
+                m.site.name.c_str(), m.expected, m.lower, m.upper,
+                static_cast<double>(check.failures[s]) / kReplications, m.false_failure, *m.power);
+  }
 }
 
 TEST(MarginsCheck, SameTalliesOnAnyThreadCount) {

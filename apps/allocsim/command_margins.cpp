@@ -60,12 +60,14 @@ void run_margins(const CLI::App& command, MarginsOptions o) {
   if (o.split != "sidak" && o.split != "bonferroni") {
     throw InputError("--split must be sidak or bonferroni, got '" + o.split + "'");
   }
-  if (o.value != "bytes" && o.value != "samples") {
-    throw InputError("--value must be bytes or samples, got '" + o.value + "'");
+  if (o.value != "bytes" && o.value != "samples" && o.value != "share") {
+    throw InputError("--value must be bytes, samples or share, got '" + o.value + "'");
   }
   if (!(o.min_share >= 0 && o.min_share < 1)) throw InputError("--min-share must be in [0, 1)");
+  o.margin.value = o.value == "bytes" ? MarginValue::bytes : o.value == "samples" ? MarginValue::samples : MarginValue::share;
+  // Shares are dependent: Bonferroni unless the user asked for Sidak (then refused).
+  if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
-  o.margin.value = o.value == "bytes" ? MarginValue::bytes : MarginValue::samples;
   if (!o.out.empty()) check_output_path(o.out, OutputKind::file, "--out");
   const profile::SamplingModel model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
   const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
@@ -77,12 +79,12 @@ void run_margins(const CLI::App& command, MarginsOptions o) {
   }
   const Trace trace = load_workload(o.workload);
   const std::vector<profile::MarginSite> sites = profile::sites_of_trace(trace, *scheme, site_list ? 0 : o.min_share);
-  profile::Margins margins = profile::compute_margins(model, sites, o.margin);
+  profile::Margins margins = profile::compute_margins(model, sites, o.margin, profile::whole_workload(trace, *scheme));
 
   profile::MarginsRun run{o.workload, o.seed, {}};
   const bool needs_engine = std::any_of(margins.sites.begin(), margins.sites.end(),
-                                        [](const profile::SiteMargin& m) { return !m.exact; });
-  if (needs_engine && o.check == 0) o.check = 10000;  // the power of union-over-sizes bands
+                                        [](const profile::SiteMargin& m) { return !m.power; });
+  if (needs_engine && o.check == 0) o.check = 10000;  // the power of union bounds and shares
   if (o.check > 0) {
     run.check = profile::check_margins(margins, *scheme, trace, o.check, o.seed, o.threads);
     profile::fill_power_from_check(margins, *run.check);
@@ -112,7 +114,7 @@ void add_margins_command(CLI::App& app, int& exit_code) {
   command->add_option("--bias", o->margin.bias, "Bias of one site the power is computed against (-0.1: a 10% "
                                                 "undercount)")
       ->capture_default_str();
-  command->add_option("--value", o->value, "What the test checks per site: bytes (the estimate) or samples")
+  command->add_option("--value", o->value, "What the test checks per site: bytes (the estimate), samples, or share (of the whole profile's bytes)")
       ->capture_default_str();
   command->add_option("--min-share", o->min_share, "Trace workloads: check the stacks holding at least this share "
                                                    "of the bytes")

@@ -101,4 +101,14 @@ std::vector<MarginSite> sites_of_trace(const Trace& trace, const Scheme& scheme,
   return sites;
 }
 
+MarginSite whole_workload(const Trace& trace, const Scheme& scheme) {
+  MarginSite whole{"all", 0, {}, 0};
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::uint64_t size = scheme.allocated_size(trace, i);
+    ++whole.sizes[size];
+    whole.bytes += static_cast<double>(size);
+  }
+  return whole;
+}
+
 }  // namespace allocsim::profile

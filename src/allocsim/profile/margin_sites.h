@@ -33,4 +33,7 @@ Trace trace_of_site_list(const nlohmann::json& list, const std::string& where);
 // `min_share` is 0. Names from the trace, else "stack N".
 std::vector<MarginSite> sites_of_trace(const Trace& trace, const Scheme& scheme, double min_share);
 
+// Every allocation of `trace` as one site, named "all": what shares are shares of.
+MarginSite whole_workload(const Trace& trace, const Scheme& scheme);
+
 }  // namespace allocsim::profile

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "allocsim/profile/scaled_counts.h"
 #include "allocsim/util/error.h"
@@ -45,39 +46,65 @@ std::optional<ScaledCounts> exact_distribution(const std::vector<ScaledCounts>& 
 // that write each record (stack, size) truncated to an integer (Go's int64 values),
 // and by a relative 1e-9 for the rounding of sums of scaled samples taken in
 // another order: a value on the band's edge must not fail by rounding.
-Band widened(Band band, const SiteMargin& margin, MarginValue value) {
+Band widened(Band band, const MarginSite& site, MarginValue value) {
   if (value == MarginValue::samples) return band;
-  const auto records = static_cast<double>(margin.site.sizes.size());
+  const auto records = static_cast<double>(site.sizes.size());
   return {std::max(0.0, std::floor(band.lower * (1 - 1e-9)) - records), std::ceil(band.upper * (1 + 1e-9))};
 }
 
-void exact_margin(const ScaledCounts& value, double budget, const MarginOptions& options, SiteMargin& margin) {
-  // The dropped tails count against the budget, so f <= budget holds exactly.
-  const Band band = widened(central_band(value, (budget - value.dropped) / 2), margin, options.value);
-  margin.lower = band.lower;
-  margin.upper = band.upper;
-  margin.false_failure = value.outside(1, band.lower, band.upper) + value.dropped;
-  margin.power = value.outside(1 + options.bias, band.lower, band.upper);
-  margin.power_method = "exact";
-}
+// A band for the value of `site` that it leaves with probability `false_failure` <=
+// `budget`: exact from its distribution (kept for the power), or the union over its
+// sizes, each count within its own band at budget / k (the sum lies within the sum of
+// the bands unless some count does not).
+struct ValueBand {
+  Band band;
+  double false_failure = 0;
+  std::optional<ScaledCounts> distribution;  // empty for the union over sizes
+};
 
-// Each of the k counts within its own band at budget / k: the sum lies within the sum
-// of the bands unless some count does not (probability <= the sum of theirs).
-void union_margin(const std::vector<ScaledCounts>& counts, double budget, MarginValue value, SiteMargin& margin) {
+ValueBand value_band(const SamplingModel& model, const MarginSite& site, MarginValue value, double budget,
+                     std::size_t atom_limit) {
+  const std::vector<ScaledCounts> counts = site_counts(model, site, value);
+  if (counts.empty()) return {};  // nothing allocated: the value is 0
+  ValueBand result;
+  result.distribution = exact_distribution(counts, atom_limit);
+  if (result.distribution) {
+    // The dropped tails count against the budget, so f <= budget holds exactly.
+    const ScaledCounts& x = *result.distribution;
+    result.band = widened(central_band(x, (budget - x.dropped) / 2), site, value);
+    result.false_failure = x.outside(1, result.band.lower, result.band.upper) + x.dropped;
+    return result;
+  }
   const double share = budget / static_cast<double>(counts.size());
-  margin.exact = false;
-  Band sum;
-  margin.false_failure = 0;
   for (const ScaledCounts& count : counts) {
     const Band band = central_band(count, (share - count.dropped) / 2);
-    sum.lower += band.lower;
-    sum.upper += band.upper;
-    margin.false_failure += count.outside(1, band.lower, band.upper) + count.dropped;
+    result.band.lower += band.lower;
+    result.band.upper += band.upper;
+    result.false_failure += count.outside(1, band.lower, band.upper) + count.dropped;
   }
-  sum = widened(sum, margin, value);
-  margin.lower = sum.lower;
-  margin.upper = sum.upper;
-  margin.power_method = "by the engine (margins --check)";
+  result.band = widened(result.band, site, value);
+  return result;
+}
+
+constexpr const char* kPowerByEngine = "by the engine (margins --check)";
+
+// The site's bytes X and the rest's R are independent: S = X / (X + R) rises with X
+// and falls with R, so S lies in [x_lo / (x_lo + r_hi), x_hi / (x_hi + r_lo)] unless X
+// or R leaves its band, each at half the budget (a union bound: conservative).
+void share_margin(const SamplingModel& model, const MarginSite& whole, double budget, std::size_t atom_limit,
+                  SiteMargin& margin) {
+  MarginSite rest{"rest", 0, whole.sizes, whole.bytes - margin.site.bytes};
+  for (const auto& [size, objects] : margin.site.sizes) {
+    if ((rest.sizes[size] -= objects) == 0) rest.sizes.erase(size);
+  }
+  const ValueBand x = value_band(model, margin.site, MarginValue::bytes, budget / 2, atom_limit);
+  const ValueBand r = value_band(model, rest, MarginValue::bytes, budget / 2, atom_limit);
+  margin.expected = margin.site.bytes / whole.bytes;
+  margin.exact = false;
+  margin.lower = x.band.lower / (x.band.lower + r.band.upper) * (1 - 1e-9);
+  margin.upper = std::min(1.0, x.band.upper / (x.band.upper + r.band.lower) * (1 + 1e-9));
+  margin.false_failure = x.false_failure + r.false_failure;
+  margin.power_method = kPowerByEngine;
 }
 
 }  // namespace
@@ -89,12 +116,17 @@ double sample_weight(const SamplingModel& model, MarginValue value, double size)
 }
 
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
-                        const MarginOptions& options) {
+                        const MarginOptions& options, const MarginSite& whole) {
   if (!(options.false_failure > 0 && options.false_failure < 1)) {
     throw InputError("--false-failure must be in (0, 1)");
   }
   if (!(options.bias > -1) || !std::isfinite(options.bias)) throw InputError("--bias must be a number > -1");
   if (sites.empty()) throw InputError("no site to give a margin: the workload has none above --min-share");
+  const bool share = options.value == MarginValue::share;
+  if (share && options.split == FailureSplit::sidak) {
+    throw InputError("--split sidak needs independent sites, and shares are not: use --split bonferroni");
+  }
+  if (share && !(whole.bytes > 0)) throw std::logic_error("compute_margins: shares need the whole workload");
   Margins margins;
   margins.model = model;
   margins.options = options;
@@ -106,28 +138,50 @@ Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite
   for (const MarginSite& site : sites) {
     SiteMargin margin;
     margin.site = site;
-    margin.expected = expected_value(model, site, options.value);
-    const std::vector<ScaledCounts> counts = site_counts(model, site, options.value);
-    if (const auto value = exact_distribution(counts, options.atom_limit)) {
-      exact_margin(*value, margins.site_false_failure, options, margin);
+    if (share) {
+      share_margin(model, whole, margins.site_false_failure, options.atom_limit, margin);
     } else {
-      union_margin(counts, margins.site_false_failure, options.value, margin);
+      margin.expected = expected_value(model, site, options.value);
+      const ValueBand value = value_band(model, site, options.value, margins.site_false_failure, options.atom_limit);
+      margin.lower = value.band.lower;
+      margin.upper = value.band.upper;
+      margin.false_failure = value.false_failure;
+      margin.exact = value.distribution.has_value();
+      margin.power_method = kPowerByEngine;
+      if (value.distribution) {
+        margin.power = value.distribution->outside(1 + options.bias, margin.lower, margin.upper);
+        margin.power_method = "exact";
+      }
     }
     margins.union_bound += margin.false_failure;
     log_all_pass += std::log1p(-margin.false_failure);
     margins.sites.push_back(std::move(margin));
   }
-  margins.whole_false_failure = -std::expm1(log_all_pass);
+  // Shares are not independent: the whole test is held by the union bound alone.
+  margins.whole_false_failure = share ? margins.union_bound : -std::expm1(log_all_pass);
   return margins;
 }
 
-std::string value_name(MarginValue value) { return value == MarginValue::bytes ? "bytes" : "samples"; }
+std::string value_name(MarginValue value) {
+  switch (value) {
+    case MarginValue::bytes:
+      return "bytes";
+    case MarginValue::samples:
+      return "samples";
+    case MarginValue::share:
+      return "share";
+  }
+  return "";
+}
 
 std::string split_name(FailureSplit split) { return split == FailureSplit::sidak ? "sidak" : "bonferroni"; }
 
-std::string band_method(bool exact) {
-  return exact ? "exact distribution of the sum of scaled counts"
-               : "union over sizes (each size's exact band at an equal share; conservative)";
+std::string band_method(const SiteMargin& margin, MarginValue value) {
+  if (value == MarginValue::share) {
+    return "share from the site's and the rest's byte bands at half the budget each (union bound; conservative)";
+  }
+  return margin.exact ? "exact distribution of the sum of scaled counts"
+                      : "union over sizes (each size's exact band at an equal share; conservative)";
 }
 
 }  // namespace allocsim::profile

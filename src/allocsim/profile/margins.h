@@ -22,6 +22,12 @@
 // P(any site fails) = 1 - prod(1 - f_i) <= a exactly; "bonferroni" takes a_i = a / m,
 // valid under any dependence.
 //
+// Shares (value share): a site's bytes X over the workload's, X / (X + R) with R the
+// bytes of everything else, X and R independent. The band is [x_lo / (x_lo + r_hi),
+// x_hi / (x_hi + r_lo)] from the byte bands of X and R at a_i / 2 each, left with
+// probability at most a_i (a union bound); shares of different sites are dependent, so
+// the split must be Bonferroni, and the power comes from the engine.
+//
 // Power against a bias b of one site: the profiler reports (1 + b) times what an
 // unbiased one would (b = -0.1: a 10% undercount); power = P((1 + b) value is outside
 // the band), exact from the same distribution (by the engine for union-over-sizes
@@ -36,7 +42,7 @@
 
 namespace allocsim::profile {
 
-enum class MarginValue { bytes, samples };
+enum class MarginValue { bytes, samples, share };
 enum class FailureSplit { sidak, bonferroni };
 
 struct MarginOptions {
@@ -53,7 +59,7 @@ struct SiteMargin {
   double expected = 0;       // the value's mean: true bytes, or expected samples
   double lower = 0, upper = 0;
   double false_failure = 0;  // P(outside the band) under the model (exact, or the union bound)
-  bool exact = true;         // false: union over sizes
+  bool exact = true;         // false: a union bound (over sizes, or for a share)
   std::optional<double> power;  // P(biased value outside the band); empty until the engine gives it
   std::string power_method;
 };
@@ -69,16 +75,17 @@ struct Margins {
   double union_bound = 0;
 };
 
+// `whole` is the whole workload as one site (whole_workload), needed for shares.
 // InputError naming the flag for an impossible option (a rate outside (0, 1), a bias
-// <= -1, no site).
+// <= -1, no site, Sidak's split for shares).
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
-                        const MarginOptions& options);
+                        const MarginOptions& options, const MarginSite& whole = {});
 
 // What one sample at an allocation of `size` bytes adds to the value.
 double sample_weight(const SamplingModel& model, MarginValue value, double size);
 
-std::string value_name(MarginValue value);   // "bytes", "samples"
+std::string value_name(MarginValue value);   // "bytes", "samples", "share"
 std::string split_name(FailureSplit split);  // "sidak", "bonferroni"
-std::string band_method(bool exact);         // how a site's band was computed
+std::string band_method(const SiteMargin& margin, MarginValue value);  // how its band was computed
 
 }  // namespace allocsim::profile

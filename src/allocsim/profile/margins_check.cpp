@@ -18,7 +18,7 @@ class MarginReplications {
   MarginReplications(const Margins& margins, const Scheme& scheme, const Trace& trace,
                      const std::vector<std::uint32_t>& slot, const std::vector<double>& weight)
       : margins_(margins), trace_(trace), slot_(slot), weight_(weight), replay_(scheme, trace),
-        value_(margins.sites.size()) {}
+        value_(margins.sites.size()), share_(margins.options.value == MarginValue::share) {}
 
   MarginCheck run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t sites = margins_.sites.size();
@@ -29,19 +29,26 @@ class MarginReplications {
     for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
       replay_.replay(key);
       std::fill(value_.begin(), value_.end(), 0.0);
+      double total = 0;  // the whole profile's bytes, for shares
       for (const Observation& o : replay_.observations()) {
-        const std::uint32_t s = slot_[trace_.stack[o.event]];
-        if (s == kNoSite) continue;
         // Per-allocation models count a sampled allocation once; the byte-rate model
         // counts its sample points.
-        value_[s] += weight_[o.event] * (per_point ? o.samples : 1.0);
+        const double value = weight_[o.event] * (per_point ? o.samples : 1.0);
+        total += value;
+        const std::uint32_t s = slot_[trace_.stack[o.event]];
+        if (s != kNoSite) value_[s] += value;
       }
       bool failed = false;
       for (std::size_t s = 0; s < sites; ++s) {
         const SiteMargin& m = margins_.sites[s];
-        const bool out = value_[s] < m.lower || value_[s] > m.upper;
+        double value = value_[s], biased = scale * value_[s];
+        if (share_) {  // a biased site changes the total too
+          value = total > 0 ? value / total : 0;
+          biased = biased > 0 ? biased / (biased + total - value_[s]) : 0;
+        }
+        const bool out = value < m.lower || value > m.upper;
         block.failures[s] += out;
-        block.detections[s] += scale * value_[s] < m.lower || scale * value_[s] > m.upper;
+        block.detections[s] += biased < m.lower || biased > m.upper;
         failed = failed || out;
       }
       block.any_failure += failed;
@@ -56,6 +63,7 @@ class MarginReplications {
   const std::vector<double>& weight_;
   SchemeReplay replay_;
   std::vector<double> value_;
+  bool share_;
 };
 
 }  // namespace
@@ -90,7 +98,7 @@ MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Tr
 void fill_power_from_check(Margins& margins, const MarginCheck& check) {
   for (std::size_t s = 0; s < margins.sites.size(); ++s) {
     SiteMargin& margin = margins.sites[s];
-    if (margin.exact) continue;
+    if (margin.power) continue;
     margin.power = static_cast<double>(check.detections[s]) / static_cast<double>(check.replications);
     margin.power_method = "by the engine, " + std::to_string(check.replications) + " replications";
   }

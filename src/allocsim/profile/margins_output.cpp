@@ -44,7 +44,7 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
                      {"lower", m.lower},
                      {"upper", m.upper},
                      {"false_failure", m.false_failure},
-                     {"method", band_method(m.exact)},
+                     {"method", band_method(m, margins.options.value)},
                      {"power", m.power ? nlohmann::ordered_json(*m.power) : nlohmann::ordered_json()},
                      {"power_method", m.power_method}});
   }
@@ -85,7 +85,7 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
     char power[32] = "-";
     if (m.power) std::snprintf(power, sizeof power, "%.4f", *m.power);
     std::snprintf(line, sizeof line, "%-32.32s %14.6g %14.6g %14.6g %10.3g %10s  %s\n", m.site.name.c_str(),
-                  m.expected, m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union over sizes");
+                  m.expected, m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union bound");
     text += line;
   }
   std::snprintf(line, sizeof line, "power: P(the site fails) when the profiler's value for it is off by %+.3g%%\n",
