@@ -5,7 +5,9 @@
 # package (a consumer project built against it), the notebooks (executed headless
 # against the committed results/, each also driving the engine through the module),
 # the regression expectations of scenarios/regression/ (allocsim check) and the quick
-# conformance checks against the real samplers (scripts/conformance.sh --quick).
+# conformance checks against the real samplers (scripts/conformance.sh --quick), and
+# a few real runs of the Go, jemalloc and gperftools profile programs whose sites'
+# intervals must cover their known bytes (scripts/profile-real-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -21,3 +23,4 @@ scripts/run-notebooks.sh
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json
 scripts/conformance.sh --quick
+scripts/profile-real-check.sh

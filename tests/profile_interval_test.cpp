@@ -4,7 +4,9 @@
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/poisson.hpp>
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "allocsim/profile/entry_interval.h"
 #include "allocsim/profile/pairwise.h"
@@ -150,13 +152,52 @@ TEST(ProfileInterval, ResamplingDrawsTheFittedBinomialAndIsSeeded) {
   EXPECT_EQ(resample_samples(profile, 1, 7, 3), resample_samples(profile, 1, 7, 3));
   const auto order = ranked_entries(profile);
   const RankStability a = rank_stability(profile, order, 2, 300, 11);
-  const RankStability b = rank_stability(profile, order, 2, 300, 11);
+  // Through the engine's replication API: 300 resamples are 10 blocks, run here on
+  // one and on three threads; the tallies must be the same.
+  const RankStability b = rank_stability(profile, order, 2, 300, 11, 3);
   EXPECT_EQ(a.rank_kept, b.rank_kept);
+  EXPECT_EQ(a.in_top, b.in_top);
+  EXPECT_EQ(a.set_unchanged, b.set_unchanged);
   EXPECT_EQ(a.set_unchanged, 1.0);  // two entries are always the top two
   // 50 against 10 samples of one size: the first stays first unless the draws cross,
   // about 1e-7 per resample (normal approximation, z = 40 / sqrt(60) = 5.2), so the
   // rank holds in all 300 (false alarm about 3e-5).
   EXPECT_EQ(a.rank_kept[0], 1.0);
+}
+
+TEST(ProfileInterval, RankStabilityThroughTheEngineIsTheSameOnAnyThreadCount) {
+  // Six entries of close samples, so ranks change between resamples.
+  HeapProfile profile;
+  profile.model = kGo;
+  for (const double k : {9.0, 8.0, 8.0, 6.0, 5.0, 5.0}) profile.entries.push_back(two_entries(k, 1, 4096).entries[0]);
+  const auto order = ranked_entries(profile);
+  const std::size_t top = 4;
+  const int replications = 1000;  // 32 blocks of the replication API, the last one short
+  const RankStability one = rank_stability(profile, order, top, replications, 5, 1);
+  for (const unsigned threads : {2u, 7u}) {
+    const RankStability many = rank_stability(profile, order, top, replications, 5, threads);
+    EXPECT_EQ(one.rank_kept, many.rank_kept) << threads << " threads";
+    EXPECT_EQ(one.in_top, many.in_top) << threads << " threads";
+    EXPECT_EQ(one.set_unchanged, many.set_unchanged) << threads << " threads";
+  }
+  // The same tallies from a plain loop over the same resampled streams: replication r
+  // of entry i is resample_samples(profile, i, seed, r), ranked by scaled bytes.
+  std::vector<double> kept(top, 0.0);
+  for (int r = 0; r < replications; ++r) {
+    std::vector<double> bytes;
+    for (std::size_t i = 0; i < profile.entries.size(); ++i) {
+      bytes.push_back(resample_samples(profile, i, 5, r) / samples_per_byte(kGo, 4096));
+    }
+    std::vector<std::size_t> ranked(bytes.size());
+    std::iota(ranked.begin(), ranked.end(), std::size_t{0});
+    std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+    for (std::size_t rank = 0; rank < top; ++rank) kept[rank] += ranked[rank] == order[rank];
+  }
+  for (std::size_t rank = 0; rank < top; ++rank) {
+    EXPECT_EQ(one.rank_kept[rank], kept[rank] / replications) << "rank " << rank + 1;
+    EXPECT_GT(one.rank_kept[rank], 0.0);  // close entries: ranks do change
+    EXPECT_LT(one.rank_kept[rank], 1.0);
+  }
 }
 
 }  // namespace

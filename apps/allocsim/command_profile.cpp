@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "allocsim/engine/parallel.h"
 #include "allocsim/profile/pprof_writer.h"
 #include "allocsim/profile/profile_report.h"
 #include "allocsim/profile/read_profile.h"
@@ -49,6 +50,7 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "profile", "Intervals, detection limits and rank stability for a real heap profile");
   auto options = std::make_shared<ProfileOptions>();
+  options->report.threads = default_thread_count();
   command->add_option("file", options->path,
                       "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
       ->required();
@@ -64,6 +66,8 @@ void add_profile_command(CLI::App& app, int& exit_code) {
                       "Parametric resamples for rank stability")
       ->capture_default_str();
   command->add_option("--seed", options->report.seed, "Seed of the resamples")->capture_default_str();
+  command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof,
                       "Write an annotated pprof (interval bounds as extra sample types)");

@@ -16,6 +16,7 @@ void add_trace_command(CLI::App& app, int& exit_code);
 void add_advise_command(CLI::App& app, int& exit_code);
 void add_conformance_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
+void add_margins_command(CLI::App& app, int& exit_code);
 
 // For unsigned options such as --seed: CLI11 reads "-1" into a uint64_t as 2^64 - 1.
 inline CLI::Validator non_negative_integer() {

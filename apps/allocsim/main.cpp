@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   allocsim::cli::add_advise_command(app, exit_code);
   allocsim::cli::add_conformance_command(app, exit_code);
   allocsim::cli::add_profile_command(app, exit_code);
+  allocsim::cli::add_margins_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -44,7 +44,8 @@ ProfileReport build_report(const HeapProfile& profile, const ReportOptions& opti
   }
   const std::vector<std::size_t> order = ranked_entries(profile);
   const RankStability stability =
-      rank_stability(profile, order, options.top, options.replications, options.seed);
+      rank_stability(profile, order, options.top, options.replications, options.seed,
+                     options.threads);
   report.top_set_unchanged = stability.set_unchanged;
   for (std::size_t rank = 0; rank < stability.rank_kept.size(); ++rank) {
     EntryReport row;

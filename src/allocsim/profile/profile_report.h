@@ -17,6 +17,7 @@ struct ReportOptions {
   double level = 0.95;
   std::int64_t replications = 1000;
   std::uint64_t seed = 1;
+  unsigned threads = 1;  // the resamples' worker threads: the numbers do not depend on it
 };
 
 struct EntryReport {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
+#include "allocsim/engine/replications.h"
 #include "allocsim/random/random_stream.h"
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/util/error.h"
@@ -57,41 +59,85 @@ double resample_samples(const HeapProfile& profile, std::size_t entry, std::uint
   return binomial_draw(stream, std::round(e.samples / p), p);
 }
 
+namespace {
+
+// Counts over a block of resamples; merged blocks add up (integers: exact in any order).
+struct RankTally {
+  std::vector<std::uint64_t> rank_kept, in_top;
+  std::uint64_t set_unchanged = 0;
+
+  void merge(const RankTally& block) {
+    rank_kept.resize(block.rank_kept.size());
+    in_top.resize(block.in_top.size());
+    for (std::size_t i = 0; i < block.rank_kept.size(); ++i) {
+      rank_kept[i] += block.rank_kept[i];
+      in_top[i] += block.in_top[i];
+    }
+    set_unchanged += block.set_unchanged;
+  }
+};
+
+// One worker's resampler: draws every entry of a replication, ranks them by bytes and
+// tallies the top N against the profile's own order.
+class RankResampler {
+ public:
+  RankResampler(const HeapProfile& profile, const std::vector<std::size_t>& order, std::size_t top)
+      : profile_(profile), order_(order), top_(top), bytes_(profile.entries.size()),
+        resampled_order_(profile.entries.size()) {}
+
+  RankTally run_block(const StreamKey& first, std::uint64_t count) {
+    RankTally tally;
+    tally.rank_kept.assign(top_, 0);
+    tally.in_top.assign(top_, 0);
+    for (std::uint64_t r = first.replication; r < first.replication + count; ++r) {
+      for (std::size_t i = 0; i < bytes_.size(); ++i) {
+        bytes_[i] = resample_samples(profile_, i, first.seed, r) /
+                    samples_per_byte(profile_.model, profile_.entries[i].object_size);
+      }
+      std::iota(resampled_order_.begin(), resampled_order_.end(), std::size_t{0});
+      std::stable_sort(resampled_order_.begin(), resampled_order_.end(),
+                       [&](std::size_t a, std::size_t b) { return bytes_[a] > bytes_[b]; });
+      const auto end = resampled_order_.begin() + static_cast<std::ptrdiff_t>(top_);
+      std::size_t kept_in_top = 0;
+      for (std::size_t rank = 0; rank < top_; ++rank) {
+        if (resampled_order_[rank] == order_[rank]) ++tally.rank_kept[rank];
+        if (std::find(resampled_order_.begin(), end, order_[rank]) != end) {
+          ++tally.in_top[rank];
+          ++kept_in_top;
+        }
+      }
+      if (kept_in_top == top_) ++tally.set_unchanged;
+    }
+    return tally;
+  }
+
+ private:
+  const HeapProfile& profile_;
+  const std::vector<std::size_t>& order_;
+  std::size_t top_;
+  std::vector<double> bytes_;
+  std::vector<std::size_t> resampled_order_;
+};
+
+}  // namespace
+
 RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order,
-                             std::size_t top, std::int64_t replications, std::uint64_t seed) {
+                             std::size_t top, std::int64_t replications, std::uint64_t seed,
+                             unsigned threads) {
   if (replications < 1) throw InputError("--replications must be >= 1");
   top = std::min(top, order.size());
+  // resample_samples keys its streams by (seed, kRankStream, replication) itself.
+  const ReplicationRange range{{seed, kRankStream, 0}, static_cast<std::uint64_t>(replications)};
+  const RankTally tally = run_replications<RankTally>(
+      range, [&] { return std::make_unique<RankResampler>(profile, order, top); }, {threads, {}, {}});
   RankStability result;
   result.replications = replications;
-  result.rank_kept.assign(top, 0.0);
-  result.in_top.assign(top, 0.0);
-  const std::size_t count = profile.entries.size();
-  std::vector<double> bytes(count);
-  std::vector<std::size_t> resampled_order(count);
-  for (std::int64_t r = 0; r < replications; ++r) {
-    for (std::size_t i = 0; i < count; ++i) {
-      const ProfileEntry& e = profile.entries[i];
-      bytes[i] = resample_samples(profile, i, seed, static_cast<std::uint64_t>(r)) /
-                 samples_per_byte(profile.model, e.object_size);
-    }
-    std::iota(resampled_order.begin(), resampled_order.end(), std::size_t{0});
-    std::stable_sort(resampled_order.begin(), resampled_order.end(),
-                     [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
-    std::size_t kept_in_top = 0;
-    for (std::size_t rank = 0; rank < top; ++rank) {
-      if (resampled_order[rank] == order[rank]) result.rank_kept[rank] += 1;
-      const auto end = resampled_order.begin() + static_cast<std::ptrdiff_t>(top);
-      if (std::find(resampled_order.begin(), end, order[rank]) != end) {
-        result.in_top[rank] += 1;
-        ++kept_in_top;
-      }
-    }
-    if (kept_in_top == top) result.set_unchanged += 1;
-  }
   const auto total = static_cast<double>(replications);
-  for (double& p : result.rank_kept) p /= total;
-  for (double& p : result.in_top) p /= total;
-  result.set_unchanged /= total;
+  for (std::size_t rank = 0; rank < top; ++rank) {
+    result.rank_kept.push_back(static_cast<double>(tally.rank_kept[rank]) / total);
+    result.in_top.push_back(static_cast<double>(tally.in_top[rank]) / total);
+  }
+  result.set_unchanged = static_cast<double>(tally.set_unchanged) / total;
   return result;
 }
 

@@ -3,8 +3,11 @@
 // are fixed at the system's own estimate, another run of the program is drawn from
 // the sampling model (Binomial(n, p(s)) samples for the per-allocation models,
 // Poisson(B/T) for the byte-rate one), scaled as the system scales, and ranked by
-// bytes. Replication r of entry i draws from its own counter-based stream
-// (seed, replication r, lane i), so the result depends only on the seed.
+// bytes. The resamples are replications of the engine's replication API
+// (engine/replications.h): replication r of entry i draws from its own
+// counter-based stream (seed, replication r, lane i), and the blocks' integer
+// tallies are merged in block order, so the result depends only on the seed, never
+// on the thread count.
 //
 // Entries absent from the profile (no sample) cannot be resampled; they could enter
 // the top N in another run, so the probabilities here are upper bounds when small
@@ -25,7 +28,8 @@ struct RankStability {
 
 // `order` lists entry indices by decreasing estimated bytes (see ranked_entries).
 RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order,
-                             std::size_t top, std::int64_t replications, std::uint64_t seed);
+                             std::size_t top, std::int64_t replications, std::uint64_t seed,
+                             unsigned threads = 1);
 
 // Entry indices by decreasing estimate_bytes, ties by index.
 std::vector<std::size_t> ranked_entries(const HeapProfile& profile);

@@ -1,0 +1,135 @@
+// `allocsim margins WORKLOAD --scheme S --rate T`: the band each expected site's value
+// must fall in for a profiler correctness test with a stated false-failure rate, the
+// test's power against a stated bias, and optionally the bands checked by the engine
+// (src/allocsim/profile/margins.h, docs/margins.md).
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "allocsim/engine/parallel.h"
+#include "allocsim/json/json_reader.h"
+#include "allocsim/profile/margins_output.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/trace/trace_source.h"
+#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
+#include "allocsim/util/output_path.h"
+#include "commands.h"
+#include "trace_argument.h"
+
+namespace allocsim::cli {
+namespace {
+
+using profile::FailureSplit;
+using profile::MarginValue;
+
+struct MarginsOptions {
+  std::string workload;
+  std::string scheme;
+  double rate = 0;
+  profile::MarginOptions margin;
+  std::string split = "sidak";
+  std::string value = "bytes";
+  double min_share = 0.01;
+  std::uint64_t check = 0;
+  std::uint64_t seed = 1;
+  unsigned threads = 1;
+  std::string out;
+  bool json = false;
+};
+
+// A .json file whose top level holds "sites" is a site list; anything else is a
+// trace argument (a trace file, or a scenario's trace object).
+bool is_site_list(const std::string& path, nlohmann::json& document) {
+  if (std::filesystem::path(path).extension() != ".json" || !std::filesystem::is_regular_file(path)) return false;
+  document = parse_json_file(path);
+  return document.is_object() && document.contains("sites");
+}
+
+Trace load_workload(const std::string& path) {
+  nlohmann::json document;
+  if (is_site_list(path, document)) return profile::trace_of_site_list(document, path);
+  const nlohmann::json trace = trace_argument(path);
+  JsonObject object(trace, path + ": $");
+  return load_trace(parse_trace_source(object, ""), 1);
+}
+
+void run_margins(const CLI::App& command, MarginsOptions o) {
+  if (o.split != "sidak" && o.split != "bonferroni") {
+    throw InputError("--split must be sidak or bonferroni, got '" + o.split + "'");
+  }
+  if (o.value != "bytes" && o.value != "samples" && o.value != "share") {
+    throw InputError("--value must be bytes, samples or share, got '" + o.value + "'");
+  }
+  if (!(o.min_share >= 0 && o.min_share < 1)) throw InputError("--min-share must be in [0, 1)");
+  o.margin.value = o.value == "bytes" ? MarginValue::bytes : o.value == "samples" ? MarginValue::samples : MarginValue::share;
+  // Shares are dependent: Bonferroni unless the user asked for Sidak (then refused).
+  if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
+  o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
+  if (!o.out.empty()) check_output_path(o.out, OutputKind::file, "--out");
+  const profile::SamplingModel model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
+  const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
+
+  nlohmann::json document;
+  const bool site_list = is_site_list(o.workload, document);
+  if (site_list && command.count("--min-share") != 0) {
+    throw InputError("--min-share does not apply to a site list (every listed site is checked)");
+  }
+  const Trace trace = load_workload(o.workload);
+  const std::vector<profile::MarginSite> sites = profile::sites_of_trace(trace, *scheme, site_list ? 0 : o.min_share);
+  profile::Margins margins = profile::compute_margins(model, sites, o.margin, profile::whole_workload(trace, *scheme));
+
+  profile::MarginsRun run{o.workload, o.seed, {}};
+  const bool needs_engine = std::any_of(margins.sites.begin(), margins.sites.end(),
+                                        [](const profile::SiteMargin& m) { return !m.power; });
+  if (needs_engine && o.check == 0) o.check = 10000;  // the power of union bounds and shares
+  if (o.check > 0) {
+    run.check = profile::check_margins(margins, *scheme, trace, o.check, o.seed, o.threads);
+    profile::fill_power_from_check(margins, *run.check);
+  }
+  const std::string json = profile::margins_json(margins, run);
+  if (!o.out.empty()) write_file_atomically(o.out, json);
+  std::cout << (o.json ? json : profile::margins_table(margins, run));
+}
+
+}  // namespace
+
+void add_margins_command(CLI::App& app, int& exit_code) {
+  CLI::App* command = app.add_subcommand(
+      "margins", "Bands for a profiler correctness test at a stated false-failure rate, and its power");
+  auto o = std::make_shared<MarginsOptions>();
+  o->threads = default_thread_count();
+  command->add_option("workload", o->workload,
+                      "Site list (.json with \"sites\"), trace file, or a scenario's trace object (.json)")
+      ->required();
+  command->add_option("--scheme", o->scheme, "Scheme of the profiler under test (allocsim schemes)")->required();
+  command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples)")->required();
+  command->add_option("--false-failure", o->margin.false_failure, "False-failure rate of the whole test")
+      ->capture_default_str();
+  command->add_option("--split", o->split, "How it is split over the sites: sidak (exact for independent sites) "
+                                           "or bonferroni")
+      ->capture_default_str();
+  command->add_option("--bias", o->margin.bias, "Bias of one site the power is computed against (-0.1: a 10% "
+                                                "undercount)")
+      ->capture_default_str();
+  command->add_option("--value", o->value, "What the test checks per site: bytes (the estimate), samples, or share (of the whole profile's bytes)")
+      ->capture_default_str();
+  command->add_option("--min-share", o->min_share, "Trace workloads: check the stacks holding at least this share "
+                                                   "of the bytes")
+      ->capture_default_str();
+  command->add_option("--check", o->check, "Check the bands by this many engine replications of the scheme")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
+  command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(non_negative_integer());
+  command->add_option("--threads", o->threads, "Worker threads of the check (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
+  command->add_option("--out", o->out, "Also write the JSON to this file");
+  command->add_flag("--json", o->json, "Print JSON instead of the table");
+  command->callback([command, o, &exit_code] {
+    run_margins(*command, *o);
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli

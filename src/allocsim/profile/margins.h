@@ -1,0 +1,91 @@
+#pragma once
+// Margins for a profiler correctness test: a test runs a known workload under a
+// profiler and asserts that each expected site's value lies in a band. Given the
+// scheme's sampling model (sampling_model.h), the sites (margin_sites.h) and a
+// false-failure rate `a` for the whole test, each site gets the band its value falls
+// outside of with probability at most its share a_i of `a`, and the power of the test
+// against a stated bias of one site.
+//
+// A site's value is a sum over its sizes s of independent scaled counts w_s K_s:
+//   per-allocation models  K_s ~ Binomial(n_s, p(s)), w_s = s / p(s) for bytes
+//                          (the unbiased scaling of Go, jeprof and pprof), 1 for samples;
+//   byte-rate model        K ~ Poisson(B / T) over the whole site, w = T for bytes.
+// Its exact distribution (scaled_counts.h) gives the band: P(value < lower) and
+// P(value > upper) are each at most a_i / 2. Where the sizes are too many for the exact
+// distribution, each size gets a band at a_i / (sizes) and the site's band is their
+// sum (a union bound: conservative, named "union over sizes"). Byte bands are then
+// widened to whole bytes, one byte more per size for systems that truncate each
+// record's values to integers (Go), and a relative 1e-9 for rounding.
+//
+// Splitting `a` over m sites: sampling is independent between allocations under
+// these models, so sites are independent and a_i = 1 - (1 - a)^(1/m) (Sidak) makes
+// P(any site fails) = 1 - prod(1 - f_i) <= a exactly; "bonferroni" takes a_i = a / m,
+// valid under any dependence.
+//
+// Shares (value share): a site's bytes X over the workload's, X / (X + R) with R the
+// bytes of everything else, X and R independent. The band is [x_lo / (x_lo + r_hi),
+// x_hi / (x_hi + r_lo)] from the byte bands of X and R at a_i / 2 each, left with
+// probability at most a_i (a union bound); shares of different sites are dependent, so
+// the split must be Bonferroni, and the power comes from the engine.
+//
+// Power against a bias b of one site: the profiler reports (1 + b) times what an
+// unbiased one would (b = -0.1: a 10% undercount); power = P((1 + b) value is outside
+// the band), exact from the same distribution (by the engine for union-over-sizes
+// bands: margins_check.h).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/profile/margin_sites.h"
+#include "allocsim/profile/sampling_model.h"
+
+namespace allocsim::profile {
+
+enum class MarginValue { bytes, samples, share };
+enum class FailureSplit { sidak, bonferroni };
+
+struct MarginOptions {
+  double false_failure = 1e-6;  // for the whole test
+  FailureSplit split = FailureSplit::sidak;
+  double bias = -0.1;
+  MarginValue value = MarginValue::bytes;
+  // Products a site's exact convolution may take before the union bound is used.
+  std::size_t atom_limit = std::size_t{1} << 22;
+};
+
+struct SiteMargin {
+  MarginSite site;
+  double expected = 0;       // the value's mean: true bytes, or expected samples
+  double lower = 0, upper = 0;
+  double false_failure = 0;  // P(outside the band) under the model (exact, or the union bound)
+  bool exact = true;         // false: a union bound (over sizes, or for a share)
+  std::optional<double> power;  // P(biased value outside the band); empty until the engine gives it
+  std::string power_method;
+};
+
+struct Margins {
+  SamplingModel model;
+  MarginOptions options;
+  double site_false_failure = 0;  // a_i, each site's budget
+  std::vector<SiteMargin> sites;
+  // P(any site fails) under the model: 1 - prod(1 - f_i) (independent sites), and the
+  // union bound sum f_i.
+  double whole_false_failure = 0;
+  double union_bound = 0;
+};
+
+// `whole` is the whole workload as one site (whole_workload), needed for shares.
+// InputError naming the flag for an impossible option (a rate outside (0, 1), a bias
+// <= -1, no site, Sidak's split for shares).
+Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
+                        const MarginOptions& options, const MarginSite& whole = {});
+
+// What one sample at an allocation of `size` bytes adds to the value.
+double sample_weight(const SamplingModel& model, MarginValue value, double size);
+
+std::string value_name(MarginValue value);   // "bytes", "samples", "share"
+std::string split_name(FailureSplit split);  // "sidak", "bonferroni"
+std::string band_method(const SiteMargin& margin, MarginValue value);  // how its band was computed
+
+}  // namespace allocsim::profile

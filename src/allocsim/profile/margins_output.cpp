@@ -1,0 +1,112 @@
+#include "allocsim/profile/margins_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace allocsim::profile {
+namespace {
+
+double fraction(std::uint64_t count, std::uint64_t total) {
+  return static_cast<double>(count) / static_cast<double>(total);
+}
+
+// Standard error of a measured proportion near `p` over n replications.
+double proportion_se(double p, std::uint64_t n) { return std::sqrt(p * (1 - p) / static_cast<double>(n)); }
+
+nlohmann::ordered_json check_json(const Margins& margins, const MarginsRun& run) {
+  const MarginCheck& check = *run.check;
+  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+  for (std::size_t s = 0; s < margins.sites.size(); ++s) {
+    sites.push_back({{"name", margins.sites[s].site.name},
+                     {"false_failure", fraction(check.failures[s], check.replications)},
+                     {"power", fraction(check.detections[s], check.replications)}});
+  }
+  return {{"replications", check.replications},
+          {"seed", run.seed},
+          {"whole_false_failure", fraction(check.any_failure, check.replications)},
+          {"whole_false_failure_se", proportion_se(margins.whole_false_failure, check.replications)},
+          {"sites", sites}};
+}
+
+}  // namespace
+
+std::string margins_json(const Margins& margins, const MarginsRun& run) {
+  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+  for (const SiteMargin& m : margins.sites) {
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const auto& [size, objects] : m.site.sizes) sizes.push_back({{"size", size}, {"allocations", objects}});
+    sites.push_back({{"name", m.site.name},
+                     {"stack", m.site.stack},
+                     {"true_bytes", m.site.bytes},
+                     {"sizes", sizes},
+                     {"expected", m.expected},
+                     {"lower", m.lower},
+                     {"upper", m.upper},
+                     {"false_failure", m.false_failure},
+                     {"method", band_method(m, margins.options.value)},
+                     {"power", m.power ? nlohmann::ordered_json(*m.power) : nlohmann::ordered_json()},
+                     {"power_method", m.power_method}});
+  }
+  nlohmann::ordered_json out = {{"schema", "allocsim-margins/1"},
+                                {"workload", run.workload},
+                                {"scheme", margins.model.system},
+                                {"rate", margins.model.rate},
+                                {"model", model_name(margins.model.kind)},
+                                {"value", value_name(margins.options.value)},
+                                {"false_failure", margins.options.false_failure},
+                                {"split", split_name(margins.options.split)},
+                                {"site_false_failure", margins.site_false_failure},
+                                {"whole_false_failure", margins.whole_false_failure},
+                                {"union_bound", margins.union_bound},
+                                {"bias", margins.options.bias},
+                                {"sites", sites}};
+  if (run.check) out["check"] = check_json(margins, run);
+  return out.dump(2) + "\n";
+}
+
+std::string margins_table(const Margins& margins, const MarginsRun& run) {
+  std::string text;
+  char line[512];
+  std::snprintf(line, sizeof line, "%s: %s at rate %.10g (%s); value: %s\n", run.workload.c_str(),
+                margins.model.system.c_str(), margins.model.rate, model_name(margins.model.kind).c_str(),
+                value_name(margins.options.value).c_str());
+  text += line;
+  std::snprintf(line, sizeof line,
+                "false failure for the whole test %.3g, split by %s: %.3g per site; the bands' own: %.3g "
+                "(union bound %.3g)\n",
+                margins.options.false_failure, split_name(margins.options.split).c_str(), margins.site_false_failure,
+                margins.whole_false_failure, margins.union_bound);
+  text += line;
+  std::snprintf(line, sizeof line, "%-32s %14s %14s %14s %10s %10s  %s\n", "site", "expected", "lower", "upper",
+                "P(fail)", "power", "band");
+  text += line;
+  for (const SiteMargin& m : margins.sites) {
+    char power[32] = "-";
+    if (m.power) std::snprintf(power, sizeof power, "%.4f", *m.power);
+    std::snprintf(line, sizeof line, "%-32.32s %14.6g %14.6g %14.6g %10.3g %10s  %s\n", m.site.name.c_str(),
+                  m.expected, m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union bound");
+    text += line;
+  }
+  std::snprintf(line, sizeof line, "power: P(the site fails) when the profiler's value for it is off by %+.3g%%\n",
+                100 * margins.options.bias);
+  text += line;
+  if (run.check) {
+    const MarginCheck& check = *run.check;
+    std::snprintf(line, sizeof line,
+                  "checked by the engine (%llu replications of the scheme's sampler, seed %llu): whole-test "
+                  "false failure %.4g (model %.4g, SE %.2g)\n",
+                  static_cast<unsigned long long>(check.replications), static_cast<unsigned long long>(run.seed),
+                  fraction(check.any_failure, check.replications), margins.whole_false_failure,
+                  proportion_se(margins.whole_false_failure, check.replications));
+    text += line;
+    for (std::size_t s = 0; s < margins.sites.size(); ++s) {
+      std::snprintf(line, sizeof line, "  %-30.30s false failure %.4g, power %.4g\n", margins.sites[s].site.name.c_str(),
+                    fraction(check.failures[s], check.replications), fraction(check.detections[s], check.replications));
+      text += line;
+    }
+  }
+  return text;
+}
+
+}  // namespace allocsim::profile
