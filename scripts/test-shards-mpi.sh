@@ -112,7 +112,7 @@ mpi=(mpirun -n 2 --allow-run-as-root --oversubscribe)
 same_results "$work/single/shards" "$work/mpi/shards"
 
 # A rank that dies: mpirun fails and no results directory appears.
-sed 's/"replications": 90/"replications": 1000000/' "$scenario" >"$work/long.json"
+sed 's/"replications": 90/"replications": 200000/' "$scenario" >"$work/long.json"
 "${mpi[@]}" "$allocsim" run --quiet --no-charts --mpi --threads 1 --out "$work/killed" "$work/long.json" \
   >"$work/mpi-out" 2>&1 &
 launcher=$!
