@@ -80,8 +80,8 @@ class PointSetups {
     for (std::size_t p : points) ++uses_left_[scenario.points[p].trace_key];
   }
 
-  // Sets up `wave` on the worker threads: its new traces first, then every
-  // (point, scheme)'s truth and theory sums.
+  // Sets up `wave` on the worker threads: its new traces first, then their group
+  // indexes and thread indexes, then every (point, scheme)'s truth and theory sums.
   void prepare(const std::vector<std::size_t>& wave) {
     std::vector<std::string> new_keys;
     std::vector<std::size_t> first_point;
@@ -92,9 +92,21 @@ class PointSetups {
         first_point.push_back(p);
       }
     }
+    // Traces first, then each one's indexes: two tasks per trace.
     std::vector<std::shared_ptr<TraceSetup>> loaded(new_keys.size());
     parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
-      loaded[t] = set_up_trace(scenario_.points[first_point[t]].trace);
+      loaded[t] = std::make_shared<TraceSetup>();
+      loaded[t]->trace = std::make_shared<const Trace>(
+          load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed)));
+    }, [] {});
+    parallel_for(2 * new_keys.size(), threads_, [&](std::size_t task, unsigned) {
+      TraceSetup& setup = *loaded[task / 2];
+      if (task % 2 == 0) {
+        setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
+        setup.windows = resolve_windows(scenario_.windows, *setup.trace);
+      } else if (scenario_.replay == ReplayMode::skip_ahead) {
+        setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
+      }
     }, [] {});
     for (std::size_t t = 0; t < new_keys.size(); ++t) traces_[new_keys[t]] = std::move(loaded[t]);
 
@@ -108,15 +120,19 @@ class PointSetups {
       for (std::size_t s = 0; s < schemes; ++s) jobs.emplace_back(p, s);
       if (--uses_left_[scenario_.points[p].trace_key] == 0) traces_.erase(scenario_.points[p].trace_key);
     }
-    parallel_for(jobs.size(), threads_, [&](std::size_t j, unsigned) {
-      const auto [p, s] = jobs[j];
+    // Each (point, scheme)'s truth and theory sums: two tasks.
+    parallel_for(2 * jobs.size(), threads_, [&](std::size_t task, unsigned) {
+      const auto [p, s] = jobs[task / 2];
       PointSetup& setup = setups_[p];
       const TraceSetup& shared = *setup.shared;
       const Scheme& scheme = *scenario_.points[p].schemes[s].scheme;
-      setup.truths[s] = std::make_unique<const Truth>(
-          *shared.trace, *shared.groups, shared.windows,
-          [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
-      setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
+      if (task % 2 == 0) {
+        setup.truths[s] = std::make_unique<const Truth>(
+            *shared.trace, *shared.groups, shared.windows,
+            [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
+      } else {
+        setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
+      }
     }, [] {});
   }
 
@@ -126,17 +142,6 @@ class PointSetups {
   }
 
  private:
-  std::shared_ptr<TraceSetup> set_up_trace(const TraceSource& source) const {
-    auto setup = std::make_shared<TraceSetup>();
-    setup->trace = std::make_shared<const Trace>(load_trace(source, trace_seed(scenario_.seed)));
-    setup->groups = std::make_unique<const GroupIndex>(*setup->trace, scenario_.groups);
-    setup->windows = resolve_windows(scenario_.windows, *setup->trace);
-    if (scenario_.replay == ReplayMode::skip_ahead) {
-      setup->thread_index = std::make_unique<const ThreadIndex>(*setup->trace);
-    }
-    return setup;
-  }
-
   const Scenario& scenario_;
   unsigned threads_;
   std::vector<PointSetup> setups_;  // by point; filled for the current wave
