@@ -98,7 +98,9 @@ TEST(WorkUnits, ShardsTakeEveryUnitOnceWithBalancedCost) {
       // A unit goes where the middle of its cost falls, so a shard's cost is
       // within one unit's cost of an equal share.
       EXPECT_LE(cost, total / static_cast<double>(N) + largest) << k << "/" << N;
-      if (N <= units.size() / 2) EXPECT_GE(cost, total / static_cast<double>(N) - largest) << k << "/" << N;
+      if (N <= units.size() / 2) {
+        EXPECT_GE(cost, total / static_cast<double>(N) - largest) << k << "/" << N;
+      }
     }
     EXPECT_EQ(std::count(taken.begin(), taken.end(), 1), static_cast<long>(units.size())) << N;
   }
