@@ -68,6 +68,8 @@ std::vector<BadInput> cases() {
       {"conflicting outputs", "two scenarios that write the same results directory", "again.json", kGood,
        "run FILE"},
       {"unwritable output", "--out names a file", "", "", "run --out DIR/good.json"},
+      {"impossible parameter", "--shard 2/2 (shard K of N needs K < N)", "", "", "run --shard 2/2"},
+      {"corrupt part file", "merge given a file that is not a part file (the scenario)", "", "", "merge"},
       {"unwritable output", "--junit inside a file, after every scenario would have run", "", "",
        "check --junit DIR/good.json/junit.xml"},
   };

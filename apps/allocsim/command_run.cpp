@@ -1,9 +1,14 @@
-// `allocsim run SCENARIO...`: runs scenarios and writes their results.
+// `allocsim run SCENARIO...`: runs scenarios and writes their results; with
+// --shard K/N, one shard's work units into a part file; with --mpi (under
+// mpirun), the work units spread over the ranks and the results written by rank 0.
 #include <cstdio>
 #include <memory>
 
+#include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "commands.h"
+#include "mpi_run.h"
+#include "part_files.h"
 #include "scenario_runner.h"
 #include "verdict_output.h"
 
@@ -15,26 +20,31 @@ void add_run_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("run", "run scenarios, write results/<scenario>/metrics.csv, print a verdict");
   add_scenario_options(*command, *options);
   add_verdict_options(*command, *verdict);
+  auto* shard = command->add_option("--shard", options->shard,
+                                    "compute only shard K of N (0 <= K < N) into the part file --out; "
+                                    "`allocsim merge` joins the parts");
+  command->add_flag("--mpi", options->mpi, "spread the work units over the ranks of mpirun; rank 0 writes")
+      ->excludes(shard);
   command->callback([options, verdict, &exit_code] {
     handle_interrupts();
+    if (options->shard) (void)parse_shard(*options->shard, "--shard");
     const auto scenarios = load_scenarios(*options);
-    nlohmann::ordered_json verdicts;
-    for (const Scenario& scenario : scenarios) {
-      const CompletedScenario done = run_and_write(scenario, *options);
-      if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
-      std::size_t failed = 0;
-      for (const auto& o : done.outcomes) failed += o.passed ? 0 : 1;
-      if (!options->quiet) {
-        std::fprintf(stderr, "%s: %zu rows in %.2f s -> %s/metrics.csv", scenario.name.c_str(),
-                     done.result.rows.size(), done.result.wall_seconds, done.directory.c_str());
-        if (!done.outcomes.empty()) {
-          std::fprintf(stderr, " (expectations: %zu of %zu hold; `allocsim check` enforces them)",
-                       done.outcomes.size() - failed, done.outcomes.size());
-        }
-        std::fprintf(stderr, "\n");
-      }
+    if (options->shard) {
+      run_shard(scenarios.front(), *options);
+      exit_code = 0;
+      return;
     }
-    print_verdict_json(verdicts);
+    nlohmann::ordered_json verdicts;
+    auto report = [&](const Scenario& scenario, const CompletedScenario& done) {
+      if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
+      if (!options->quiet) print_completion(scenario, done);
+    };
+    if (options->mpi) {
+      if (run_with_mpi(scenarios, *options, report)) print_verdict_json(verdicts);
+    } else {
+      for (const Scenario& scenario : scenarios) report(scenario, run_and_write(scenario, *options));
+      print_verdict_json(verdicts);
+    }
     exit_code = 0;
   });
 }

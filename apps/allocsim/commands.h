@@ -7,6 +7,7 @@
 namespace allocsim::cli {
 
 void add_run_command(CLI::App& app, int& exit_code);
+void add_merge_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
 void add_evaluate_command(CLI::App& app, int& exit_code);
 void add_schemes_command(CLI::App& app, int& exit_code);

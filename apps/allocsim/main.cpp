@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   allocsim::cli::add_run_command(app, exit_code);
+  allocsim::cli::add_merge_command(app, exit_code);
   allocsim::cli::add_check_command(app, exit_code);
   allocsim::cli::add_evaluate_command(app, exit_code);
   allocsim::cli::add_schemes_command(app, exit_code);

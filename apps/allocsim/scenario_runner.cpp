@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <set>
+#include <utility>
 
 #include "allocsim/engine/parallel.h"
 #include "allocsim/report/figures.h"
@@ -71,6 +73,12 @@ std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
 }
 
 void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOptions& options) {
+  if (options.shard) {  // --out names the part file
+    if (scenarios.size() != 1) {
+      throw InputError("--shard: give exactly one scenario, got " + std::to_string(scenarios.size()));
+    }
+    check_output_path(options.out, OutputKind::file, "--out");
+  }
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     const Scenario& scenario = scenarios[i];
     for (std::size_t j = 0; j < i; ++j) {
@@ -80,18 +88,23 @@ void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOp
       }
     }
     check_source_name(scenario);
-    check_output_path(results_directory(options.out, scenario), OutputKind::directory, "--out");
+    if (!options.shard) check_output_path(results_directory(options.out, scenario), OutputKind::directory, "--out");
   }
+
   std::set<std::string> traces_read;
   for (const Scenario& scenario : scenarios) read_trace_files(scenario, traces_read);
 }
 
-CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options) {
+RunOptions run_options(const ScenarioOptions& options) {
   RunOptions run;
   run.threads = options.threads == 0 ? default_thread_count() : options.threads;
   run.progress = !options.quiet && ::isatty(STDERR_FILENO) != 0;
+  return run;
+}
+
+CompletedScenario write_results(const Scenario& scenario, ScenarioResult result, const ScenarioOptions& options) {
   CompletedScenario done;
-  done.result = run_scenario(scenario, run);
+  done.result = std::move(result);
   done.outcomes = check_expectations(scenario, done.result);
   done.directory = results_directory(options.out, scenario);
   StagedDirectory staged(done.directory);
@@ -104,6 +117,22 @@ CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions&
   }
   staged.commit();
   return done;
+}
+
+CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options) {
+  return write_results(scenario, run_scenario(scenario, run_options(options)), options);
+}
+
+void print_completion(const Scenario& scenario, const CompletedScenario& done) {
+  std::size_t failed = 0;
+  for (const auto& o : done.outcomes) failed += o.passed ? 0 : 1;
+  std::fprintf(stderr, "%s: %zu rows in %.2f s -> %s/metrics.csv", scenario.name.c_str(), done.result.rows.size(),
+               done.result.wall_seconds, done.directory.c_str());
+  if (!done.outcomes.empty()) {
+    std::fprintf(stderr, " (expectations: %zu of %zu hold; `allocsim check` enforces them)",
+                 done.outcomes.size() - failed, done.outcomes.size());
+  }
+  std::fprintf(stderr, "\n");
 }
 
 }  // namespace allocsim::cli

@@ -24,6 +24,9 @@ struct ScenarioOptions {
   bool quiet = false;
   bool no_charts = false;  // skip the scenarios' charts and tables
   std::optional<std::string> replay;  // overrides the scenarios' "replay"
+  // `run` only: compute shard K/N's work units into the part file --out.
+  std::optional<std::string> shard;
+  bool mpi = false;  // `run --mpi`: the units are spread over the MPI ranks
 };
 
 void add_scenario_options(CLI::App& command, ScenarioOptions& options);
@@ -41,8 +44,17 @@ struct CompletedScenario {
   std::vector<std::string> figures;  // chart and table files written
 };
 
-// Runs the scenario, then writes its results, charts and tables into a staged
-// directory that replaces <out>/<directory> whole (util/staged_directory.h).
+RunOptions run_options(const ScenarioOptions& options);
+
+// Checks the expectations of a finished result, then writes its results, charts
+// and tables into a staged directory that replaces <out>/<directory> whole
+// (util/staged_directory.h).
+CompletedScenario write_results(const Scenario& scenario, ScenarioResult result, const ScenarioOptions& options);
+
+// run_scenario, then write_results.
 CompletedScenario run_and_write(const Scenario& scenario, const ScenarioOptions& options);
+
+// The line `run` and `merge` print on stderr after a scenario (unless --quiet).
+void print_completion(const Scenario& scenario, const CompletedScenario& done);
 
 }  // namespace allocsim::cli

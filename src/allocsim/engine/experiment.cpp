@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 
+#include "allocsim/engine/parallel.h"
 #include "allocsim/engine/scheme_evaluator.h"
 #include "allocsim/engine/theory_sums.h"
+#include "allocsim/engine/work_units.h"
 #include "allocsim/stats/truth.h"
 
 namespace allocsim {
@@ -29,73 +32,231 @@ std::uint64_t trace_seed(std::uint64_t scenario_seed) {
   return stream_id(scenario_seed, 0x74726163ULL /* "trac" */);
 }
 
-}  // namespace
+// What the points sharing one trace share: the trace, its groups, its windows
+// and its skip-ahead index.
+struct TraceSetup {
+  std::shared_ptr<const Trace> trace;
+  std::unique_ptr<const GroupIndex> groups;
+  std::vector<Window> windows;
+  std::unique_ptr<const ThreadIndex> thread_index;
+};
 
-ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+// One sweep point made ready: per scheme, its truth and its theory sums.
+struct PointSetup {
+  std::shared_ptr<const TraceSetup> shared;
+  std::vector<std::unique_ptr<const Truth>> truths;
+  std::vector<std::vector<AllocationTheory>> theory_sums;
+};
+
+// Consecutive points replicated together: enough units to keep every worker
+// busy, and at most `threads` traces new to the wave (a wave holds its traces in
+// memory). Waves decide only what runs together, never a result.
+std::vector<std::vector<std::size_t>> make_waves(const Scenario& scenario, const std::vector<std::size_t>& points,
+                                                 const std::vector<std::uint64_t>& units_of_point, unsigned threads) {
+  std::vector<std::vector<std::size_t>> waves;
+  std::uint64_t units = 0;
+  std::set<std::string> traces;
+  for (std::size_t p : points) {
+    const std::string& key = scenario.points[p].trace_key;
+    const bool new_trace = traces.count(key) == 0;
+    if (waves.empty() || units >= 8ULL * threads || (new_trace && traces.size() >= threads)) {
+      waves.emplace_back();
+      units = 0;
+      traces.clear();
+    }
+    waves.back().push_back(p);
+    units += units_of_point[p];
+    traces.insert(key);
+  }
+  return waves;
+}
+
+// Sets up points in waves and hands each wave to a consumer; a trace is dropped
+// after the last point that uses it.
+class PointSetups {
+ public:
+  PointSetups(const Scenario& scenario, const std::vector<std::size_t>& points, unsigned threads)
+      : scenario_(scenario), threads_(threads), setups_(scenario.points.size()) {
+    for (std::size_t p : points) ++uses_left_[scenario.points[p].trace_key];
+  }
+
+  // Sets up `wave` on the worker threads: its new traces first, then their group
+  // indexes and thread indexes, then every (point, scheme)'s truth and theory sums.
+  void prepare(const std::vector<std::size_t>& wave) {
+    std::vector<std::string> new_keys;
+    std::vector<std::size_t> first_point;
+    for (std::size_t p : wave) {
+      const std::string& key = scenario_.points[p].trace_key;
+      if (traces_.count(key) == 0 && std::find(new_keys.begin(), new_keys.end(), key) == new_keys.end()) {
+        new_keys.push_back(key);
+        first_point.push_back(p);
+      }
+    }
+    // Traces first, then each one's indexes: two tasks per trace.
+    std::vector<std::shared_ptr<TraceSetup>> loaded(new_keys.size());
+    parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
+      loaded[t] = std::make_shared<TraceSetup>();
+      loaded[t]->trace = std::make_shared<const Trace>(
+          load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed)));
+    }, [] {});
+    parallel_for(2 * new_keys.size(), threads_, [&](std::size_t task, unsigned) {
+      TraceSetup& setup = *loaded[task / 2];
+      if (task % 2 == 0) {
+        setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
+        setup.windows = resolve_windows(scenario_.windows, *setup.trace);
+      } else if (scenario_.replay == ReplayMode::skip_ahead) {
+        setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
+      }
+    }, [] {});
+    for (std::size_t t = 0; t < new_keys.size(); ++t) traces_[new_keys[t]] = std::move(loaded[t]);
+
+    std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (point, scheme)
+    for (std::size_t p : wave) {
+      PointSetup& setup = setups_[p];
+      setup.shared = traces_.at(scenario_.points[p].trace_key);
+      const std::size_t schemes = scenario_.points[p].schemes.size();
+      setup.truths.resize(schemes);
+      setup.theory_sums.resize(schemes);
+      for (std::size_t s = 0; s < schemes; ++s) jobs.emplace_back(p, s);
+      if (--uses_left_[scenario_.points[p].trace_key] == 0) traces_.erase(scenario_.points[p].trace_key);
+    }
+    // Each (point, scheme)'s truth and theory sums: two tasks.
+    parallel_for(2 * jobs.size(), threads_, [&](std::size_t task, unsigned) {
+      const auto [p, s] = jobs[task / 2];
+      PointSetup& setup = setups_[p];
+      const TraceSetup& shared = *setup.shared;
+      const Scheme& scheme = *scenario_.points[p].schemes[s].scheme;
+      if (task % 2 == 0) {
+        setup.truths[s] = std::make_unique<const Truth>(
+            *shared.trace, *shared.groups, shared.windows,
+            [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
+      } else {
+        setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
+      }
+    }, [] {});
+  }
+
+  const PointSetup& at(std::size_t p) const { return setups_[p]; }
+  void release(const std::vector<std::size_t>& wave) {
+    for (std::size_t p : wave) setups_[p] = {};
+  }
+
+ private:
+  const Scenario& scenario_;
+  unsigned threads_;
+  std::vector<PointSetup> setups_;  // by point; filled for the current wave
+  std::map<std::string, std::size_t> uses_left_;
+  std::map<std::string, std::shared_ptr<TraceSetup>> traces_;
+};
+
+// Where the units of a wave's points are in the unit list, and their jobs:
+// job (point p, scheme s) replays the stream (seed, stream_id(p, s)), [0, R).
+struct WaveJobs {
+  std::vector<ReplicationRange> ranges;
+  std::vector<std::pair<std::size_t, std::size_t>> point_scheme;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> job_of;
+};
+
+WaveJobs wave_jobs(const Scenario& scenario, const std::vector<std::size_t>& wave) {
+  WaveJobs jobs;
+  const std::uint64_t block = replications_per_unit(scenario);
+  for (std::size_t p : wave) {
+    for (std::size_t s = 0; s < scenario.points[p].schemes.size(); ++s) {
+      jobs.job_of[{p, s}] = jobs.ranges.size();
+      jobs.ranges.push_back({{scenario.seed, stream_id(p, s), 0}, scenario.replications, block});
+      jobs.point_scheme.emplace_back(p, s);
+    }
+  }
+  return jobs;
+}
+
+std::unique_ptr<SchemeEvaluator> make_evaluator(const Scenario& scenario, const PointSetups& setups,
+                                                std::size_t p, std::size_t s) {
+  const PointSetup& setup = setups.at(p);
+  const TraceSetup& shared = *setup.shared;
+  return std::make_unique<SchemeEvaluator>(*shared.trace, shared.thread_index.get(), *shared.groups,
+                                           *setup.truths[s], *scenario.points[p].schemes[s].scheme,
+                                           shared.windows, scenario.interval_level, scenario.outputs.estimates);
+}
+
+// A progress line over the replications of a run's units.
+std::function<void(std::uint64_t)> progress_line(const Scenario& scenario, const RunOptions& options,
+                                                   const std::uint64_t& done_before, std::uint64_t total,
+                                                   const std::size_t& last_point) {
+  if (!options.progress) return {};
+  return [&scenario, &done_before, &last_point, total](std::uint64_t done) {
+    std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), last_point + 1,
+                 scenario.points.size(),
+                 100.0 * static_cast<double>(done_before + done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
+    std::fflush(stderr);
+  };
+}
+
+// Sets up the points of `units` (indices into `plan`, increasing) wave by wave
+// and calls on_wave(wave, setups, the wave's units, replication options with
+// this run's progress line).
+template <class OnWave>
+void for_each_wave(const Scenario& scenario, const std::vector<WorkUnit>& plan, const std::vector<std::size_t>& units,
+                   const RunOptions& options, const OnWave& on_wave) {
   const unsigned threads = std::max(1u, options.threads);
-  ScenarioResult result;
-  result.threads = threads;
-
-  // Points with the same resolved trace share one trace; it is dropped after its
-  // last point.
-  std::map<std::string, std::size_t> uses_left;
-  for (const auto& point : scenario.points) ++uses_left[point.trace_key];
-  std::map<std::string, std::shared_ptr<const Trace>> traces;
-
-  const std::uint64_t R = scenario.replications;
-  std::uint64_t total_work = 0;
-  for (const auto& point : scenario.points) total_work += point.schemes.size() * R;
-  std::uint64_t work_before_point = 0;  // replications of the points already run
-
-  for (std::size_t p = 0; p < scenario.points.size(); ++p) {
-    const SweepPoint& point = scenario.points[p];
+  std::vector<std::uint64_t> units_of_point(scenario.points.size(), 0);
+  std::vector<std::size_t> points;
+  std::uint64_t total = 0;
+  for (std::size_t u : units) {
+    if (units_of_point[plan[u].point]++ == 0) points.push_back(plan[u].point);
+    total += plan[u].replications;
+  }
+  PointSetups setups(scenario, points, threads);
+  std::uint64_t done_before = 0;
+  std::size_t next = 0;  // first unit of the current wave
+  for (const auto& wave : make_waves(scenario, points, units_of_point, threads)) {
     if (options.cancelled && options.cancelled()) throw RunCancelled();
-    auto& cached = traces[point.trace_key];
-    if (!cached) cached = std::make_shared<const Trace>(load_trace(point.trace, trace_seed(scenario.seed)));
-    const std::shared_ptr<const Trace> trace = cached;
-    if (--uses_left[point.trace_key] == 0) traces.erase(point.trace_key);
-    result.traces.push_back(trace_totals(*trace));
+    setups.prepare(wave);
+    std::vector<std::size_t> wave_units;
+    while (next < units.size() && plan[units[next]].point <= wave.back()) wave_units.push_back(units[next++]);
+    on_wave(wave, setups, wave_units,
+            ReplicationOptions{threads, progress_line(scenario, options, done_before, total, wave.back()),
+                               options.cancelled});
+    for (std::size_t u : wave_units) done_before += plan[u].replications;
+    setups.release(wave);
+  }
+  if (options.progress) std::fprintf(stderr, "\r%*s\r", 60, "");
+}
 
-    const GroupIndex groups(*trace, scenario.groups);
-    const std::vector<Window> windows = resolve_windows(scenario.windows, *trace);
-    std::unique_ptr<const ThreadIndex> thread_index;
-    if (scenario.replay == ReplayMode::skip_ahead) thread_index = std::make_unique<const ThreadIndex>(*trace);
-    const std::size_t scheme_count = point.schemes.size();
-    std::vector<Truth> truths;  // per scheme: allocated bytes follow its allocator model
-    truths.reserve(scheme_count);
-    for (const auto& instance : point.schemes) {
-      truths.emplace_back(*trace, groups, windows,
-                          [&](std::size_t i) { return instance.scheme->allocated_size(*trace, i); });
-    }
-    // Scheme s replays the stream (seed, stream_id(p, s)), replications [0, R).
-    std::vector<ReplicationRange> jobs;
-    for (std::size_t s = 0; s < scheme_count; ++s) jobs.push_back({{scenario.seed, stream_id(p, s), 0}, R});
-    ReplicationOptions replication_options{threads, {}, options.cancelled};
-    if (options.progress) {
-      replication_options.progress = [&](std::uint64_t done) {
-        std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), p + 1,
-                     scenario.points.size(),
-                     100.0 * static_cast<double>(work_before_point + done) / static_cast<double>(total_work));
-        std::fflush(stderr);
-      };
-    }
-    const std::vector<BlockResult> merged = run_replications<BlockResult>(
-        jobs,
-        [&](std::size_t s) {
-          return std::make_unique<SchemeEvaluator>(*trace, thread_index.get(), groups, truths[s],
-                                                   *point.schemes[s].scheme, windows, scenario.interval_level,
-                                                   scenario.outputs.estimates);
-        },
-        replication_options);
-    work_before_point += scheme_count * R;
+// Replicates a wave's units in one pool: consume(i, state of wave_units[i]) on
+// the worker that ran it.
+template <class Consume>
+void replicate_wave(const Scenario& scenario, const std::vector<WorkUnit>& plan, const std::vector<std::size_t>& wave,
+                    const PointSetups& setups, const std::vector<std::size_t>& wave_units,
+                    const ReplicationOptions& replication, const Consume& consume) {
+  const WaveJobs jobs = wave_jobs(scenario, wave);
+  std::vector<BlockId> blocks;
+  blocks.reserve(wave_units.size());
+  for (std::size_t u : wave_units) blocks.push_back({jobs.job_of.at({plan[u].point, plan[u].scheme}), plan[u].block});
+  run_blocks(
+      jobs.ranges, blocks,
+      [&](std::size_t j) {
+        return make_evaluator(scenario, setups, jobs.point_scheme[j].first, jobs.point_scheme[j].second);
+      },
+      consume, replication);
+}
 
+// Appends point p's rows from each scheme's merged result.
+void append_rows(const Scenario& scenario, std::size_t p, const PointSetup& setup,
+                 const std::vector<BlockResult>& merged, ScenarioResult& result) {
+  const SweepPoint& point = scenario.points[p];
+  const Trace& trace = *setup.shared->trace;
+  const GroupIndex& groups = *setup.shared->groups;
+  const std::vector<Window>& windows = setup.shared->windows;
+  const std::uint64_t R = scenario.replications;
+  const std::size_t scheme_count = point.schemes.size();
+  result.traces.push_back(trace_totals(trace));
     for (std::size_t s = 0; s < scheme_count; ++s) {
       const Scheme& scheme = *point.schemes[s].scheme;
-      const Truth& truth = truths[s];
+      const Truth& truth = *setup.truths[s];
       const BlockResult& total = merged[s];
       const auto& specs = scheme.estimators();
-      const std::vector<AllocationTheory> theory_sums = sum_allocation_theory(*trace, groups, windows, scheme);
+      const std::vector<AllocationTheory>& theory_sums = setup.theory_sums[s];
       const SlotLayout estimator_layout{windows.size(), specs.size()};
       const SlotLayout interval_layout{windows.size(), scheme.intervals().size()};
       for (std::size_t w = 0; w < windows.size(); ++w) {
@@ -167,11 +328,94 @@ ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options)
         result.estimates.push_back(std::move(series));
       }
     }
-  }
-  if (options.progress) std::fprintf(stderr, "\r%*s\r", 60, "");
-  result.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+std::vector<std::size_t> every_unit(std::size_t count) {
+  std::vector<std::size_t> all(count);
+  for (std::size_t u = 0; u < count; ++u) all[u] = u;
+  return all;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+// Each (point, scheme) of a wave: its blocks, merged in block order.
+using MergedJobs = std::map<std::pair<std::size_t, std::size_t>, BlockResult>;
+
+// The result of every unit of the scenario, wave by wave:
+// merge_wave(wave, setups, wave_units, replication options) gives the wave's
+// MergedJobs, from which its points' rows are appended.
+template <class MergeWave>
+ScenarioResult assemble_result(const Scenario& scenario, const std::vector<WorkUnit>& plan,
+                               const RunOptions& options, const MergeWave& merge_wave) {
+  const auto started = std::chrono::steady_clock::now();
+  ScenarioResult result;
+  result.threads = std::max(1u, options.threads);
+  for_each_wave(scenario, plan, every_unit(plan.size()), options,
+                [&](const std::vector<std::size_t>& wave, const PointSetups& setups,
+                    const std::vector<std::size_t>& wave_units, const ReplicationOptions& replication) {
+                  MergedJobs merged = merge_wave(wave, setups, wave_units, replication);
+                  for (std::size_t p : wave) {
+                    std::vector<BlockResult> schemes(scenario.points[p].schemes.size());
+                    for (std::size_t s = 0; s < schemes.size(); ++s) schemes[s] = std::move(merged[{p, s}]);
+                    append_rows(scenario, p, setups.at(p), schemes, result);
+                  }
+                });
+  result.wall_seconds = seconds_since(started);
   return result;
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+  const std::vector<WorkUnit> plan = plan_work_units(scenario);
+  return assemble_result(scenario, plan, options,
+                         [&](const std::vector<std::size_t>& wave, const PointSetups& setups,
+                             const std::vector<std::size_t>& wave_units, const ReplicationOptions& replication) {
+                           // Blocks are folded as they arrive, in block order.
+                           std::map<std::pair<std::size_t, std::size_t>,
+                                    replication_detail::OrderedMerge<BlockResult, BlockResult>>
+                               merges;
+                           for (std::size_t p : wave) {
+                             for (std::size_t s = 0; s < scenario.points[p].schemes.size(); ++s) merges[{p, s}];
+                           }
+                           replicate_wave(scenario, plan, wave, setups, wave_units, replication,
+                                          [&](std::size_t i, BlockResult&& block) {
+                                            const WorkUnit& unit = plan[wave_units[i]];
+                                            merges.at({unit.point, unit.scheme}).submit(unit.block, std::move(block));
+                                          });
+                           MergedJobs merged;
+                           for (auto& [job, merge] : merges) merged[job] = merge.take();
+                           return merged;
+                         });
+}
+
+std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<std::size_t>& units,
+                                   const RunOptions& options) {
+  const std::vector<WorkUnit> plan = plan_work_units(scenario);
+  std::vector<BlockResult> results(units.size());
+  std::size_t first = 0;  // of the current wave, in `results`
+  for_each_wave(scenario, plan, units, options,
+                [&](const std::vector<std::size_t>& wave, const PointSetups& setups,
+                    const std::vector<std::size_t>& wave_units, const ReplicationOptions& replication) {
+                  replicate_wave(scenario, plan, wave, setups, wave_units, replication,
+                                 [&](std::size_t i, BlockResult&& block) { results[first + i] = std::move(block); });
+                  first += wave_units.size();
+                });
+  return results;
+}
+
+ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units,
+                           const RunOptions& options) {
+  const std::vector<WorkUnit> plan = plan_work_units(scenario);
+  return assemble_result(scenario, plan, options,
+                         [&](const std::vector<std::size_t>&, const PointSetups&,
+                             const std::vector<std::size_t>& wave_units, const ReplicationOptions&) {
+                           MergedJobs merged;
+                           for (std::size_t u : wave_units) merged[{plan[u].point, plan[u].scheme}].merge(units.at(u));
+                           return merged;
+                         });
 }
 
 }  // namespace allocsim

@@ -1,14 +1,18 @@
 #pragma once
-// Runs a scenario: for each sweep point, builds the trace and its truth, then
-// replicates every scheme in blocks spread over worker threads. Replication r of
-// scheme k at point j draws from the stream (seed, stream_id(j, k), r) and blocks
-// are merged in block order, so results are bit-identical for any thread count.
+// Runs a scenario: sweep points are taken in waves of consecutive points; a wave's
+// set-up (traces, group indexes, truths, theory sums) runs on the worker threads,
+// then all its work units (engine/work_units.h) are replicated in one pool.
+// Replication r of scheme k at point j draws from the stream (seed,
+// stream_id(j, k), r) and blocks are merged in block order, so results are
+// bit-identical for any thread count, and for any split of the units among
+// shards or MPI ranks (run_units, then merge_units).
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "allocsim/engine/replications.h"
+#include "allocsim/engine/scheme_evaluator.h"
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/stats/interval_accumulator.h"
 #include "allocsim/stats/metrics.h"
@@ -76,5 +80,17 @@ struct RunOptions {
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options);
+
+// The accumulator state of the listed work units (indices into
+// plan_work_units(scenario), increasing), each in the order given: a shard's or
+// a rank's share. Only the points these units need are set up.
+std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<std::size_t>& units,
+                                   const RunOptions& options);
+
+// The scenario's result from the state of every one of its work units (indexed
+// like plan_work_units(scenario)), set up again point by point: the same bits as
+// run_scenario. `wall_seconds` is this call's own.
+ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units,
+                           const RunOptions& options);
 
 }  // namespace allocsim

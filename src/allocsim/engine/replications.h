@@ -1,8 +1,9 @@
 #pragma once
-// The one replication loop: replications [a, b) of a stream, cut into blocks of
-// kReplicationsPerBlock, run on worker threads and merged in block order. Block k
-// covers replications a + 32k .. and is merged after block k - 1 whatever thread
-// ran it, so the merged result is bit-identical for any thread count.
+// The one replication loop: replications [a, b) of a stream, cut into blocks of a
+// size fixed by the caller (kReplicationsPerBlock unless it says otherwise), run on
+// worker threads and merged in block order. Block k covers replications a + size*k ..
+// and is merged after block k - 1 whatever thread ran it, so the merged result is
+// bit-identical for any thread count.
 //
 // A job's evaluator is what runs its blocks: one per (worker, job), made on first
 // use by make(job), with `Block run_block(const StreamKey& first, std::uint64_t
@@ -25,17 +26,33 @@
 
 namespace allocsim {
 
-// Replications per work unit. Fixed (not derived from the thread count) because
-// the merge order, and so the floating-point result, depends on it.
+// Replications per work unit unless the caller chooses. Never derived from the
+// thread count, because the merge order, and so the floating-point result,
+// depends on it.
 inline constexpr std::uint64_t kReplicationsPerBlock = 32;
 
-// Replications [first.replication, end) of the stream (first.seed, first.stream).
+// Replications [first.replication, end) of the stream (first.seed, first.stream),
+// in blocks of `block` replications (the last may be shorter).
 struct ReplicationRange {
   StreamKey first;
   std::uint64_t end = 0;
+  std::uint64_t block = kReplicationsPerBlock;
 
   std::uint64_t count() const { return end > first.replication ? end - first.replication : 0; }
-  std::uint64_t blocks() const { return (count() + kReplicationsPerBlock - 1) / kReplicationsPerBlock; }
+  std::uint64_t blocks() const { return (count() + block - 1) / block; }
+  // The first key and the size of block k.
+  StreamKey block_first(std::uint64_t k) const {
+    StreamKey key = first;
+    key.replication += k * block;
+    return key;
+  }
+  std::uint64_t block_count(std::uint64_t k) const { return std::min(block, end - block_first(k).replication); }
+};
+
+// One block of one job: a work unit.
+struct BlockId {
+  std::size_t job = 0;
+  std::uint64_t block = 0;
 };
 
 struct ReplicationOptions {
@@ -81,6 +98,46 @@ class OrderedMerge {
 
 }  // namespace replication_detail
 
+// Runs the blocks `units` (of `jobs`) in one pool of workers, handed out in the
+// order listed, and gives each result to consume(unit index, block result) on the
+// worker that ran it (consume must be thread-safe). make(j) returns a
+// std::unique_ptr to an evaluator of job j, made once per (worker, job).
+template <class MakeEvaluator, class Consume>
+void run_blocks(const std::vector<ReplicationRange>& jobs, const std::vector<BlockId>& units,
+                const MakeEvaluator& make, const Consume& consume, const ReplicationOptions& options) {
+  using Evaluator = typename std::invoke_result_t<const MakeEvaluator&, std::size_t>::element_type;
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<std::vector<std::unique_ptr<Evaluator>>> evaluators(threads);
+  for (auto& per_worker : evaluators) per_worker.resize(jobs.size());
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<bool> cancelled{false};
+
+  auto work = [&](std::size_t item, unsigned worker) {
+    if (cancelled) throw RunCancelled();
+    const BlockId& unit = units[item];
+    const ReplicationRange& job = jobs[unit.job];
+    auto& evaluator = evaluators[worker][unit.job];
+    if (!evaluator) evaluator = make(unit.job);
+    const std::uint64_t count = job.block_count(unit.block);
+    consume(item, evaluator->run_block(job.block_first(unit.block), count));
+    done += count;
+  };
+  auto tick = [&] {
+    if (options.cancelled && options.cancelled()) cancelled = true;
+    if (options.progress) options.progress(done.load());
+  };
+  parallel_for(units.size(), threads, work, tick);
+}
+
+// Every block of every job, in job order.
+inline std::vector<BlockId> all_blocks(const std::vector<ReplicationRange>& jobs) {
+  std::vector<BlockId> units;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    for (std::uint64_t k = 0; k < jobs[j].blocks(); ++k) units.push_back({j, k});
+  }
+  return units;
+}
+
 // Runs every job's blocks in one pool of workers (all blocks of job 0, then of
 // job 1, ... are handed out in that order) and returns one merged result per job.
 // make(j) returns a std::unique_ptr to job j's evaluator.
@@ -89,35 +146,12 @@ std::vector<Merged> run_replications(const std::vector<ReplicationRange>& jobs, 
                                      const ReplicationOptions& options) {
   using Evaluator = typename std::invoke_result_t<const MakeEvaluator&, std::size_t>::element_type;
   using Block = decltype(std::declval<Evaluator&>().run_block(std::declval<const StreamKey&>(), std::uint64_t{}));
-  const unsigned threads = std::max(1u, options.threads);
-  std::vector<std::uint64_t> first_item(jobs.size() + 1, 0);  // prefix sums of blocks
-  for (std::size_t j = 0; j < jobs.size(); ++j) first_item[j + 1] = first_item[j] + jobs[j].blocks();
-
-  std::vector<std::vector<std::unique_ptr<Evaluator>>> evaluators(threads);
-  for (auto& per_worker : evaluators) per_worker.resize(jobs.size());
+  const std::vector<BlockId> units = all_blocks(jobs);
   std::vector<replication_detail::OrderedMerge<Merged, Block>> merges(jobs.size());
-  std::atomic<std::uint64_t> done{0};
-  std::atomic<bool> cancelled{false};
-
-  auto work = [&](std::size_t item, unsigned worker) {
-    if (cancelled) throw RunCancelled();
-    const std::size_t j =
-        static_cast<std::size_t>(std::upper_bound(first_item.begin(), first_item.end(), item) - first_item.begin()) - 1;
-    const std::uint64_t block = item - first_item[j];
-    auto& evaluator = evaluators[worker][j];
-    if (!evaluator) evaluator = make(j);
-    StreamKey first = jobs[j].first;
-    first.replication += block * kReplicationsPerBlock;
-    const std::uint64_t count = std::min(kReplicationsPerBlock, jobs[j].end - first.replication);
-    merges[j].submit(block, evaluator->run_block(first, count));
-    done += count;
-  };
-  auto tick = [&] {
-    if (options.cancelled && options.cancelled()) cancelled = true;
-    if (options.progress) options.progress(done.load());
-  };
-  parallel_for(first_item.back(), threads, work, tick);
-
+  run_blocks(
+      jobs, units, make,
+      [&](std::size_t item, Block&& block) { merges[units[item].job].submit(units[item].block, std::move(block)); },
+      options);
   std::vector<Merged> merged;
   merged.reserve(jobs.size());
   for (auto& m : merges) merged.push_back(m.take());

@@ -67,6 +67,23 @@ class Moments {
   }
   double raw_m2() const { return m2_; }
 
+  // The exact state, for files that carry accumulators between processes
+  // (engine/partial_state.h).
+  struct State {
+    std::uint64_t n = 0;
+    double mean = 0, m2 = 0, m3 = 0, m4 = 0;
+  };
+  State state() const { return {n_, mean_, m2_, m3_, m4_}; }
+  static Moments from_state(const State& s) {
+    Moments m;
+    m.n_ = s.n;
+    m.mean_ = s.mean;
+    m.m2_ = s.m2;
+    m.m3_ = s.m3;
+    m.m4_ = s.m4;
+    return m;
+  }
+
  private:
   std::uint64_t n_ = 0;
   double mean_ = 0, m2_ = 0, m3_ = 0, m4_ = 0;

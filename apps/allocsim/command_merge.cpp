@@ -1,0 +1,53 @@
+// `allocsim merge PARTS... --out DIR`: the partial-state files of `run --shard
+// K/N` joined into the results a single `allocsim run` of the scenario writes.
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "allocsim/engine/experiment.h"
+#include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "commands.h"
+#include "part_files.h"
+#include "scenario_runner.h"
+
+namespace allocsim::cli {
+namespace {
+
+std::string read_part(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open part file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) throw InputError(path + ": cannot read part file");
+  return bytes.str();
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, int& exit_code) {
+  auto parts = std::make_shared<std::vector<std::string>>();
+  auto options = std::make_shared<ScenarioOptions>();
+  CLI::App* command = app.add_subcommand(
+      "merge", "join the part files of `run --shard K/N` into results/<scenario>/, as one `run` writes them");
+  command->add_option("parts", *parts, "part files, one per shard, in any order")->required();
+  command->add_option("--out", options->out, "directory the results go under")->capture_default_str();
+  command->add_option("--threads", options->threads, "worker threads for the set-up (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
+  command->add_flag("--quiet", options->quiet, "no progress line");
+  command->add_flag("--no-charts", options->no_charts, "do not render the scenario's charts and tables");
+  command->callback([parts, options, &exit_code] {
+    handle_interrupts();
+    std::vector<PartialState> states;
+    for (const std::string& path : *parts) states.push_back(decode_partial_state(read_part(path), path));
+    CombinedParts combined = combine_parts(std::move(states), *parts);
+    validate_scenarios({combined.scenario}, *options);
+    const CompletedScenario done = write_results(
+        combined.scenario, merge_units(combined.scenario, combined.units, run_options(*options)), *options);
+    if (!options->quiet) print_completion(combined.scenario, done);
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli

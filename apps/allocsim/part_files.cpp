@@ -1,0 +1,106 @@
+#include "part_files.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "allocsim/engine/experiment.h"
+#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim::cli {
+namespace {
+
+std::string shard_text(Shard shard) { return std::to_string(shard.index) + "/" + std::to_string(shard.count); }
+
+}  // namespace
+
+std::string run_part(const Scenario& scenario, Shard shard, const RunOptions& run) {
+  const std::vector<std::size_t> units = units_of_shard(plan_work_units(scenario), shard);
+  PartialState part{part_header(scenario, shard), {units.begin(), units.end()}, run_units(scenario, units, run)};
+  return encode_partial_state(part);
+}
+
+void run_shard(const Scenario& scenario, const ScenarioOptions& options) {
+  const Shard shard = parse_shard(*options.shard, "--shard");
+  write_file_atomically(options.out, run_part(scenario, shard, run_options(options)));
+  if (!options.quiet) {
+    std::fprintf(stderr, "%s: shard %s -> %s (`allocsim merge` joins the parts)\n", scenario.name.c_str(),
+                 shard_text(shard).c_str(), options.out.c_str());
+  }
+}
+
+CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector<std::string>& names) {
+  if (parts.empty()) throw InputError("merge: no part files given");
+  const PartHeader& first = parts.front().header;
+  std::vector<const std::string*> holder(first.shard.count, nullptr);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const PartHeader& h = parts[i].header;
+    const std::string& name = names[i];
+    if (h.allocsim_version != ALLOCSIM_VERSION) {
+      throw InputError(name + ": written by allocsim " + h.allocsim_version + ", this is allocsim " +
+                       ALLOCSIM_VERSION);
+    }
+    if (h.source != first.source || h.document != first.document) {
+      throw InputError(name + ": a part of scenario " + h.source + ", not of " + first.source + " like " +
+                       names.front());
+    }
+    if (h.seed != first.seed) {
+      throw InputError(name + ": seed " + std::to_string(h.seed) + ", but " + names.front() + " has seed " +
+                       std::to_string(first.seed));
+    }
+    if (h.scenario_hash != first.scenario_hash) {
+      throw InputError(name + ": other replications or replay mode than " + names.front());
+    }
+    if (h.shard.count != first.shard.count) {
+      throw InputError(name + ": shard " + shard_text(h.shard) + ", but " + names.front() + " is of " +
+                       std::to_string(first.shard.count) + " shards");
+    }
+    if (holder[h.shard.index] != nullptr) {
+      throw InputError(name + ": shard " + shard_text(h.shard) + " again (also " + *holder[h.shard.index] + ")");
+    }
+    holder[h.shard.index] = &name;
+  }
+  for (std::uint64_t k = 0; k < holder.size(); ++k) {
+    if (holder[k] == nullptr) {
+      throw InputError("merge: shard " + shard_text({k, first.shard.count}) + " is missing (" +
+                       std::to_string(parts.size()) + " of " + std::to_string(first.shard.count) + " parts given)");
+    }
+  }
+
+  CombinedParts combined;
+  try {
+    combined.scenario = scenario_of(first);
+  } catch (const InputError& e) {
+    throw InputError(names.front() + ": its scenario: " + e.what());
+  }
+  if (scenario_hash(combined.scenario) != first.scenario_hash) {
+    throw InputError(names.front() + ": the scenario it names does not hash to its header's hash");
+  }
+  const std::vector<WorkUnit> plan = plan_work_units(combined.scenario);
+  combined.units.resize(plan.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    PartialState& part = parts[i];
+    const std::vector<std::size_t> expected = units_of_shard(plan, part.header.shard);
+    if (part.header.scenario_units != plan.size() ||
+        !std::equal(expected.begin(), expected.end(), part.units.begin(), part.units.end())) {
+      throw InputError(names[i] + ": holds other work units than shard " + shard_text(part.header.shard) +
+                       " of this scenario");
+    }
+    for (std::size_t j = 0; j < part.units.size(); ++j) combined.units[part.units[j]] = std::move(part.results[j]);
+  }
+  // The blocks of one (point, scheme) merge element by element: their shapes must agree.
+  for (std::size_t u = 1; u < plan.size(); ++u) {
+    if (plan[u].block == 0) continue;
+    const BlockResult& a = combined.units[u - 1];
+    const BlockResult& b = combined.units[u];
+    if (a.accumulators.size() != b.accumulators.size() || a.intervals.size() != b.intervals.size() ||
+        a.profiles.size() != b.profiles.size() || a.total_estimates.empty() != b.total_estimates.empty()) {
+      throw InputError("merge: work units " + std::to_string(u - 1) + " and " + std::to_string(u) +
+                       " of one scheme and point disagree in shape (a corrupt part)");
+    }
+  }
+  return combined;
+}
+
+}  // namespace allocsim::cli
