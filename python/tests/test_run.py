@@ -54,7 +54,7 @@ class RunMatchesCli(unittest.TestCase):
         for name, frame in [("metrics.csv", self.result.metrics), ("intervals.csv", self.result.intervals),
                             ("profiles.csv", self.result.profiles), ("estimates.csv", self.result.estimates)]:
             with self.subTest(file=name):
-                expected = pandas.read_csv(os.path.join(self.cli_dir, name))
+                expected = pandas.read_csv(os.path.join(self.cli_dir, name), float_precision="round_trip")
                 pandas.testing.assert_frame_equal(frame, expected, check_exact=True)
         self.assertEqual(sorted(self.result.estimates["replication"].unique()), list(range(40)))
 
