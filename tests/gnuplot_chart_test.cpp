@@ -105,6 +105,33 @@ TEST(ChartData, AmbiguousOrEmptySelectionsAreErrors) {
   EXPECT_THROW(chart_data(spec, table, "m.csv"), InputError);
 }
 
+// A scatter of groups (x = a group's truth) with a closed form of x alone: groups of
+// equal x give one point of the line; equal x with different values is ambiguous.
+TEST(ChartData, TheoryRowsOfEqualXAndValueAreOnePointOfTheLine) {
+  const CsvTable table = parse_csv(
+      "group,truth,y,theory_y\n"
+      "s1,8,1.0,2.0\n"
+      "s2,8,0.5,2.0\n"
+      "s3,64,0.7,0.9\n",
+      "m.csv");
+  ChartSpec spec = basic_spec();
+  spec.x.column = "truth";
+  spec.error.clear();
+  spec.series.clear();
+  spec.series_title.clear();
+  spec.where.conditions.clear();
+  spec.join_points = false;
+  const ChartData data = chart_data(spec, table, "m.csv");
+  ASSERT_EQ(data.series.size(), 1u);
+  EXPECT_EQ(data.series[0].points.size(), 3u);  // every group is a point
+  ASSERT_EQ(data.series[0].theory.size(), 2u);  // x = 8 once, x = 64
+  EXPECT_EQ(data.series[0].theory[0].x, 8);
+  EXPECT_EQ(data.series[0].theory[1].x, 64);
+
+  const CsvTable differing = parse_csv("group,truth,y,theory_y\ns1,8,1.0,2.0\ns2,8,0.5,1.5\n", "m.csv");
+  EXPECT_THROW(chart_data(spec, differing, "m.csv"), InputError);
+}
+
 TEST(AxisTicks, BytesAsKibAndMib) {
   const auto linear = byte_ticks(0, 5 * 1048576.0, false);
   ASSERT_EQ(linear.size(), 6u);

@@ -261,8 +261,10 @@ std::string curves_csv(const std::vector<ProbabilityCurve>& curves) {
   return csv;
 }
 
-void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, const std::vector<AdvicePoint>& frontier,
-                   const std::vector<ProbabilityCurve>& curves, double curve_samples) {
+// Every chart's title begins with `subject`, the trace's file name.
+void write_outputs(const std::string& dir, const std::string& subject, const nlohmann::ordered_json& json,
+                   const std::vector<AdvicePoint>& frontier, const std::vector<ProbabilityCurve>& curves,
+                   double curve_samples) {
   create_output_directory(dir);
   const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
@@ -270,18 +272,20 @@ void write_outputs(const std::string& dir, const nlohmann::ordered_json& json, c
   write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
   const std::string per_mb = "expected samples per MB";
-  render_chart_of(table, dir, "frontier.csv", "frontier", "Accuracy-cost frontier: error of the total vs samples",
+  render_chart_of(table, dir, "frontier.csv", "frontier", subject + ": accuracy-cost frontier, error of the total vs samples",
                   {"samples_per_mb", per_mb, Unit::none, "total_relative_rmse", "relative RMSE of the total", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "versus-optimum", "Variance of the total / optimal size-class design's",
+  render_chart_of(table, dir, "frontier.csv", "versus-optimum",
+                  subject + ": variance of the total / the optimal size-class design's",
                   {"samples_per_mb", per_mb, Unit::none, "variance_ratio_allocated",
                    "variance / optimum at the same expected samples", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "misplaced-samples", "Share of samples spent off the optimal p_Z curve",
+  render_chart_of(table, dir, "frontier.csv", "misplaced-samples",
+                  subject + ": share of samples spent off the optimal p_Z curve",
                   {"samples_per_mb", per_mb, Unit::none, "misplaced_samples_allocated",
                    "(1/2) sum a_Z |p_Z - p*_Z| / P", false, "scheme"});
   char title[120];
-  std::snprintf(title, sizeof title, "P(sampled) by size at %.0f expected samples, and the optimum's", curve_samples);
+  std::snprintf(title, sizeof title, ": P(sampled) by size at %.0f expected samples, and the optimum's", curve_samples);
   render_chart_of(parse_csv(curves_text, dir + "/probability-curves.csv"), dir, "probability-curves.csv",
-                  "probability-curves", title,
+                  "probability-curves", subject + title,
                   {"size", "requested size", Unit::bytes, "probability", "P(sampled)", true, "curve"});
 }
 
@@ -309,7 +313,7 @@ void run_advise(const AdviseOptions& o) {
   const nlohmann::ordered_json json = advice_json(o.trace, targets, advice, frontier, mc);
   if (!o.out.empty()) {
     const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
-    write_outputs(o.out, json, frontier, probability_curves(advisor, curve_samples), curve_samples);
+    write_outputs(o.out, fs::path(o.trace).filename().string(), json, frontier, probability_curves(advisor, curve_samples), curve_samples);
   }
   if (o.json) {
     std::cout << json.dump(2) << '\n';

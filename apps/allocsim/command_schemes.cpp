@@ -1,8 +1,12 @@
 // `allocsim schemes [NAME] [--json]`: the catalogue of sampling schemes, or one
-// scheme in full: its model, parameters, estimators, intervals and an example.
+// scheme in full: its model, parameters, estimators (whether each is unbiased, from
+// the scheme's closed form: advice/estimator_bias.h), intervals and an example.
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "allocsim/advice/estimator_bias.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
@@ -17,19 +21,57 @@ void print_parameters(const SchemeDescriptor& d) {
   }
 }
 
-// The estimators and intervals of the scheme at its default parameters.
-void print_estimators(const SchemeDescriptor& d) {
+// Parameters without a default ("sampling_rate" of ocaml): a scheme is only built with them.
+std::vector<std::string> required_parameters(const SchemeDescriptor& d) {
+  std::vector<std::string> out;
+  for (const auto& p : d.parameters) {
+    if (p.default_value.is_null()) out.push_back(p.name);
+  }
+  return out;
+}
+
+// The estimators of the scheme at its default parameters: what each estimates,
+// whether it is unbiased (from the scheme's closed form) and its intervals. Empty
+// for a scheme with required parameters.
+nlohmann::ordered_json estimators_json(const SchemeDescriptor& d) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  if (!required_parameters(d).empty()) return out;
   const auto scheme = create_scheme(d.name, nlohmann::json::object(), "schemes " + d.name);
-  std::printf("estimators (each also as live_NAME and peak_NAME for the live-heap windows):\n");
   for (std::size_t e = 0; e < scheme->estimators().size(); ++e) {
     const EstimatorSpec& spec = scheme->estimators()[e];
-    std::printf("  %-28s estimates %s; %s\n", spec.name.c_str(), to_string(spec.quantity), spec.description.c_str());
-    std::printf("  %-28s closed-form error per allocation: %s\n", "",
-                scheme->theory(e).per_allocation() ? "yes (theory_* columns)" : "no (Monte Carlo only)");
+    nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
     for (const IntervalSpec& interval : scheme->intervals()) {
-      if (interval.estimator == e) {
-        std::printf("  %-28s interval %s: %s\n", "", interval.name.c_str(), interval.description.c_str());
-      }
+      if (interval.estimator == e) intervals.push_back({{"name", interval.name}, {"description", interval.description}});
+    }
+    nlohmann::ordered_json item = {{"name", spec.name},
+                                   {"quantity", to_string(spec.quantity)},
+                                   {"description", spec.description},
+                                   {"closed_form_error", scheme->theory(e).per_allocation()}};
+    item.update(to_json(estimator_bias(*scheme, e)));
+    item["intervals"] = intervals;
+    out.push_back(item);
+  }
+  return out;
+}
+
+void print_estimators(const SchemeDescriptor& d, const nlohmann::ordered_json& estimators) {
+  if (estimators.empty()) {
+    std::string names;
+    for (const std::string& name : required_parameters(d)) names += (names.empty() ? "" : ", ") + name;
+    std::printf("estimators: shown only at given values of the required %s\n", names.c_str());
+    return;
+  }
+  std::printf("estimators (each also as live_NAME and peak_NAME for the live-heap windows):\n");
+  for (const auto& e : estimators) {
+    auto line = [](const std::string& head, const std::string& text) {
+      std::printf("  %-28s %s\n", head.c_str(), text.c_str());
+    };
+    line(e["name"], "estimates " + e["quantity"].get<std::string>() + "; " + e["description"].get<std::string>());
+    line("", e["bias"].get<std::string>() + ": " + e["condition"].get<std::string>());
+    line("", std::string("closed-form error per allocation: ") +
+                 (e["closed_form_error"].get<bool>() ? "yes (theory_* columns)" : "no (Monte Carlo only)"));
+    for (const auto& interval : e["intervals"]) {
+      line("", "interval " + interval["name"].get<std::string>() + ": " + interval["description"].get<std::string>());
     }
   }
 }
@@ -38,10 +80,12 @@ void print_one(const SchemeDescriptor& d) {
   std::printf("%s\n  %s\n  source: %s\n\nparameters:\n", d.name.c_str(), d.summary.c_str(), d.source.c_str());
   print_parameters(d);
   std::printf("\n");
-  print_estimators(d);
+  print_estimators(d, estimators_json(d));
   std::printf("\nwhere the model departs from the document or the code:\n");
   for (const auto& v : d.variants) std::printf("  - %s\n", v.c_str());
-  std::printf("\nexample:\n  allocsim evaluate traces/sqlite3.raw.zst --scheme %s%s\n", d.name.c_str(),
+  std::string scheme = d.name;
+  for (const std::string& name : required_parameters(d)) scheme += (scheme == d.name ? ":" : ",") + name + "=VALUE";
+  std::printf("\nexample:\n  allocsim evaluate traces/sqlite3.raw.zst --scheme %s%s\n", scheme.c_str(),
               d.byte_rate ? " --rate 32KiB --rate 512KiB" : "");
 }
 
@@ -68,7 +112,10 @@ void add_schemes_command(CLI::App& app, int& exit_code) {
         std::printf("%s\n", all.dump(2).c_str());
       } else {
         for (const auto& entry : all) {
-          if (entry["name"] == *name) std::printf("%s\n", entry.dump(2).c_str());
+          if (entry["name"] != *name) continue;
+          nlohmann::ordered_json item(entry);
+          item["estimators"] = estimators_json(*one);
+          std::printf("%s\n", item.dump(2).c_str());
         }
       }
     } else if (one != nullptr) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "allocsim/json/json_reader.h"
+#include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/trace_summary.h"
@@ -56,22 +57,6 @@ void add_input_options(CLI::App& command, TraceOptions& o) {
 
 TraceFile read_input(const TraceOptions& o) {
   return read_trace_file(o.input, input_format(o), heaptrack_options(o));
-}
-
-nlohmann::ordered_json heaptrack_json(const HeaptrackStats& h, const TraceOptions& o) {
-  return {{"kind", to_string(h.kind)},
-          {"file_version", h.file_version},
-          {"heaptrack_version", h.heaptrack_version},
-          {"command", h.command},
-          {"frees_exact", h.kind == HeaptrackKind::raw},
-          {"end_checked", h.kind == HeaptrackKind::interpreted},
-          {"pairing", h.kind == HeaptrackKind::raw ? "pointer" : o.pairing},
-          {"ambiguous_frees", h.ambiguous_frees},
-          {"unmatched_frees", h.unmatched_frees},
-          {"threads_recorded", false},
-          {"clock", o.clock},
-          {"last_millisecond", h.last_millisecond},
-          {"attached", h.attached}};
 }
 
 // One line on how frees were linked and what heaptrack did not record.
@@ -133,7 +118,7 @@ void add_info(CLI::App& trace, int& exit_code) {
     if (o->json) {
       nlohmann::ordered_json out{{"file", o->input}, {"format", to_string(file.format)}};
       out.update(to_json(summary));
-      if (file.heaptrack) out["heaptrack"] = heaptrack_json(*file.heaptrack, *o);
+      if (file.heaptrack) out["heaptrack"] = to_json(*file.heaptrack, heaptrack_options(*o));
       // Names come from the file as they are; bytes that are not UTF-8 print as U+FFFD.
       std::printf("%s\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
     } else {

@@ -8,18 +8,20 @@ the CSV file `allocsim run` writes, parsed.
     import allocsim
     result = allocsim.run("scenarios/examples/quickstart.json", replications=200)
     result.metrics            # metrics.csv as a DataFrame
+    result.verdict            # the verdict `allocsim run --json` prints
     trace = allocsim.Trace(sizes=numpy.array([16, 32, 4096]))
+    answer = allocsim.evaluate(trace, "heapprofd", rates=["32KiB", "512KiB"])
 """
 import io
 import json
 import os
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Sequence, Union
 
 import pandas
 
-from ._allocsim import Trace, __version__, _run, interval, interval_table, schemes
+from ._allocsim import Trace, __version__, _evaluate_scenario, _run, interval, interval_table, schemes
 
-__all__ = ["run", "RunResult", "Trace", "schemes", "interval", "interval_table", "__version__"]
+__all__ = ["run", "evaluate", "RunResult", "Trace", "schemes", "interval", "interval_table", "__version__"]
 
 
 class RunResult(NamedTuple):
@@ -31,6 +33,13 @@ class RunResult(NamedTuple):
     estimates  estimates.csv (every replication's estimate), None unless the
                scenario's outputs ask for it
     summary    summary.json as a dict (seed, trace sizes, expectation outcomes)
+    verdict    the verdict as a dict, as `allocsim run --json` prints it (less
+               "directory" and "files"): per sweep point, scheme and window the
+               whole heap's error, the largest stacks, the stacks a profile would
+               probably miss and the profile's distance, each number copied from
+               a row of metrics, intervals or profiles
+    scenario   the scenario that ran, as a dict (for evaluate: the one it built,
+               which `allocsim run` reruns when its trace is a file)
     csv        the files' text exactly as the CLI writes it, by file name
     directory  where the files were written when `out` was given, else None
     """
@@ -40,12 +49,21 @@ class RunResult(NamedTuple):
     profiles: Optional[pandas.DataFrame]
     estimates: Optional[pandas.DataFrame]
     summary: dict
+    verdict: dict
+    scenario: dict
     csv: dict
     directory: Optional[str]
 
 
-def _scenario_source(scenario):
+# Stands in for the scenario's "trace" when run() is given a Trace: the parser
+# needs one, and every sweep point's trace is then replaced by the Trace.
+_TRACE_PLACEHOLDER = {"allocations": 1, "sizes": {"distribution": "constant", "size": 1}}
+
+
+def _scenario_source(scenario, trace):
     """(text or path, is_path) for a dict, a JSON string or a path."""
+    if trace is not None:
+        return _with_placeholder_trace(scenario), False
     if isinstance(scenario, dict):
         return json.dumps(scenario), False
     if isinstance(scenario, os.PathLike):
@@ -56,17 +74,42 @@ def _scenario_source(scenario):
     raise TypeError("scenario must be a dict, a JSON string or a path, got " + type(scenario).__name__)
 
 
+def _with_placeholder_trace(scenario):
+    """The scenario's JSON text with the placeholder trace, for run(..., trace=)."""
+    if isinstance(scenario, (str, os.PathLike)) and not str(scenario).lstrip().startswith("{"):
+        path = os.fspath(scenario)
+        if not os.path.exists(path):
+            raise FileNotFoundError(path + ": no such file")
+        with open(path, encoding="utf-8") as f:
+            scenario = f.read()
+    if isinstance(scenario, str):
+        try:
+            scenario = json.loads(scenario)
+        except json.JSONDecodeError as e:
+            raise ValueError("<scenario>: " + str(e)) from None
+    if not isinstance(scenario, dict):
+        raise TypeError("scenario must be a dict, a JSON string or a path, got " + type(scenario).__name__)
+    return json.dumps(dict(scenario, trace=_TRACE_PLACEHOLDER))
+
+
 def _frame(text):
-    return None if text is None else pandas.read_csv(io.StringIO(text))
+    # round_trip: each cell is the very double the CLI wrote (shortest round-trip
+    # digits); pandas' default parser may land one ulp away.
+    return None if text is None else pandas.read_csv(io.StringIO(text), float_precision="round_trip")
 
 
-def run(scenario, *, threads=0, seed=None, replications=None, replay=None, out=None, charts=True):
+def run(scenario: Union[dict, str, os.PathLike], *, trace: Optional[Trace] = None, threads: int = 0,
+        seed: Optional[int] = None, replications: Optional[int] = None, replay: Optional[str] = None,
+        out: Union[str, os.PathLike, None] = None, charts: bool = True, top: int = 5) -> RunResult:
     """Runs a scenario and returns its results as DataFrames (a RunResult).
 
     scenario      a dict (the scenario's JSON as Python objects), a JSON string
                   (starting with "{") or the path of a scenario file; relative
                   trace paths are taken from the file's directory, or from the
                   working directory for a dict or a string
+    trace         an allocsim.Trace to run on instead of the scenario's "trace"
+                  (which may then be left out): a trace built from arrays or
+                  loaded once and run many times, never saved to a file
     threads       worker threads, 0 = all cores; results are bit-identical for
                   any count
     seed          overrides the scenario's seed
@@ -75,17 +118,71 @@ def run(scenario, *, threads=0, seed=None, replications=None, replay=None, out=N
     out           also write the result files under this directory, as
                   `allocsim run --out OUT` does
     charts        with `out`, also render the scenario's charts and tables
+    top           largest stacks the verdict shows per scheme (1 to 1000)
 
     The engine runs without the GIL; Ctrl-C stops it (KeyboardInterrupt). A bad
     scenario raises ValueError with the CLI's one-line message, a missing file
     FileNotFoundError, a scenario of the wrong type TypeError.
     """
-    source, is_path = _scenario_source(scenario)
+    if trace is not None and not isinstance(trace, Trace):
+        raise TypeError("trace must be an allocsim.Trace, got " + type(trace).__name__)
+    source, is_path = _scenario_source(scenario, trace)
     files = _run(source, is_path, threads, seed, replications, replay,
-                 None if out is None else os.fspath(out), charts)
+                 None if out is None else os.fspath(out), charts, trace, top)
     texts = {name + ".csv": files[name] for name in ("metrics", "intervals", "profiles", "estimates")
              if files[name] is not None}
     texts["summary.json"] = files["summary"]
     return RunResult(metrics=_frame(files["metrics"]), intervals=_frame(files["intervals"]),
                      profiles=_frame(files["profiles"]), estimates=_frame(files["estimates"]),
-                     summary=json.loads(files["summary"]), csv=texts, directory=files["directory"])
+                     summary=json.loads(files["summary"]), verdict=json.loads(files["verdict"]),
+                     scenario=json.loads(files["scenario"]), csv=texts, directory=files["directory"])
+
+
+def _as_list(value):
+    return [value] if isinstance(value, (str, int)) else list(value)
+
+
+def evaluate(trace: Union[Trace, str, os.PathLike], schemes: Union[str, Sequence[str]], *,
+             rates: Union[int, str, Sequence[Union[int, str]]] = (), groups: Sequence[str] = ("total", "stack"),
+             windows: Sequence[str] = ("allocated",), replications: int = 1000, seed: int = 1,
+             name: Optional[str] = None, trace_name: Optional[str] = None, threads: int = 0,
+             out: Union[str, os.PathLike, None] = None, charts: bool = True, top: int = 5) -> RunResult:
+    """How accurate is scheme S at rate T on this trace? `allocsim evaluate` from Python.
+
+    Builds the scenario the CLI builds for the same arguments, runs it and returns
+    its RunResult; `result.verdict` holds the numbers `allocsim evaluate --json`
+    prints, `result.scenario` the scenario (save it as JSON to rerun or edit it).
+
+    trace         an allocsim.Trace (run in memory), or the path of a trace file
+                  of any format allocsim reads
+    schemes       a scheme name, or several: "heapprofd", or with parameters
+                  "heapprofd:passthrough=none,rate=64KiB" (as --scheme)
+    rates         byte rates swept for every scheme that takes one: 4096,
+                  "32KiB", "2MiB" (as --rate); empty: each scheme's default
+    groups        group kinds beside the total: "stack", "type", "size_bucket"
+    windows       heap windows: "allocated", "live_at_end", "live_at_peak"
+    replications  simulated profiles per scheme and rate (2 to 10^9)
+    seed          random seed
+    name          the scenario's name (default: evaluate-<trace name>)
+    trace_name    names the trace in chart titles (default: the file's name,
+                  or "trace" for an allocsim.Trace)
+    threads, out, charts, top   as for run()
+
+    Bad arguments raise ValueError with the CLI's one-line message (naming the
+    flag, e.g. "--rate 32k: ..."), a missing file FileNotFoundError.
+    """
+    if isinstance(trace, Trace):
+        trace_json, in_memory = _TRACE_PLACEHOLDER, trace
+        default_name = "trace"
+    elif isinstance(trace, (str, os.PathLike)):
+        path = os.fspath(trace)
+        if not os.path.exists(path):
+            raise FileNotFoundError(path + ": no such file")
+        trace_json, in_memory = {"kind": "file", "path": os.path.abspath(path)}, None
+        default_name = os.path.basename(path)
+    else:
+        raise TypeError("trace must be an allocsim.Trace or a path, got " + type(trace).__name__)
+    scenario = _evaluate_scenario(json.dumps(trace_json), trace_name or default_name, _as_list(schemes),
+                                  [str(r) for r in _as_list(rates)], list(groups), list(windows),
+                                  replications, seed, name or "")
+    return run(scenario, trace=in_memory, threads=threads, out=out, charts=charts, top=top)

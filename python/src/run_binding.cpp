@@ -1,6 +1,8 @@
 // allocsim._run: parse a scenario, apply the overrides the CLI's `run` offers, run
 // it with the GIL released (Ctrl-C stops it) and hand back the result files' text,
-// written by the CLI's own writers (report/results_writer.h).
+// written by the CLI's own writers (report/results_writer.h), and the verdict the
+// CLI prints (report/verdict.h). allocsim._evaluate_scenario: the scenario
+// `allocsim evaluate` builds (report/evaluate_scenario.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -10,12 +12,15 @@
 #include "allocsim/check/expectation_check.h"
 #include "allocsim/engine/experiment.h"
 #include "allocsim/engine/parallel.h"
+#include "allocsim/report/evaluate_scenario.h"
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
+#include "allocsim/report/verdict.h"
 #include "allocsim/util/staged_directory.h"
 #include "allocsim/util/error.h"
 #include "bindings.h"
 #include "errors.h"
+#include "py_trace.h"
 
 namespace py = pybind11;
 
@@ -60,12 +65,12 @@ bool python_interrupted() {
 }
 
 struct RunFiles {
-  std::string metrics, summary, directory;
+  std::string metrics, summary, verdict, directory;
   std::optional<std::string> intervals, profiles, estimates;  // absent where the CLI writes no file
 };
 
 RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::optional<std::string>& out,
-                        bool charts) {
+                        bool charts, std::size_t top) {
   RunOptions options;
   options.threads = threads == 0 ? default_thread_count() : threads;
   options.cancelled = python_interrupted;
@@ -74,6 +79,7 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
   RunFiles files;
   files.metrics = metrics_csv(scenario, result);
   files.summary = summary_json(scenario, result, outcomes);
+  files.verdict = verdict_json(scenario, make_verdict(scenario, result, top)).dump();
   if (!result.profile_rows.empty()) files.profiles = profiles_csv(scenario, result);
   if (scenario.outputs.intervals && !result.interval_rows.empty()) files.intervals = intervals_csv(scenario, result);
   if (scenario.outputs.estimates) files.estimates = estimates_csv(scenario, result);
@@ -88,14 +94,25 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
   return files;
 }
 
+// Every sweep point reads `trace` (shared, not copied), and summary.json says so.
+void use_trace(Scenario& scenario, const PyTrace& trace) {
+  for (SweepPoint& point : scenario.points) {
+    point.trace = TraceSource{InMemoryTrace{trace.trace}};
+    point.trace_key = "in-memory";
+  }
+  scenario.document["trace"] = {{"kind", "in-memory"}, {"format", trace.format}, {"allocations", trace.trace->size()}};
+}
+
 py::dict run(const std::string& source, bool is_path, const Overrides& overrides,
-             const std::optional<std::string>& out, bool charts) {
+             const std::optional<std::string>& out, bool charts, const PyTrace* trace, std::size_t top) {
+  if (top < 1 || top > 1000) throw InputError("top must be in [1, 1000], got " + std::to_string(top));
   Scenario scenario = is_path ? read_input_file(source, load_scenario) : parse_scenario(source, "<scenario>");
   apply(overrides, scenario);
+  if (trace != nullptr) use_trace(scenario, *trace);
   RunFiles files;
   {
     py::gil_scoped_release released;
-    files = run_and_format(scenario, overrides.threads, out, charts);
+    files = run_and_format(scenario, overrides.threads, out, charts, top);
   }
   py::dict result;
   result["metrics"] = files.metrics;
@@ -103,6 +120,8 @@ py::dict run(const std::string& source, bool is_path, const Overrides& overrides
   result["profiles"] = files.profiles;
   result["estimates"] = files.estimates;
   result["summary"] = files.summary;
+  result["verdict"] = files.verdict;
+  result["scenario"] = scenario.document.dump();
   result["directory"] = out ? py::object(py::str(files.directory)) : py::object(py::none());
   return result;
 }
@@ -114,13 +133,26 @@ void bind_run(py::module_& module) {
       "_run",
       [](const std::string& source, bool is_path, unsigned threads, std::optional<std::uint64_t> seed,
          std::optional<std::uint64_t> replications, std::optional<std::string> replay,
-         std::optional<std::string> out, bool charts) {
-        return run(source, is_path, {threads, seed, replications, replay}, out, charts);
+         std::optional<std::string> out, bool charts, const PyTrace* trace, std::size_t top) {
+        return run(source, is_path, {threads, seed, replications, replay}, out, charts, trace, top);
       },
       py::arg("source"), py::arg("is_path"), py::arg("threads"), py::arg("seed"), py::arg("replications"),
-      py::arg("replay"), py::arg("out"), py::arg("charts"),
-      "Runs a scenario (JSON text, or a file when is_path); returns the result files' text. "
-      "Use allocsim.run.");
+      py::arg("replay"), py::arg("out"), py::arg("charts"), py::arg("trace").none(true), py::arg("top"),
+      "Runs a scenario (JSON text, or a file when is_path), on `trace` when given; returns the result "
+      "files' text and the verdict. Use allocsim.run.");
+  module.def(
+      "_evaluate_scenario",
+      [](const std::string& trace_json, const std::string& trace_name, std::vector<std::string> schemes,
+         std::vector<std::string> rates, std::vector<std::string> groups, std::vector<std::string> windows,
+         std::uint64_t replications, std::uint64_t seed, const std::string& name) {
+        EvaluateRequest request{nlohmann::json::parse(trace_json), trace_name, std::move(schemes),
+                                std::move(rates), std::move(groups), std::move(windows), replications,
+                                seed, name};
+        return evaluate_scenario(request).dump();
+      },
+      py::arg("trace_json"), py::arg("trace_name"), py::arg("schemes"), py::arg("rates"), py::arg("groups"),
+      py::arg("windows"), py::arg("replications"), py::arg("seed"), py::arg("name"),
+      "The scenario `allocsim evaluate` builds, as JSON text. Use allocsim.evaluate.");
 }
 
 }  // namespace allocsim::python

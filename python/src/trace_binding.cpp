@@ -9,22 +9,18 @@
 #include <optional>
 #include <string>
 
+#include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace_summary.h"
 #include "array_column.h"
 #include "bindings.h"
 #include "errors.h"
+#include "py_trace.h"
 
 namespace py = pybind11;
 
 namespace allocsim::python {
 namespace {
-
-struct PyTrace {
-  std::shared_ptr<const Trace> trace;
-  std::string format;  // as read: "native", "csv", "heaptrack"; "arrays" when built from NumPy
-  std::optional<HeaptrackStats> heaptrack;
-};
 
 HeaptrackOptions heaptrack_options(const std::string& pairing, const std::string& clock) {
   HeaptrackOptions options;
@@ -46,7 +42,7 @@ PyTrace load(const std::string& path, const std::string& format_name, const std:
     py::gil_scoped_release released;
     return read_trace_file(p, *format, options);
   });
-  return {std::make_shared<const Trace>(std::move(file.trace)), to_string(file.format), file.heaptrack};
+  return {std::make_shared<const Trace>(std::move(file.trace)), to_string(file.format), file.heaptrack, options};
 }
 
 // Dense ids 0..count-1: the count is one more than the largest id (1 when empty),
@@ -90,7 +86,7 @@ PyTrace from_arrays(const py::array& sizes, const std::optional<py::array>& thre
   trace.stack_names = std::move(stack_names);
   trace.type_names = std::move(type_names);
   trace.validate("Trace");
-  return {std::make_shared<const Trace>(std::move(trace)), "arrays", std::nullopt};
+  return {std::make_shared<const Trace>(std::move(trace)), "arrays", std::nullopt, {}};
 }
 
 // A read-only NumPy view of a column; `owner` (the Python Trace) keeps it alive.
@@ -101,26 +97,16 @@ py::array view(const std::vector<T>& column, const py::object& owner) {
   return array;
 }
 
-py::dict heaptrack_dict(const HeaptrackStats& h) {
-  py::dict d;
-  d["kind"] = to_string(h.kind);
-  d["file_version"] = h.file_version;
-  d["heaptrack_version"] = h.heaptrack_version;
-  d["command"] = h.command;
-  d["allocations"] = h.allocations;
-  d["frees"] = h.frees;
-  d["ambiguous_frees"] = h.ambiguous_frees;
-  d["unmatched_frees"] = h.unmatched_frees;
-  d["last_millisecond"] = h.last_millisecond;
-  d["attached"] = h.attached;
-  return d;
+// The CLI's JSON (trace/format/heaptrack_json.h) as Python objects.
+py::object heaptrack_dict(const PyTrace& t) {
+  return py::module_::import("json").attr("loads")(to_json(*t.heaptrack, t.heaptrack_options).dump());
 }
 
 py::object info(const PyTrace& t, std::size_t top) {
   const TraceSummary summary = summarize_trace(*t.trace, "Trace", top);
   py::object parsed = py::module_::import("json").attr("loads")(to_json(summary).dump());
   parsed["format"] = t.format;
-  if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(*t.heaptrack);
+  if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(t);
   return parsed;
 }
 
@@ -192,7 +178,7 @@ Raises FileNotFoundError for a missing file, ValueError for a malformed one.)")
       .def("__len__", [](const PyTrace& t) { return t.trace->size(); })
       .def_property_readonly("format", [](const PyTrace& t) { return t.format; })
       .def_property_readonly("heaptrack", [](const PyTrace& t) {
-        return t.heaptrack ? py::object(heaptrack_dict(*t.heaptrack)) : py::object(py::none());
+        return t.heaptrack ? heaptrack_dict(t) : py::object(py::none());
       })
       .def_property_readonly("thread_count", [](const PyTrace& t) { return t.trace->thread_count; })
       .def_property_readonly("stack_count", [](const PyTrace& t) { return t.trace->stack_count; })

@@ -54,7 +54,7 @@ class RunMatchesCli(unittest.TestCase):
         for name, frame in [("metrics.csv", self.result.metrics), ("intervals.csv", self.result.intervals),
                             ("profiles.csv", self.result.profiles), ("estimates.csv", self.result.estimates)]:
             with self.subTest(file=name):
-                expected = pandas.read_csv(os.path.join(self.cli_dir, name))
+                expected = pandas.read_csv(os.path.join(self.cli_dir, name), float_precision="round_trip")
                 pandas.testing.assert_frame_equal(frame, expected, check_exact=True)
         self.assertEqual(sorted(self.result.estimates["replication"].unique()), list(range(40)))
 
@@ -99,8 +99,10 @@ class ScenarioForms(unittest.TestCase):
         self.assertEqual(set(result.metrics["replications"]), {8})
 
     def test_help_explains_the_arguments(self):
-        for argument in ("scenario", "threads", "seed", "replications", "replay", "out"):
+        for argument in ("scenario", "trace", "threads", "seed", "replications", "replay", "out", "top"):
             self.assertIn(argument, allocsim.run.__doc__)
+        for argument in ("schemes", "rates", "groups", "windows", "trace_name"):
+            self.assertIn(argument, allocsim.evaluate.__doc__)
         self.assertIn("Ctrl-C", pydoc_text(allocsim.run))
         self.assertIn("Trace.load", pydoc_text(allocsim.Trace))
 

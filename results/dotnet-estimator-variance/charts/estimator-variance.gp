@@ -25,9 +25,9 @@ set arrow from 102400, graph 0 to 102400, graph 1 nohead dt 2 lw 1.5 lc rgb '#44
 set label 'z = 1/p' at 102400, graph 0.03 left rotate by 90 offset -1, 0 front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
-plot 'estimator-variance.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'bytes', \
+plot 'estimator-variance.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'bytes, per-sample weights summed', \
      'estimator-variance.dat' index 1 using 1:2 with lines ls 1 notitle, \
-     'estimator-variance.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'bytes\_nb', \
+     'estimator-variance.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'bytes, estimate 2 (s·q/p + u)', \
      'estimator-variance.dat' index 3 using 1:2 with lines ls 2 notitle, \
      NaN with points pt 7 ps 0.75 lc rgb 'black' title 'Monte Carlo (bars: ±2 SE)', \
      NaN with lines lw 2 lc rgb 'black' title 'closed form'

@@ -7,8 +7,9 @@ set encoding utf8
 set datafile separator '\t'
 set title 'heapprofd: error of a profiled allocation (solid: conditional MAPE; dashed: document)' font ',15'
 set xlabel 'allocation size S'
-set xrange [0:5242880]
-set xtics ('0 B' 0, '1 MiB' 1048576, '2 MiB' 2097152, '3 MiB' 3145728, '4 MiB' 4194304, '5 MiB' 5242880)
+set logscale x 2
+set xrange [14894.545454545454:5767168]
+set xtics ('16 KiB' 16384, '32 KiB' 32768, '64 KiB' 65536, '128 KiB' 131072, '256 KiB' 262144, '512 KiB' 524288, '1 MiB' 1048576, '2 MiB' 2097152, '4 MiB' 4194304)
 set ylabel 'E[ |estimate − S| / S  given ≥ 1 sample ]'
 set yrange [0:200]
 set format y '%g%%'

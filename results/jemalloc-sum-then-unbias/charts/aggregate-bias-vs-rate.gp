@@ -25,8 +25,8 @@ set label '' at 1048576, -14.87 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 l
 set label '' at 2097152, -9.370000000000001 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
-plot 'aggregate-bias-vs-rate.dat' index 0 using 1:2:3 with yerrorlines ls 1 lw 1 title 'bytes', \
-     'aggregate-bias-vs-rate.dat' index 2 using 1:2:3 with yerrorlines ls 2 lw 1 title 'bytes\_sum\_then\_unbias', \
+plot 'aggregate-bias-vs-rate.dat' index 0 using 1:2:3 with yerrorlines ls 1 lw 1 title 'bytes, per-sample weights summed', \
+     'aggregate-bias-vs-rate.dat' index 2 using 1:2:3 with yerrorlines ls 2 lw 1 title 'bytes, summed then unbiased by the mean sample size', \
      NaN with points pt 7 ps 0.75 lc rgb 'black' title 'Monte Carlo (bars: ±2 SE)'
 set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output svg_file

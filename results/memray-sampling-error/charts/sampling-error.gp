@@ -7,8 +7,9 @@ set encoding utf8
 set datafile separator '\t'
 set title 'Memray: expected error of an allocation that appears in the profile' font ',15'
 set xlabel 'allocation size S'
-set xrange [0:5000]
-set xtics ('0 B' 0, '1 KiB' 1024, '2 KiB' 2048, '3 KiB' 3072, '4 KiB' 4096)
+set logscale x 2
+set xrange [14.545454545454545:5000]
+set xtics ('16 B' 16, '32 B' 32, '64 B' 64, '128 B' 128, '256 B' 256, '512 B' 512, '1 KiB' 1024, '2 KiB' 2048, '4 KiB' 4096)
 set ylabel 'E[ |estimate − S| / S  given ≥ 1 sample ]'
 set yrange [0:200]
 set format y '%g%%'

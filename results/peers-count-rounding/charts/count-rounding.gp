@@ -11,6 +11,7 @@ set logscale x 2
 set xrange [59578.181818181816:4613734.4]
 set xtics ('64 KiB' 65536, '128 KiB' 131072, '256 KiB' 262144, '512 KiB' 524288, '1 MiB' 1048576, '2 MiB' 2097152, '4 MiB' 4194304)
 set ylabel 'relative bias of the count'
+set yrange [-70:*]
 set format y '%g%%'
 set grid back lc rgb '#d4d4d4' lw 1
 set border lw 1.2
@@ -43,15 +44,15 @@ set label '' at 2097152, -1.8319999999999999 right offset -1.6, -0.6 point pt 6 
 set label '' at 4194304, -0.034 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
-plot 'count-rounding.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'go count', \
+plot 'count-rounding.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'go count, per-sample weights summed', \
      'count-rounding.dat' index 1 using 1:2 with lines ls 1 notitle, \
-     'count-rounding.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'go count\_merged', \
+     'count-rounding.dat' index 2 using 1:2:3 with yerrorbars ls 2 title 'go count, merged per record then scaled (int64)', \
      'count-rounding.dat' index 3 using 1:2 with lines ls 2 notitle, \
-     'count-rounding.dat' index 4 using 1:2:3 with yerrorbars ls 3 title 'v8 count', \
+     'count-rounding.dat' index 4 using 1:2:3 with yerrorbars ls 3 title 'v8 count, per-sample weights summed', \
      'count-rounding.dat' index 5 using 1:2 with lines ls 3 notitle, \
-     'count-rounding.dat' index 6 using 1:2:3 with yerrorbars ls 4 title 'v8 count\_rounded', \
+     'count-rounding.dat' index 6 using 1:2:3 with yerrorbars ls 4 title 'v8 count, rounded per record', \
      'count-rounding.dat' index 7 using 1:2 with lines ls 4 notitle, \
-     'count-rounding.dat' index 8 using 1:2:3 with yerrorbars ls 5 title 'tcmalloc count', \
+     'count-rounding.dat' index 8 using 1:2:3 with yerrorbars ls 5 title 'tcmalloc count, per-sample weights summed', \
      'count-rounding.dat' index 9 using 1:2 with lines ls 5 notitle, \
      NaN with points pt 7 ps 0.75 lc rgb 'black' title 'Monte Carlo (bars: ±2 SE)', \
      NaN with lines lw 2 lc rgb 'black' title 'closed form'

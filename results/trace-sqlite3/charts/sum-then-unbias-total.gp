@@ -23,10 +23,10 @@ set style line 4 lc rgb '#CC79A7' lw 2 pt 12 ps 1.5
 set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 2 lw 1.5 lc rgb '#444444' back
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
-plot 'sum-then-unbias-total.dat' index 0 using 1:2:3 with yerrorlines ls 1 lw 1 title 'bytes', \
-     'sum-then-unbias-total.dat' index 2 using 1:2:3 with yerrorlines ls 2 lw 1 title 'bytes\_sum\_then\_unbias', \
-     'sum-then-unbias-total.dat' index 4 using 1:2:3 with yerrorlines ls 3 lw 1 title 'peak\_bytes', \
-     'sum-then-unbias-total.dat' index 6 using 1:2:3 with yerrorlines ls 4 lw 1 title 'peak\_bytes\_sum\_then\_unbias', \
+plot 'sum-then-unbias-total.dat' index 0 using 1:2:3 with yerrorlines ls 1 lw 1 title 'bytes, per-sample weights summed', \
+     'sum-then-unbias-total.dat' index 2 using 1:2:3 with yerrorlines ls 2 lw 1 title 'bytes, summed then unbiased by the mean sample size', \
+     'sum-then-unbias-total.dat' index 4 using 1:2:3 with yerrorlines ls 3 lw 1 title 'bytes, per-sample weights summed (live at the peak)', \
+     'sum-then-unbias-total.dat' index 6 using 1:2:3 with yerrorlines ls 4 lw 1 title 'bytes, summed then unbiased by the mean sample size (live at the peak)', \
      NaN with points pt 7 ps 0.75 lc rgb 'black' title 'Monte Carlo (bars: ±2 SE)'
 set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output svg_file

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/estimator_labels.h"
 #include "allocsim/outputs/file_stem.h"
 #include "allocsim/util/error.h"
 
@@ -192,12 +193,15 @@ std::string series_label(const ChartSpec& spec, const std::vector<std::string>& 
   auto value_of = [&](const std::string& column, Unit unit) {
     const auto at = std::find(spec.series.begin(), spec.series.end(), column) - spec.series.begin();
     const std::string& cell = values[static_cast<std::size_t>(at)];
+    if (column == "estimator") return estimator_label_or_name(cell);
     const auto number = parse_cell_number(cell);
     return number && unit != Unit::none ? format_value(*number, unit) : cell;
   };
   if (spec.series_title.empty()) {
     std::string out;
-    for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out += (out.empty() ? "" : ", ") + (spec.series[i] == "estimator" ? estimator_label_or_name(values[i]) : values[i]);
+    }
     return out;
   }
   std::string out;

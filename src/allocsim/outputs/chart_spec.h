@@ -84,6 +84,7 @@ struct ChartSpec {
 std::vector<ChartSpec> parse_charts(const JsonValue& charts, const std::vector<std::string>& sweep_names);
 
 // "T = {rate:bytes}" with the series' values; `values` are in spec.series order.
+// An estimator is named by its human label (outputs/estimator_labels.h).
 std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values);
 
 }  // namespace allocsim

@@ -113,6 +113,18 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
       std::stable_sort(rows->begin(), rows->end(), [](const RowRef& a, const RowRef& b) { return a.x < b.x; });
       // Unjoined points form a scatter, where several rows may share an x.
       const bool scatter = rows == &point_rows[s] && spec.join_points == false;
+      // A closed form of x alone (e.g. a group's error from its true bytes) gives
+      // groups of equal x the same value: one point of the line each.
+      if (rows == &theory_rows[s]) {
+        rows->erase(std::unique(rows->begin(), rows->end(),
+                                [&](const RowRef& a, const RowRef& b) {
+                                  const auto& ra = table.rows[a.row];
+                                  const auto& rb = table.rows[b.row];
+                                  return a.x == b.x && ra[*theory_column] == rb[*theory_column] &&
+                                         (!second_column || ra[*second_column] == rb[*second_column]);
+                                }),
+                    rows->end());
+      }
       for (std::size_t i = 1; i < rows->size() && !scatter; ++i) {
         if ((*rows)[i].x == (*rows)[i - 1].x) {
           throw InputError(context + ": two rows of series \"" + series.label + "\" at x = " +

@@ -15,6 +15,7 @@ Trace load_trace(const TraceSource& source, std::uint64_t seed) {
     std::uint64_t seed;
     Trace operator()(const SyntheticSpec& spec) const { return generate_synthetic(spec, seed); }
     Trace operator()(const FileTraceSpec& spec) const { return load_file_trace(spec); }
+    Trace operator()(const InMemoryTrace& spec) const { return *spec.trace; }
   };
   return std::visit(Loader{seed}, source.spec);
 }

@@ -1,0 +1,188 @@
+#include "allocsim/report/evaluate_scenario.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "allocsim/json/byte_size.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/stats/window.h"
+#include "allocsim/util/error.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SchemeArgument {
+  std::string label;  // the argument as given
+  std::string name;
+  nlohmann::json params = nlohmann::json::object();
+  bool takes_rate = false;  // --rate applies: a byte "rate" the argument does not fix
+};
+
+// "heapprofd:passthrough=none,rate=64KiB": a value that reads as a JSON number or
+// boolean is one, anything else a string (so sizes with units pass through).
+SchemeArgument parse_scheme_argument(const std::string& text) {
+  SchemeArgument out;
+  out.label = text;
+  const auto colon = text.find(':');
+  out.name = text.substr(0, colon);
+  const SchemeDescriptor* descriptor = find_scheme(out.name);
+  if (descriptor == nullptr) {
+    throw InputError("--scheme " + text + ": unknown scheme \"" + out.name + "\"" +
+                     scheme_suggestion(out.name) + " (`allocsim schemes` lists them)");
+  }
+  if (colon != std::string::npos) {
+    std::string rest = text.substr(colon + 1);
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const std::string item = rest.substr(0, comma);
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+      const auto equals = item.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw InputError("--scheme " + text + ": expected key=value, got \"" + item + "\"");
+      }
+      const std::string key = item.substr(0, equals);
+      const std::string value = item.substr(equals + 1);
+      const nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+      out.params[key] = parsed.is_number() || parsed.is_boolean() ? parsed : nlohmann::json(value);
+    }
+  }
+  bool has_rate = false;
+  for (const ParameterInfo& p : descriptor->parameters) has_rate = has_rate || p.name == "rate";
+  out.takes_rate = has_rate && descriptor->byte_rate && !out.params.contains("rate");
+  return out;
+}
+
+std::string default_name(const std::string& trace) {
+  std::string stem = fs::path(trace).filename().string();
+  stem = stem.substr(0, stem.find('.'));
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  }
+  return "evaluate-" + (stem.empty() ? std::string("trace") : stem);
+}
+
+// The estimators the verdict reads: each scheme's first, in each window.
+std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& schemes,
+                                            const std::vector<std::string>& windows) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const std::string& window : windows) {
+    const Window w{window == "allocated"     ? Window::Kind::allocated
+                   : window == "live_at_end" ? Window::Kind::live_at_end
+                                             : Window::Kind::live_at_peak};
+    const std::string prefix = w.estimator_prefix();
+    for (const SchemeArgument& s : schemes) {
+      nlohmann::json params = s.params;
+      const auto scheme = create_scheme(s.name, params, "--scheme " + s.label);
+      const std::string name = prefix + scheme->estimators().front().name;
+      if (seen.insert(name).second) out.push_back(name);
+    }
+  }
+  return out;
+}
+
+// Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
+nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators,
+                              bool swept, bool stacks) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  if (!stacks) return out;
+  const nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
+  const std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
+  const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
+  out.push_back({{"name", "stack-error"},
+                 {"title", subject + ": expected error of each stack's estimate against its size"},
+                 {"where", where},
+                 {"x", "truth"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "true bytes of the stack"},
+                 {"y", "mape"}, {"y_unit", "percent"}, {"logy", true},
+                 {"y_label", "expected error (mean |estimate - truth| / truth)"},
+                 {"series", series}, {"series_title", series_title}, {"join_points", false},
+                 {"legend", "top right"},
+                 {"references", {{{"y", 1}, {"label", "100%: stack never sampled (estimate 0)"}}}}});
+  out.push_back({{"name", "stack-seen"},
+                 {"title", subject + ": chance that each stack appears in the profile at all"},
+                 {"where", where},
+                 {"x", "truth"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "true bytes of the stack"},
+                 {"y", "p_any_sample"}, {"y_unit", "percent"}, {"y_min", 0},
+                 {"y_label", "P(at least one sample)"},
+                 {"series", series}, {"series_title", series_title}, {"join_points", false},
+                 {"legend", "top left"}});
+  if (swept) {
+    out.push_back({{"name", "profile-distance"},
+                   {"title", subject + ": distance of the estimated profile from the true one"},
+                   {"source", "profiles"},
+                   {"where", where},
+                   {"x", "rate"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "sampling rate T"},
+                   {"y", "mean_distance"}, {"y_unit", "percent"}, {"y_min", 0},
+                   {"y_label", "total variation distance (mean)"}, {"error", "se_distance"},
+                   {"series", "scheme"}, {"series_title", "{scheme}"}, {"legend", "top left"}});
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
+  const nlohmann::json& trace = o.trace;
+  std::vector<SchemeArgument> schemes;
+  std::set<std::string> labels;
+  for (const std::string& text : o.schemes) {
+    if (!labels.insert(text).second) throw InputError("--scheme " + text + ": given twice");
+    schemes.push_back(parse_scheme_argument(text));
+  }
+  nlohmann::ordered_json rates = nlohmann::ordered_json::array();
+  for (const std::string& text : o.rates) {
+    const double bytes = parse_byte_size(text, "--rate " + text);
+    if (!(bytes >= 1) || bytes != std::floor(bytes)) throw InputError("--rate " + text + ": must be a whole number of bytes >= 1");
+    rates.push_back(static_cast<std::uint64_t>(bytes));
+  }
+  const bool swept = !rates.empty();
+  if (swept && std::none_of(schemes.begin(), schemes.end(), [](const SchemeArgument& s) { return s.takes_rate; })) {
+    throw InputError("--rate: no scheme given takes a byte rate here (it is fixed in --scheme, or the scheme's "
+                     "rate counts allocations or is a probability)");
+  }
+  nlohmann::ordered_json scheme_list = nlohmann::ordered_json::array();
+  for (const SchemeArgument& s : schemes) {
+    nlohmann::ordered_json entry = {{"scheme", s.name}, {"label", s.label}};
+    for (const auto& [key, value] : s.params.items()) entry[key] = value;
+    if (swept && s.takes_rate) entry["rate"] = "$rate";
+    scheme_list.push_back(entry);
+    // Every rate now, so that a rate a scheme refuses names the flags.
+    for (const auto& rate : swept && s.takes_rate ? rates : nlohmann::ordered_json::array({nullptr})) {
+      nlohmann::json params = s.params;
+      if (!rate.is_null()) params["rate"] = rate.get<std::uint64_t>();
+      create_scheme(s.name, params, "--scheme " + s.label + (rate.is_null() ? "" : " at --rate " + rate.dump()));
+    }
+  }
+  std::vector<std::string> groups = o.groups;
+  if (std::find(groups.begin(), groups.end(), "total") == groups.end()) groups.insert(groups.begin(), "total");
+  const std::string name = o.name.empty() ? default_name(o.trace_name) : o.name;
+  const std::string& trace_name = o.trace_name;
+  const auto estimators = primary_estimators(schemes, o.windows);
+  const bool stacks = std::find(groups.begin(), groups.end(), "stack") != groups.end();
+
+  nlohmann::ordered_json scenario = {
+      {"name", name},
+      {"description", "allocsim evaluate " + trace_name + ": written by the command line; edit and rerun with `allocsim run`"},
+      {"seed", o.seed},
+      {"replications", o.replications},
+      {"trace", trace},
+      {"schemes", scheme_list}};
+  if (swept) scenario["sweep"] = {{"rate", rates}};
+  scenario["groups"] = groups;
+  scenario["windows"] = o.windows;
+  scenario["estimators"] = estimators;
+  std::string subject = trace_name + ", ";
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
+  }
+  scenario["charts"] = charts(subject, estimators, swept, stacks);
+  return scenario;
+}
+
+
+}  // namespace allocsim
