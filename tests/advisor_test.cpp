@@ -155,6 +155,22 @@ TEST(AdviseCli, RecommendsAnIntervalPerSchemeAsJson) {
   EXPECT_GT(json["frontier"].size(), 20u);
 }
 
+// A target no interval the scheme accepts can meet is "not reachable", never an
+// error from the scheme: .NET's smallest interval is 2 (q = 1 - 1/T > 0).
+TEST(Advisor, SearchesOnlyIntervalsEachSchemeAccepts) {
+  const Trace trace = mixed_trace();
+  AccuracyTargets targets;
+  targets.stack_seen = 0.999999;  // met only by sampling (nearly) every allocation
+  Advisor advisor(trace, targets);
+  for (const auto& s : advised_schemes()) {
+    EXPECT_NO_THROW(advisor.evaluate(s, s.least_interval, false)) << s.name;
+    EXPECT_NO_THROW(advisor.interval_for_samples(s, 1e12)) << s.name;
+  }
+  const std::optional<AdvicePoint> dotnet = advisor.recommend(scheme_named("dotnet"));
+  if (dotnet) EXPECT_GE(dotnet->interval, 2);
+  EXPECT_GE(advisor.interval_for_samples(scheme_named("dotnet"), 1e12), 2);
+}
+
 TEST(AdviseCli, RejectsMissingOrImpossibleTargets) {
   const auto none = run_cli("advise " + recorded_trace("bc.zst"), true);
   EXPECT_EQ(none.exit_code, 2);

@@ -35,7 +35,7 @@ StackObjective AccuracyTargets::stack_objective() const {
 const std::vector<AdvisedScheme>& advised_schemes() {
   static const std::vector<AdvisedScheme> schemes = {
       {"heapprofd", "bytes"}, {"jemalloc", "bytes"},         {"tcmalloc", "bytes"},
-      {"dotnet", "bytes"},    {"per-allocation", "allocations"}, {"optimal-size-class", "bytes"},
+      {"dotnet", "bytes", 2},    {"per-allocation", "allocations"}, {"optimal-size-class", "bytes"},
   };
   return schemes;
 }
@@ -79,7 +79,7 @@ SchemeAccuracy Advisor::accuracy(const AdvisedScheme& scheme, double interval) c
 }
 
 double Advisor::interval_for_samples(const AdvisedScheme& scheme, double samples) const {
-  double low = 1, high = 2;  // expected samples at `low` >= samples > at `high`
+  double low = scheme.least_interval, high = 2 * low;  // expected samples at `low` >= samples > at `high`
   while (high < 0x1p48 && accuracy(scheme, high).expected_samples >= samples) {
     low = high;
     high *= 2;
@@ -120,9 +120,11 @@ AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool
 
 std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
   auto meets = [&](double interval) { return evaluate(scheme, interval, false).meets; };
+  int least = 0;  // the first grid point the scheme accepts
+  while (grid_interval(least) < scheme.least_interval) ++least;
   int k = kGridSteps;
-  while (k >= 0 && !meets(grid_interval(k))) --k;
-  if (k < 0) return std::nullopt;
+  while (k >= least && !meets(grid_interval(k))) --k;
+  if (k < least) return std::nullopt;
   double good = grid_interval(k);
   if (k == kGridSteps) return evaluate(scheme, good);
   double bad = grid_interval(k + 1);

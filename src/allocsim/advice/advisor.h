@@ -49,6 +49,8 @@ struct AccuracyTargets {
 struct AdvisedScheme {
   std::string name;
   std::string unit;  // of the interval: "bytes" or "allocations"
+  // The smallest interval the scheme accepts (.NET's 1/T must stay below 1).
+  double least_interval = 1;
 };
 const std::vector<AdvisedScheme>& advised_schemes();
 
