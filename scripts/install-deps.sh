@@ -13,6 +13,7 @@ packages=(
   python3-matplotlib python3-numpy python3-pandas jupyter-nbconvert python3-ipykernel
   pybind11-dev python3-dev python3-pytest python3-scipy
   libjemalloc-dev libgoogle-perftools-dev golang-go openjdk-17-jdk-headless
+  linux-perf
 )
 
 missing=()

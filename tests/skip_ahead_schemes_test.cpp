@@ -56,6 +56,17 @@ const Trace& single_thread_trace() {
   return trace;
 }
 
+// One thread of 30 000 events, several of the index's top-level segments.
+const Trace& long_single_thread_trace() {
+  static const Trace trace = synthetic(R"({"allocations": 30000,
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.05, "distribution": "constant", "size": 0},
+        {"weight": 0.9, "distribution": "lognormal", "median": 55, "sigma": 1.5},
+        {"weight": 0.05, "distribution": "constant", "size": 40000}]}})",
+                                       5);
+  return trace;
+}
+
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
   return testing::create_scheme_from_text(name, params);
 }
@@ -131,11 +142,39 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
   }
 }
 
+// Batches of non-decreasing positions (repeats included) across the index's
+// top-level segments of 4096 events agree with a linear scan, with and without a
+// per-event addend, whatever the batch lengths.
+TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
+  const Trace& trace = long_single_thread_trace();
+  const ThreadIndex index(trace);
+  for (std::uint64_t add : {0u, 3u}) {
+    const CountedStreams streams = CountedStreams::requested(index, add);
+    const std::uint64_t end = streams.total(0);
+    std::vector<std::uint64_t> xs;
+    for (std::uint64_t x = 0, step = 1; x < end; x += step % (end / 500), step = step * 7 + 1) xs.push_back(x);
+    std::vector<std::size_t> ks(xs.size());
+    std::size_t from = 0;
+    for (std::size_t j = 0, length = 1; j < xs.size(); j += length, length = length % 97 + 5) {
+      const std::size_t m = std::min(length, xs.size() - j);
+      streams.find_sorted(0, std::span<const std::uint64_t>(xs).subspan(j, m), from,
+                          std::span<std::size_t>(ks).subspan(j, m));
+      from = ks[j + m - 1];
+    }
+    std::size_t expected = 0;
+    for (std::size_t j = 0; j < xs.size(); ++j) {
+      while (streams.at(0, expected + 1) <= xs[j]) ++expected;
+      ASSERT_EQ(ks[j], expected) << "add " << add << " x " << xs[j];
+    }
+    EXPECT_GT(index.size(0) / ThreadIndex::kTopStride, 4u);  // several top-level segments
+  }
+}
+
 TEST(SkipAheadSchemes, ByteCountdownIdentical) {
   // (T = 1 with pass-through "none" would draw once per byte of the 10^8-byte tail.)
   expect_identical("heapprofd", R"({"rate": 1})", mixed_trace());  // everything passes through
   const char* rates[] = {"64", "4096", "524288", "100000000"};
-  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace(), &long_single_thread_trace()}) {
     for (const char* rate : rates) {
       for (const char* passthrough : {"p99", "rate", "none"}) {
         for (const char* counter : {"process", "thread"}) {
