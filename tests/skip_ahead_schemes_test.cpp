@@ -170,6 +170,24 @@ TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
   }
 }
 
+// The memory the index reports: per thread n + 1 prefix sums, every 64th and every
+// 4096th of them (8 bytes each), plus the per-thread event lists (8 bytes per event)
+// when there is more than one thread; counted sums borrowed from the index own none.
+TEST(SkipAheadSchemes, IndexBytesPerEvent) {
+  auto levels = [](double n) { return 8 * ((n + 1) + std::ceil((n + 1) / 64) + std::ceil((n + 1) / 4096)); };
+  const Trace& one = long_single_thread_trace();
+  const ThreadIndex single(one);
+  EXPECT_DOUBLE_EQ(single.bytes_per_event(), levels(30000) / 30000);
+  EXPECT_EQ(CountedStreams::requested(single).owned_bytes_per_event(), 0.0);
+  const auto owned = CountedStreams::per_thread(single, [&](std::uint64_t i) { return one.requested[i] + 1; });
+  EXPECT_DOUBLE_EQ(owned.owned_bytes_per_event(), levels(30000) / 30000);
+  const Trace& several = mixed_trace();
+  const ThreadIndex threads(several);
+  double bytes = 8.0 * static_cast<double>(several.size());
+  for (std::uint32_t t = 0; t < threads.thread_count(); ++t) bytes += levels(static_cast<double>(threads.size(t)));
+  EXPECT_DOUBLE_EQ(threads.bytes_per_event(), bytes / static_cast<double>(several.size()));
+}
+
 TEST(SkipAheadSchemes, ByteCountdownIdentical) {
   // (T = 1 with pass-through "none" would draw once per byte of the 10^8-byte tail.)
   expect_identical("heapprofd", R"({"rate": 1})", mixed_trace());  // everything passes through
