@@ -7,7 +7,10 @@
 //
 // The trace has ALLOCSIM_BENCH_EVENTS allocations (default 10^7) of malloc-like
 // sizes on 4 threads: 95% log-uniform 8..256 B, 4.9% lognormal around 4 KiB,
-// 0.1% 256 KiB (mean about 660 B).
+// 0.1% 256 KiB (mean about 660 B). The `point/` cases replay the countdown schemes
+// on the trace of bench/numpy_ratio.py instead (one thread, lognormal sizes with
+// median 55 B and sigma 1.5, mean about 170 B) and report the time per sample point
+// (`point_time`) and the skip-ahead index's bytes per event (`index_bytes`).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -17,6 +20,8 @@
 #include "allocsim/engine/experiment.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/random/random_stream.h"
+#include "allocsim/random/random_transforms.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 
@@ -56,6 +61,22 @@ const ThreadIndex& bench_index() {
   return index;
 }
 
+const Trace& lognormal_trace() {
+  static const Trace trace = [] {
+    const nlohmann::json spec = nlohmann::json::parse(
+        R"({"allocations": )" + std::to_string(bench_events()) +
+        R"(, "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})");
+    JsonObject object(spec, "$.trace");
+    return generate_synthetic(parse_synthetic_spec(object), 1);
+  }();
+  return trace;
+}
+
+const ThreadIndex& lognormal_index() {
+  static const ThreadIndex index(lognormal_trace());
+  return index;
+}
+
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
   return create_scheme(name, nlohmann::json::parse(params), "$");
 }
@@ -81,6 +102,57 @@ void replay(benchmark::State& state, const std::string& name, const std::string&
   state.counters["trace_bytes_per_event"] = static_cast<double>(column_bytes(trace)) / static_cast<double>(trace.size());
   state.counters["sampled_allocations"] =
       benchmark::Counter(static_cast<double>(samples) / static_cast<double>(state.iterations()));
+}
+
+// Skip-ahead on the lognormal trace: time per sample point, and the ThreadIndex's
+// bytes per event (a scheme that counts other sizes than the requested ones holds
+// its own prefix sums besides: CountedStreams::owned_bytes_per_event).
+void per_point(benchmark::State& state, const std::string& name, const std::string& params) {
+  const Trace& trace = lognormal_trace();
+  const ThreadIndex& index = lognormal_index();
+  const auto scheme = make_scheme(name, params);
+  auto run = scheme->start_skip_ahead(trace, index);
+  if (!run) {
+    state.SkipWithError("no skip-ahead replay for this scheme");
+    return;
+  }
+  std::vector<Observation> observations;
+  std::uint64_t r = 0;
+  double points = 0;
+  for (auto _ : state) {
+    observations.clear();
+    run->replay({1, 0, r++}, observations);
+    for (const Observation& o : observations) points += o.samples;
+    benchmark::DoNotOptimize(observations.data());
+  }
+  state.counters["point_time"] = benchmark::Counter(points, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["points"] = benchmark::Counter(points / static_cast<double>(state.iterations()));
+  state.counters["index_bytes"] = index.bytes_per_event();
+}
+
+// The floor under any exact skip-ahead of poisson: one exponential gap (a Philox
+// word and a logarithm) per sample point, summed as the replay sums them.
+void exponential_draws(benchmark::State& state) {
+  RandomStream stream({1, 0, 0}, 0);
+  double x = 0;
+  for (auto _ : state) {
+    x += exponential_from_uniform(stream.next_uniform(), 4096);
+    benchmark::DoNotOptimize(x);
+  }
+}
+BENCHMARK(exponential_draws);
+
+void register_point_benchmarks() {
+  for (const char* scheme : {"poisson", "heapprofd", "memray", "jemalloc", "tcmalloc", "go", "jvm", "dotnet"}) {
+    for (const char* rate : {"4096", "524288"}) {
+      const std::string params = std::string(R"({"rate": )") + rate + "}";
+      const std::string label = std::string("point/") + scheme + "/T=" + rate;
+      // CPU time (no UseRealTime): point_time is then CPU time per point, which a
+      // machine shared with other work disturbs less.
+      benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) { per_point(s, scheme, params); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
 }
 
 void register_replay_benchmarks() {
@@ -143,7 +215,7 @@ void heapprofd_figure(benchmark::State& state) {
 }
 BENCHMARK(heapprofd_figure)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
-const bool registered = (register_replay_benchmarks(), true);
+const bool registered = (register_replay_benchmarks(), register_point_benchmarks(), true);
 
 }  // namespace
 }  // namespace allocsim

@@ -14,6 +14,7 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-scipy
   libjemalloc-dev libgoogle-perftools-dev golang-go openjdk-17-jdk-headless
   libopenmpi-dev openmpi-bin
+  linux-perf
 )
 
 missing=()

@@ -56,6 +56,17 @@ const Trace& single_thread_trace() {
   return trace;
 }
 
+// One thread of 30 000 events, several of the index's top-level segments.
+const Trace& long_single_thread_trace() {
+  static const Trace trace = synthetic(R"({"allocations": 30000,
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.05, "distribution": "constant", "size": 0},
+        {"weight": 0.9, "distribution": "lognormal", "median": 55, "sigma": 1.5},
+        {"weight": 0.05, "distribution": "constant", "size": 40000}]}})",
+                                       5);
+  return trace;
+}
+
 std::shared_ptr<const Scheme> make_scheme(const std::string& name, const std::string& params) {
   return testing::create_scheme_from_text(name, params);
 }
@@ -131,11 +142,57 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
   }
 }
 
+// Batches of non-decreasing positions (repeats included) across the index's
+// top-level segments of 4096 events agree with a linear scan, with and without a
+// per-event addend, whatever the batch lengths.
+TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
+  const Trace& trace = long_single_thread_trace();
+  const ThreadIndex index(trace);
+  for (std::uint64_t add : {0u, 3u}) {
+    const CountedStreams streams = CountedStreams::requested(index, add);
+    const std::uint64_t end = streams.total(0);
+    std::vector<std::uint64_t> xs;
+    for (std::uint64_t x = 0, step = 1; x < end; x += step % (end / 500), step = step * 7 + 1) xs.push_back(x);
+    std::vector<std::size_t> ks(xs.size());
+    std::size_t from = 0;
+    for (std::size_t j = 0, length = 1; j < xs.size(); j += length, length = length % 97 + 5) {
+      const std::size_t m = std::min(length, xs.size() - j);
+      streams.find_sorted(0, std::span<const std::uint64_t>(xs).subspan(j, m), from,
+                          std::span<std::size_t>(ks).subspan(j, m));
+      from = ks[j + m - 1];
+    }
+    std::size_t expected = 0;
+    for (std::size_t j = 0; j < xs.size(); ++j) {
+      while (streams.at(0, expected + 1) <= xs[j]) ++expected;
+      ASSERT_EQ(ks[j], expected) << "add " << add << " x " << xs[j];
+    }
+    EXPECT_GT(index.size(0) / ThreadIndex::kTopStride, 4u);  // several top-level segments
+  }
+}
+
+// The memory the index reports: per thread n + 1 prefix sums, every 64th and every
+// 4096th of them (8 bytes each), plus the per-thread event lists (8 bytes per event)
+// when there is more than one thread; counted sums borrowed from the index own none.
+TEST(SkipAheadSchemes, IndexBytesPerEvent) {
+  auto levels = [](double n) { return 8 * ((n + 1) + std::ceil((n + 1) / 64) + std::ceil((n + 1) / 4096)); };
+  const Trace& one = long_single_thread_trace();
+  const ThreadIndex single(one);
+  EXPECT_DOUBLE_EQ(single.bytes_per_event(), levels(30000) / 30000);
+  EXPECT_EQ(CountedStreams::requested(single).owned_bytes_per_event(), 0.0);
+  const auto owned = CountedStreams::per_thread(single, [&](std::uint64_t i) { return one.requested[i] + 1; });
+  EXPECT_DOUBLE_EQ(owned.owned_bytes_per_event(), levels(30000) / 30000);
+  const Trace& several = mixed_trace();
+  const ThreadIndex threads(several);
+  double bytes = 8.0 * static_cast<double>(several.size());
+  for (std::uint32_t t = 0; t < threads.thread_count(); ++t) bytes += levels(static_cast<double>(threads.size(t)));
+  EXPECT_DOUBLE_EQ(threads.bytes_per_event(), bytes / static_cast<double>(several.size()));
+}
+
 TEST(SkipAheadSchemes, ByteCountdownIdentical) {
   // (T = 1 with pass-through "none" would draw once per byte of the 10^8-byte tail.)
   expect_identical("heapprofd", R"({"rate": 1})", mixed_trace());  // everything passes through
   const char* rates[] = {"64", "4096", "524288", "100000000"};
-  for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
+  for (const Trace* trace : {&mixed_trace(), &single_thread_trace(), &long_single_thread_trace()}) {
     for (const char* rate : rates) {
       for (const char* passthrough : {"p99", "rate", "none"}) {
         for (const char* counter : {"process", "thread"}) {

@@ -108,6 +108,31 @@ TEST(SkipAhead, PoissonIdenticalToStreamingOnRealStreams) {
   }
 }
 
+// One thread of 30 000 events: the batched search crosses the index's top-level
+// segments (4096 events) and batches of points end inside events.
+TEST(SkipAhead, PoissonIdenticalToStreamingAcrossTopSegments) {
+  const Trace trace = synthetic(R"({"allocations": 30000,
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.05, "distribution": "constant", "size": 0},
+        {"weight": 0.9, "distribution": "lognormal", "median": 55, "sigma": 1.5},
+        {"weight": 0.05, "distribution": "constant", "size": 40000}]}})",
+                                11);
+  const ThreadIndex index(trace);
+  for (double rate : {16.0, 4096.0, 524288.0}) {
+    for (std::uint64_t r = 0; r < 4; ++r) {
+      std::vector<RandomStream> a(1), b(1);
+      a[0].reset({5, 1, r}, 0);
+      b[0].reset({5, 1, r}, 0);
+      PoissonSampler streaming(rate), skipping(rate);
+      std::vector<Observation> out_a, out_b;
+      streaming.replay(trace, std::span<RandomStream>(a), out_a);
+      skipping.replay_skip_ahead(trace, index, std::span<RandomStream>(b), out_b);
+      ASSERT_TRUE(same(out_a, out_b)) << "rate " << rate << " replication " << r;
+      EXPECT_EQ(a[0].next_u64(), b[0].next_u64()) << "lane consumed differently";
+    }
+  }
+}
+
 // Two independent runs (different seeds), one streaming and one skip-ahead: the
 // distribution of samples per allocation must agree. Pearson chi-square on the
 // counts 0, 1, 2, >=3 (3 degrees of freedom); 27.88 is the 1 - 1e-6 quantile, so a

@@ -11,13 +11,24 @@ namespace allocsim {
 inline double exponential_from_uniform(double u, double mean) { return -mean * std::log(u); }
 
 // Number of Bernoulli(p) trials up to and including the first success, on {1, 2, ...}:
-// floor(ln u / ln(1-p)) + 1. Saturates at uint64 max instead of overflowing.
-inline std::uint64_t geometric_trials_from_uniform(double u, double p) {
-  if (p >= 1.0) return 1;
-  const double failures = std::floor(std::log(u) / std::log1p(-p));
-  if (!(failures < 0x1.0p63)) return std::numeric_limits<std::uint64_t>::max();
-  return static_cast<std::uint64_t>(failures) + 1;
-}
+// floor(ln u / ln(1-p)) + 1. Saturates at uint64 max instead of overflowing. For a
+// fixed p, ln(1-p) is computed once (the same value, so the same draws).
+class GeometricTrials {
+ public:
+  explicit GeometricTrials(double p) : certain_(p >= 1.0), log_q_(certain_ ? 0.0 : std::log1p(-p)) {}
+  std::uint64_t operator()(double u) const {
+    if (certain_) return 1;
+    const double failures = std::floor(std::log(u) / log_q_);
+    if (!(failures < 0x1.0p63)) return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(failures) + 1;
+  }
+
+ private:
+  bool certain_;
+  double log_q_;
+};
+
+inline std::uint64_t geometric_trials_from_uniform(double u, double p) { return GeometricTrials(p)(u); }
 
 // Standard normal from two uniforms (Box-Muller, first output).
 inline double normal_from_uniforms(double u1, double u2) {

@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
+#include "allocsim/sampler/point_batches.h"
 #include "allocsim/trace/thread_index.h"
 
 namespace allocsim {
@@ -82,14 +84,36 @@ void carried_countdown_replay(std::size_t n, std::span<std::uint64_t> next, Coun
   }
 }
 
-// The same countdown over stream s of `streams` seen from the points: the event
-// holding each point is found by galloping search and its further points counted
-// by carried_points, drawing exactly as carried_countdown_replay does for this
-// stream; emit(k, offset, points) gets the event's position in the stream.
+// The same countdown over stream s of `streams` seen from the points, drawing
+// exactly as carried_countdown_replay does for this stream; emit(k, offset,
+// points) gets the event's position in the stream. Without deterministic points
+// the positions are the running sums of the gaps, G1 - 1, G1 + G2 - 1, ..., and
+// are searched in batches (point_batches.h); otherwise the event holding each
+// point is searched for alone and its further points counted by carried_points.
 template <class Draw, class Deterministic, class Emit>
 void carried_skip_ahead(const CountedStreams& streams, std::uint32_t s, Draw&& draw, Deterministic&& deterministic,
                         Emit&& emit) {
   const std::uint64_t end = streams.total(s);
+  if constexpr (std::is_same_v<std::remove_cvref_t<Deterministic>, NoDeterministicPoints>) {
+    std::uint64_t x = 0;
+    bool started = false;
+    batched_points<std::uint64_t>(
+        streams, s,
+        [&](std::uint64_t& next) {
+          const std::uint64_t gap = draw();
+          if (!started) {
+            started = true;
+            x = gap - 1;
+          } else {
+            if (gap >= end - x) return false;  // compared with the room left: never overflows
+            x += gap;
+          }
+          next = x;
+          return x < end;
+        },
+        [&](std::size_t k, std::uint64_t first, std::uint64_t points) { emit(k, first - streams.at(s, k), points); });
+    return;
+  }
   std::uint64_t x = draw() - 1;  // 0-based position of the next point
   std::size_t k = 0;
   while (x < end) {

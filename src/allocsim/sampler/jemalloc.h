@@ -43,7 +43,7 @@ namespace allocsim {
 
 class JemallocSampler {
  public:
-  JemallocSampler(const Trace& trace, double rate) : p_(1.0 / rate), usable_(trace.size()) {
+  JemallocSampler(const Trace& trace, double rate) : trials_(1.0 / rate), usable_(trace.size()) {
     for (std::size_t i = 0; i < trace.size(); ++i) usable_[i] = jemalloc_usable_size(trace.requested[i]);
   }
 
@@ -54,7 +54,7 @@ class JemallocSampler {
   }
   // For replay_skip_ahead only: `usable` is usable_streams(trace, index).
   JemallocSampler(double rate, std::shared_ptr<const CountedStreams> usable)
-      : p_(1.0 / rate), usable_streams_(std::move(usable)) {}
+      : trials_(1.0 / rate), usable_streams_(std::move(usable)) {}
 
   // The same waits seen from the sampled bytes: a wait of W usable bytes starting
   // at byte position b of the thread's stream samples the allocation holding byte
@@ -88,10 +88,10 @@ class JemallocSampler {
   // The wait W (bytes up to and including the sampled one) less one.
   template <class Stream>
   std::uint64_t draw_failures(Stream& stream) const {
-    return geometric_trials_from_uniform(stream.next_uniform(), p_) - 1;
+    return trials_(stream.next_uniform()) - 1;
   }
 
-  double p_;
+  GeometricTrials trials_;  // p = 1/rate
   std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
   std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the sampled one
   std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only

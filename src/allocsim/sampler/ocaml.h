@@ -33,10 +33,10 @@ inline std::uint64_t ocaml_whsize(std::uint64_t bytes) { return (bytes + 7) / 8 
 
 class OcamlSampler {
  public:
-  explicit OcamlSampler(double lambda) : lambda_(lambda) {}
+  explicit OcamlSampler(double lambda) : trials_(lambda) {}
   // For replay_skip_ahead only: `words` is CountedStreams::per_thread over whsize.
   OcamlSampler(double lambda, std::shared_ptr<const CountedStreams> words)
-      : lambda_(lambda), words_(std::move(words)) {}
+      : trials_(lambda), words_(std::move(words)) {}
 
   // The sampled words seen directly (countdown_carry.h): the block holding a point
   // is found by galloping search and the further points inside it counted, drawing
@@ -71,10 +71,10 @@ class OcamlSampler {
  private:
   template <class Stream>
   std::uint64_t draw(Stream& lane) const {
-    return geometric_trials_from_uniform(lane.next_uniform(), lambda_);
+    return trials_(lane.next_uniform());
   }
 
-  double lambda_;
+  GeometricTrials trials_;  // p = lambda
   std::vector<std::uint64_t> next_;  // per domain: word position of its next point
   std::shared_ptr<const CountedStreams> words_;  // skip-ahead only
 };

@@ -24,7 +24,7 @@ namespace allocsim {
 
 class PerAllocationSampler {
  public:
-  explicit PerAllocationSampler(double every) : every_(every), probability_(1.0 / every) {}
+  explicit PerAllocationSampler(double every) : every_(every), trials_(1.0 / every) {}
 
   // The same skips over each thread's event list: the sampled events are its
   // K1-th, (K1 + K2)-th, ... events, drawn from the same lane in the same order as
@@ -64,11 +64,11 @@ class PerAllocationSampler {
  private:
   template <class Stream>
   std::uint64_t draw_skip(Stream& stream) const {
-    return geometric_trials_from_uniform(stream.next_uniform(), probability_);
+    return trials_(stream.next_uniform());
   }
 
   double every_;        // N
-  double probability_;  // 1/N
+  GeometricTrials trials_;  // p = 1/N
   std::vector<std::uint64_t> remaining_;
 };
 

@@ -16,6 +16,7 @@
 
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/point_batches.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -28,26 +29,27 @@ class PoissonSampler {
 
   // The same process seen from the sample points: thread t's points sit at
   // x1 = gap1, x2 = x1 + gap2, ... along its byte stream (the prefix sums of its
-  // requested sizes); each point falls in the event whose bytes contain it. Draws
-  // come from the same lane in the same order as replay().
+  // requested sizes); each point falls in the event whose bytes contain it, found
+  // a batch of points at a time (point_batches.h). Draws come from the same lane in
+  // the same order as replay().
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    for (std::uint32_t t = 0; t < index.thread_count(); ++t) {
-      const auto prefix = index.requested_prefix(t);
-      const double end = static_cast<double>(prefix.back());
-      double x = draw_gap(lanes[t]);
-      std::size_t k = 0;
-      while (x < end) {
-        k = index.find(t, x, k);
-        const double stop = static_cast<double>(prefix[k + 1]);
-        Observation obs{index.event(t, k), 0, static_cast<std::uint64_t>(x - static_cast<double>(prefix[k])), 0.0};
-        do {
-          ++obs.samples;
-          x += draw_gap(lanes[t]);
-        } while (x < stop);
-        out.push_back(obs);
-      }
+    const CountedStreams streams = CountedStreams::requested(index);
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      const double end = static_cast<double>(streams.total(t));
+      double x = 0;
+      batched_points<double>(
+          streams, t,
+          [&](double& next) {
+            x += draw_gap(lanes[t]);
+            next = x;
+            return x < end;
+          },
+          [&](std::size_t k, double first, std::uint64_t points) {
+            const auto offset = static_cast<std::uint64_t>(first - static_cast<double>(streams.at(t, k)));
+            out.push_back({streams.event(t, k), sample_count(points), offset, 0.0});
+          });
     }
   }
 

@@ -21,24 +21,36 @@ class ThreadIndex {
   std::size_t size(std::uint32_t t) const { return prefix_[t].size() - 1; }
   // Trace index of thread t's k-th event.
   std::uint64_t event(std::uint32_t t, std::size_t k) const { return events_.empty() ? k : events_[t][k]; }
+  // Requests the cache line of event(t, k) without waiting for it.
+  void prefetch_event(std::uint32_t t, std::size_t k) const {
+    if (!events_.empty()) __builtin_prefetch(events_[t].data() + k);
+  }
   // prefix[k] = requested bytes of thread t's events 0..k-1; size(t) + 1 entries.
   std::span<const std::uint64_t> requested_prefix(std::uint32_t t) const { return prefix_[t]; }
   // coarse[j] = requested_prefix(t)[j * kStride].
   std::span<const std::uint64_t> requested_coarse(std::uint32_t t) const { return coarse_[t]; }
+  // top[m] = requested_prefix(t)[m * kTopStride].
+  std::span<const std::uint64_t> requested_top(std::uint32_t t) const { return top_[t]; }
+  // Bytes of the index per trace event (event lists, prefix sums and their levels).
+  double bytes_per_event() const;
 
   // The k with prefix[k] <= x < prefix[k + 1] (the event holding byte position x of
   // thread t's stream), searching forward from `from`, a position known to satisfy
   // prefix[from] <= x. Requires x < prefix.back().
   std::size_t find(std::uint32_t t, double x, std::size_t from) const;
 
-  // Every kStride-th prefix sum, so the search gallops through an array that stays
-  // in cache and touches the large one only inside one block.
+  // Every kStride-th prefix sum (the coarse level) and every kTopStride-th (the top
+  // level, 1/4096 of the events: in cache even for 10^8 events). A search walks the
+  // top level, then one kStride-entry segment of the coarse level, then one
+  // kStride-event block of the prefix sums.
   static constexpr std::size_t kStride = 64;
+  static constexpr std::size_t kTopStride = kStride * kStride;
 
  private:
   std::vector<std::vector<std::uint64_t>> events_;  // empty for a single thread
   std::vector<std::vector<std::uint64_t>> prefix_;
   std::vector<std::vector<std::uint64_t>> coarse_;  // coarse_[t][j] = prefix_[t][j * kStride]
+  std::vector<std::vector<std::uint64_t>> top_;     // top_[t][m] = prefix_[t][m * kTopStride]
 };
 
 // Event streams with prefix sums of an integer "counted size" (requested, size
@@ -48,10 +60,11 @@ class ThreadIndex {
 // process-wide counters. A stream's value at k is prefix[k] + add * k, so the
 // requested sizes plus a constant per event (tcmalloc's requested + 1) borrow the
 // ThreadIndex's arrays with no new memory; other counted sizes own theirs (one
-// uint64 per event plus 1/64 of that for the coarse index).
+// uint64 per event plus 1/64 of that for the coarse level and 1/4096 for the top).
 class CountedStreams {
  public:
   static constexpr std::size_t kStride = ThreadIndex::kStride;
+  static constexpr std::size_t kTopStride = ThreadIndex::kTopStride;
 
   // Thread t's requested sizes plus `add` bytes per event, borrowed from `index`
   // (which must outlive this).
@@ -101,6 +114,14 @@ class CountedStreams {
   // stream s), searching forward from `from`, which must satisfy at(from) <= x.
   // Requires x < total(s). Exact integer comparisons.
   std::size_t find(std::uint32_t s, std::uint64_t x, std::size_t from) const;
+  // ks[j] = find(s, xs[j], ...) for positions xs that never decrease, all below
+  // total(s), with at(from) <= xs[0]. The searches run level by level across the
+  // whole batch, each level's cache lines requested for every position before any
+  // is read, so that the misses of different positions overlap.
+  void find_sorted(std::uint32_t s, std::span<const std::uint64_t> xs, std::size_t from,
+                   std::span<std::size_t> ks) const;
+  // Bytes this object owns per event of its streams (0 when it borrows its sums).
+  double owned_bytes_per_event() const;
 
  private:
   CountedStreams() = default;
@@ -108,8 +129,8 @@ class CountedStreams {
 
   const ThreadIndex* threads_ = nullptr;  // null: one stream over the whole trace
   std::uint64_t add_ = 0;
-  std::vector<std::span<const std::uint64_t>> prefix_, coarse_;
-  std::vector<std::vector<std::uint64_t>> own_, own_coarse_;  // empty when borrowed
+  std::vector<std::span<const std::uint64_t>> prefix_, coarse_, top_;
+  std::vector<std::vector<std::uint64_t>> own_, own_coarse_, own_top_;  // empty when borrowed
 };
 
 }  // namespace allocsim
