@@ -167,7 +167,9 @@ TEST(Advisor, SearchesOnlyIntervalsEachSchemeAccepts) {
     EXPECT_NO_THROW(advisor.interval_for_samples(s, 1e12)) << s.name;
   }
   const std::optional<AdvicePoint> dotnet = advisor.recommend(scheme_named("dotnet"));
-  if (dotnet) EXPECT_GE(dotnet->interval, 2);
+  if (dotnet) {
+    EXPECT_GE(dotnet->interval, 2);
+  }
   EXPECT_GE(advisor.interval_for_samples(scheme_named("dotnet"), 1e12), 2);
 }
 
