@@ -1,11 +1,11 @@
-# Share of samples spent off the optimal p_Z curve
+# mix-bimodal.json: share of samples spent off the optimal p_Z curve
 # allocsim chart "misplaced-samples" from ../frontier.csv; data: misplaced-samples.dat.
 # Re-render inside this directory with: gnuplot misplaced-samples.gp
 if (!exists('png_file')) png_file = 'misplaced-samples.png'
 if (!exists('svg_file')) svg_file = 'misplaced-samples.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'Share of samples spent off the optimal p_Z curve' font ',15'
+set title 'mix-bimodal.json: share of samples spent off the optimal p_Z curve' font ',15'
 set xlabel 'expected samples per MB'
 set logscale x 10
 set format x '10^{%L}'

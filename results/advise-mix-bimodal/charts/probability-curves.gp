@@ -1,11 +1,11 @@
-# P(sampled) by size at 127180 expected samples, and the optimum's
+# mix-bimodal.json: P(sampled) by size at 127180 expected samples, and the optimum's
 # allocsim chart "probability-curves" from ../probability-curves.csv; data: probability-curves.dat.
 # Re-render inside this directory with: gnuplot probability-curves.gp
 if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'P(sampled) by size at 127180 expected samples, and the optimum''s' font ',15'
+set title 'mix-bimodal.json: P(sampled) by size at 127180 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
 set xrange [7.2727272727272725:1140081.8]

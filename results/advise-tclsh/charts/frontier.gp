@@ -1,11 +1,11 @@
-# Accuracy-cost frontier: error of the total vs samples
+# tclsh.raw.zst: accuracy-cost frontier, error of the total vs samples
 # allocsim chart "frontier" from ../frontier.csv; data: frontier.dat.
 # Re-render inside this directory with: gnuplot frontier.gp
 if (!exists('png_file')) png_file = 'frontier.png'
 if (!exists('svg_file')) svg_file = 'frontier.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'Accuracy-cost frontier: error of the total vs samples' font ',15'
+set title 'tclsh.raw.zst: accuracy-cost frontier, error of the total vs samples' font ',15'
 set xlabel 'expected samples per MB'
 set logscale x 10
 set format x '10^{%L}'

@@ -1,11 +1,11 @@
-# Variance of the total / optimal size-class design's
+# tclsh.raw.zst: variance of the total / the optimal size-class design's
 # allocsim chart "versus-optimum" from ../frontier.csv; data: versus-optimum.dat.
 # Re-render inside this directory with: gnuplot versus-optimum.gp
 if (!exists('png_file')) png_file = 'versus-optimum.png'
 if (!exists('svg_file')) svg_file = 'versus-optimum.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'Variance of the total / optimal size-class design''s' font ',15'
+set title 'tclsh.raw.zst: variance of the total / the optimal size-class design''s' font ',15'
 set xlabel 'expected samples per MB'
 set logscale x 10
 set format x '10^{%L}'
