@@ -60,8 +60,8 @@ class NativeTraceWriter {
  private:
   static constexpr std::size_t kSections = 12;
   void put_section(std::size_t section, std::uint64_t at, std::string_view bytes);
-  template <class Column>
-  void put_column(std::size_t section, const Column& column);
+  template <class Values>
+  void put_column(std::size_t section, const Values& column);
   template <class Narrow>
   void put_narrow(std::size_t section, const Narrow& column, std::vector<WideValue>& wide);
 
