@@ -49,6 +49,7 @@ void Xxhash64::consume_stripe(const unsigned char* p) {
 }
 
 void Xxhash64::update(const void* data, std::size_t length) {
+  if (length == 0) return;  // data may be null
   const auto* p = static_cast<const unsigned char*>(data);
   const unsigned char* const end = p + length;
   total_ += length;
