@@ -49,13 +49,6 @@ const Trace& bench_trace() {
   return trace;
 }
 
-// Bytes held by the trace's columns (their capacity: what the process pays).
-std::size_t column_bytes(const Trace& t) {
-  auto bytes = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
-  return bytes(t.thread) + bytes(t.requested) + bytes(t.allocated) + bytes(t.stack) + bytes(t.type) +
-         bytes(t.time) + bytes(t.free_time);
-}
-
 const ThreadIndex& bench_index() {
   static const ThreadIndex index(bench_trace());
   return index;
@@ -99,7 +92,7 @@ void replay(benchmark::State& state, const std::string& name, const std::string&
     benchmark::DoNotOptimize(observations.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.size()));
-  state.counters["trace_bytes_per_event"] = static_cast<double>(column_bytes(trace)) / static_cast<double>(trace.size());
+  state.counters["trace_bytes_per_event"] = static_cast<double>(trace.storage_bytes()) / static_cast<double>(trace.size());
   state.counters["sampled_allocations"] =
       benchmark::Counter(static_cast<double>(samples) / static_cast<double>(state.iterations()));
 }

@@ -52,7 +52,7 @@ TEST(OptimalSizeClass, SamplesWhenTheUniformIsAtMostPAndWeighsZOverP) {
 
 TEST(OptimalSizeClass, LiveObjectiveIgnoresFreedClassesAndJemallocClassesRoundUp) {
   Trace trace = make_trace({10, 10, 20, 5000});
-  trace.free_time[2] = 3;  // the 20-byte allocation dies: its class leaves the live objective
+  trace.free_time.mutable_data()[2] = 3;  // the 20-byte allocation dies: its class leaves the live objective
   const auto live = plan_optimal_size_class(trace, design(1.5, DesignObjective::live));
   EXPECT_EQ(live.probability[2], 0.0);
   // Live classes 10 (c = 2 * 100, a = 2) and 5000 (c = a * 5000^2, a = 1): 5000 is

@@ -157,7 +157,7 @@ TEST(ReplicationApi, AdviceCheckIdenticalOnOneAndThreeThreads) {
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t i = 0; i < 2000; ++i) sizes.push_back(16 + (i * 7919) % 4000);
   Trace trace = testing::make_trace(sizes);
-  for (std::size_t i = 0; i < trace.size(); ++i) trace.stack[i] = static_cast<std::uint32_t>(i % 4);
+  for (std::size_t i = 0; i < trace.size(); ++i) trace.stack.mutable_data()[i] = static_cast<std::uint32_t>(i % 4);
   trace.stack_count = 4;
   AdvicePoint point;
   point.scheme = "poisson";

@@ -29,7 +29,8 @@ Trace generate(const std::string& text, std::uint64_t seed = 1) {
   return trace;
 }
 
-std::size_t count_equal(const std::vector<std::uint32_t>& ids, std::uint32_t id) {
+template <class Ids>
+std::size_t count_equal(const Ids& ids, std::uint32_t id) {
   std::size_t count = 0;
   for (const std::uint32_t x : ids) count += (x == id);
   return count;

@@ -8,6 +8,7 @@
 #include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/synthetic.h"
+#include "allocsim/trace/synthetic_file.h"
 #include "allocsim/trace/trace_summary.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
@@ -160,6 +161,8 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
   command->callback([o, &exit_code] {
     const TraceFormat to = output_format(*o);
+    // A native file is written piece by piece, so its size is not bounded by memory.
+    const SyntheticTarget target = to == TraceFormat::native ? SyntheticTarget::file : SyntheticTarget::memory;
     const nlohmann::json json = parse_json_file(o->input);
     SyntheticSpec spec;
     try {
@@ -167,14 +170,20 @@ void add_generate(CLI::App& trace, int& exit_code) {
       if (auto kind = root.maybe("kind"); kind && kind->string() != "synthetic") {
         kind->fail("only synthetic specs can be generated");
       }
-      spec = parse_synthetic_spec(root);
+      spec = parse_synthetic_spec(root, target);
     } catch (const InputError& e) {
       throw InputError(o->input + ": " + e.what());
     }
-    const Trace trace = generate_synthetic(spec, o->seed, o->input + ": $");
-    write_trace_file(trace, o->output, to);
-    std::printf("wrote %s (%s): %zu allocations, %u stacks, %u threads\n", o->output.c_str(), to_string(to),
-                trace.size(), trace.stack_count, trace.thread_count);
+    SyntheticFileSummary written;
+    if (target == SyntheticTarget::file) {
+      written = write_synthetic_native(spec, o->seed, o->output, o->input + ": $");
+    } else {
+      const Trace trace = generate_synthetic(spec, o->seed, o->input + ": $");
+      write_trace_file(trace, o->output, to);
+      written = {trace.size(), trace.stack_count, trace.thread_count};
+    }
+    std::printf("wrote %s (%s): %llu allocations, %u stacks, %u threads\n", o->output.c_str(), to_string(to),
+                static_cast<unsigned long long>(written.events), written.stacks, written.threads);
     exit_code = 0;
   });
 }

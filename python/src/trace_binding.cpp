@@ -47,7 +47,8 @@ PyTrace load(const std::string& path, const std::string& format_name, const std:
 
 // Dense ids 0..count-1: the count is one more than the largest id (1 when empty),
 // and at least the number of names given.
-std::uint32_t id_count(const std::vector<std::uint32_t>& ids, std::size_t names) {
+template <class Ids>
+std::uint32_t id_count(const Ids& ids, std::size_t names) {
   const std::uint32_t largest = ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end());
   return std::max<std::uint32_t>(largest + 1, static_cast<std::uint32_t>(names));
 }
@@ -75,7 +76,7 @@ PyTrace from_arrays(const py::array& sizes, const std::optional<py::array>& thre
     trace.time = array_column<std::uint64_t>(*times, "times", static_cast<long long>(n));
   } else {
     trace.time.resize(n);
-    for (std::size_t i = 0; i < n; ++i) trace.time[i] = i;  // the event order
+    for (std::size_t i = 0; i < n; ++i) trace.time.mutable_data()[i] = i;  // the event order
   }
   trace.thread_count = id_count(trace.thread, 0);
   trace.stack_count = id_count(trace.stack, stack_names.size());
@@ -91,8 +92,17 @@ PyTrace from_arrays(const py::array& sizes, const std::optional<py::array>& thre
 
 // A read-only NumPy view of a column; `owner` (the Python Trace) keeps it alive.
 template <typename T>
-py::array view(const std::vector<T>& column, const py::object& owner) {
+py::array view(const Column<T>& column, const py::object& owner) {
   py::array_t<T> array(static_cast<py::ssize_t>(column.size()), column.data(), owner);
+  array.attr("setflags")(py::arg("write") = false);
+  return array;
+}
+
+// A narrow column (sizes, threads) has no array of its values to view: a copy.
+template <typename T, typename Narrow>
+py::array view(const NarrowColumn<T, Narrow>& column, const py::object&) {
+  py::array_t<T> array(static_cast<py::ssize_t>(column.size()));
+  std::copy(column.begin(), column.end(), array.mutable_data());
   array.attr("setflags")(py::arg("write") = false);
   return array;
 }

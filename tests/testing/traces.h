@@ -19,7 +19,7 @@ inline Trace make_trace(const std::vector<std::uint64_t>& sizes,
   t.stack.assign(n, 0);
   t.type.assign(n, 0);
   t.time.resize(n);
-  for (std::size_t i = 0; i < n; ++i) t.time[i] = i;
+  for (std::size_t i = 0; i < n; ++i) t.time.mutable_data()[i] = i;
   t.free_time.assign(n, kNeverFreed);
   t.thread_count = 1;
   for (auto id : t.thread) t.thread_count = std::max(t.thread_count, id + 1);

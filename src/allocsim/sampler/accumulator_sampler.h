@@ -93,8 +93,8 @@ class AccumulatorSampler {
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     next_.resize(lanes.size());
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     carried_countdown_replay(
         trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return std::min<std::uint64_t>(requested[i], kMaxSize); },

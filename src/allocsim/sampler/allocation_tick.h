@@ -39,7 +39,7 @@ class AllocationTickSampler {
   // single-threaded trace, built otherwise.
   static CountedStreams process_stream(const Trace& trace, const ThreadIndex& index) {
     if (index.thread_count() == 1) return CountedStreams::requested(index);
-    const std::uint64_t* size = trace.requested.data();
+    const SizeColumn& size = trace.requested;
     return CountedStreams::whole_trace(trace.size(), [=](std::uint64_t i) { return size[i]; });
   }
   // For replay_skip_ahead only: `stream` is process_stream(trace, index).
@@ -81,7 +81,7 @@ class AllocationTickSampler {
   // One process-wide counter (a workstation GC heap); the lanes are not used.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> /*lanes*/, std::vector<Observation>& out) {
-    const std::uint64_t* size = trace.requested.data();
+    const SizeColumn& size = trace.requested;
     if (reset_) {  // a first-success countdown of stride bytes (countdown_discard.h)
       std::uint64_t failures = stride_;
       first_success_replay(

@@ -61,7 +61,7 @@ inline ByteCountdownStreams make_byte_countdown_streams(const Trace& trace, cons
   for (std::size_t i = 0; i < trace.size(); ++i) {
     if (trace.requested[i] >= passthrough_from) passthrough.push_back(i);
   }
-  const std::uint64_t* size = trace.requested.data();
+  const SizeColumn& size = trace.requested;
   auto counted = [&](std::uint64_t i) { return size[i] >= passthrough_from ? 0 : size[i]; };
   const bool plain = passthrough.empty();  // the counted sizes are the requested ones
   if (per_thread || index.thread_count() == 1) {
@@ -107,8 +107,8 @@ class ByteCountdownSampler {
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     next_.resize(per_thread_ ? lanes.size() : 1);
-    const std::uint64_t* size = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& size = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     carried_countdown_replay(
         trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return per_thread_ ? thread[i] : 0; },
         [&](std::size_t i) -> std::uint64_t {

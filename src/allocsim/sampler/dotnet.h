@@ -53,7 +53,7 @@ class DotnetSampler {
 
   // Each thread's pointer-aligned object sizes with prefix sums, for replay_skip_ahead.
   static CountedStreams object_streams(const Trace& trace, const ThreadIndex& index, std::uint64_t pointer_size) {
-    const std::uint64_t* requested = trace.requested.data();
+    const SizeColumn& requested = trace.requested;
     return CountedStreams::per_thread(
         index, [=](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
   }
@@ -82,8 +82,8 @@ class DotnetSampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     budget_.resize(lanes.size());
     for (std::size_t t = 0; t < lanes.size(); ++t) budget_[t] = draw_budget(lanes[t]);
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         trace.size(), std::span<std::uint64_t>(budget_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return dotnet_object_size(requested[i], pointer_size_); },

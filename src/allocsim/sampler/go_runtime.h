@@ -129,8 +129,8 @@ class GoSampler {
       if (config_.faithful) rng_[t] = lanes[t].next_u64();
       failures_[t] = draw_failures(lanes, t);
     }
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) -> std::uint64_t {

@@ -76,7 +76,7 @@ class GperftoolsSampler {
     for (std::size_t t = 0; t < lanes.size(); ++t) {
       counter_[t] = t == 0 && startup_counter_ > 0 ? startup_counter_ : pick_next_sampling_point(lanes, t);
     }
-    const std::uint32_t* thread = trace.thread.data();
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         counted_.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return counted_[i]; },

@@ -49,7 +49,7 @@ class JemallocSampler {
 
   // Each thread's usable sizes with prefix sums, for replay_skip_ahead.
   static CountedStreams usable_streams(const Trace& trace, const ThreadIndex& index) {
-    const std::uint64_t* requested = trace.requested.data();
+    const SizeColumn& requested = trace.requested;
     return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jemalloc_usable_size(requested[i]); });
   }
   // For replay_skip_ahead only: `usable` is usable_streams(trace, index).
@@ -76,7 +76,7 @@ class JemallocSampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     failures_.resize(lanes.size());
     for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
-    const std::uint32_t* thread = trace.thread.data();
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         usable_.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return usable_[i]; },

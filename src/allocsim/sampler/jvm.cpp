@@ -34,7 +34,7 @@ class JvmScheme final : public Scheme {
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     if (interval_ == 0 || tlab_.enabled() || (faithful_ && trace.thread_count > 1)) return nullptr;
     auto sizes = skip_ahead_cache_.get(trace, index, [&] {
-      const std::uint64_t* requested = trace.requested.data();
+      const SizeColumn& requested = trace.requested;
       return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jvm_object_size(requested[i]); });
     });
     return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval_, faithful_, std::move(sizes)));

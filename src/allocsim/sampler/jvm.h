@@ -129,8 +129,8 @@ class JvmSampler {
       return;
     }
     for (std::uint64_t& until : until_) until = failures_of(until);
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) -> std::uint64_t {
@@ -155,8 +155,8 @@ class JvmSampler {
     threads_.clear();
     JvmHeap heap(tlab_);
     for (std::size_t t = 0; t < lanes.size(); ++t) threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.initial : 0, tlab_.initial_armed);
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     const std::size_t n = trace.size();
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t u = jvm_object_size(requested[i]);

@@ -27,7 +27,7 @@ class OcamlScheme final : public Scheme {
 
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     auto words = skip_ahead_cache_.get(trace, index, [&] {
-      const std::uint64_t* requested = trace.requested.data();
+      const SizeColumn& requested = trace.requested;
       return CountedStreams::per_thread(index, [=](std::uint64_t i) { return ocaml_whsize(requested[i]); });
     });
     return std::make_unique<SkipAheadRun<OcamlSampler>>(trace, index, OcamlSampler(lambda_, std::move(words)));

@@ -34,10 +34,10 @@ class PlanCache {
 
   std::shared_ptr<const OptimalSizeClassPlan> get(const Trace& trace, const OptimalSizeClassConfig& config) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!plan_ || trace_ != &trace || column_ != trace.requested.data() || size_ != trace.size()) {
+    if (!plan_ || trace_ != &trace || column_ != trace.requested.codes().data() || size_ != trace.size()) {
       plan_ = std::make_shared<const OptimalSizeClassPlan>(plan_optimal_size_class(trace, config));
       trace_ = &trace;
-      column_ = trace.requested.data();
+      column_ = trace.requested.codes().data();
       size_ = trace.size();
     }
     return plan_;
@@ -47,7 +47,7 @@ class PlanCache {
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const OptimalSizeClassPlan> plan_;
   mutable const Trace* trace_ = nullptr;
-  mutable const std::uint64_t* column_ = nullptr;
+  mutable const void* column_ = nullptr;
   mutable std::size_t size_ = 0;
 };
 

@@ -55,7 +55,7 @@ class OptimalSizeClassSampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) const {
     const double* p = plan_->probability.data();
     const std::uint64_t* z = plan_->measured.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const ThreadColumn& thread = trace.thread;
     for (std::size_t i = 0; i < trace.size(); ++i) {
       if (lanes[thread[i]].next_uniform() <= p[i]) {
         out.push_back({i, 1, 0, static_cast<double>(z[i]) / p[i]});

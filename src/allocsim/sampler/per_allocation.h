@@ -51,7 +51,7 @@ class PerAllocationSampler {
     // Allocations up to and including the next sampled one, per thread.
     remaining_.resize(lanes.size());
     for (std::size_t t = 0; t < lanes.size(); ++t) remaining_[t] = draw_skip(lanes[t]);
-    const std::uint32_t* thread = trace.thread.data();
+    const ThreadColumn& thread = trace.thread;
     const std::size_t n = trace.size();
     for (std::size_t i = 0; i < n; ++i) {
       std::uint64_t& remaining = remaining_[thread[i]];

@@ -57,8 +57,8 @@ class PoissonSampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     distance_.resize(lanes.size());
     for (std::size_t t = 0; t < lanes.size(); ++t) distance_[t] = draw_gap(lanes[t]);
-    const std::uint64_t* size = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& size = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     const std::size_t n = trace.size();
     for (std::size_t i = 0; i < n; ++i) {
       double& distance = distance_[thread[i]];

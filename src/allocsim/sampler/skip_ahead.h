@@ -27,11 +27,11 @@ class SkipAheadCache {
   template <class Build>
   std::shared_ptr<const T> get(const Trace& trace, const ThreadIndex& index, Build build) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!value_ || trace_ != &trace || column_ != trace.requested.data() || index_ != &index ||
+    if (!value_ || trace_ != &trace || column_ != trace.requested.codes().data() || index_ != &index ||
         size_ != trace.size()) {
       value_ = std::make_shared<const T>(build());
       trace_ = &trace;
-      column_ = trace.requested.data();
+      column_ = trace.requested.codes().data();
       index_ = &index;
       size_ = trace.size();
     }
@@ -42,7 +42,7 @@ class SkipAheadCache {
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const T> value_;
   mutable const Trace* trace_ = nullptr;
-  mutable const std::uint64_t* column_ = nullptr;
+  mutable const void* column_ = nullptr;
   mutable const ThreadIndex* index_ = nullptr;
   mutable std::size_t size_ = 0;
 };

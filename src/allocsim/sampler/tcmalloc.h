@@ -84,8 +84,8 @@ class TcmallocSampler {
       for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64());
     }
     for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = pick_next_sampling_point(lanes, t);
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         trace.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return requested[i] + 1; },

@@ -71,8 +71,8 @@ class V8Sampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     failures_.resize(lanes.size());
     for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
-    const std::uint64_t* requested = trace.requested.data();
-    const std::uint32_t* thread = trace.thread.data();
+    const SizeColumn& requested = trace.requested;
+    const ThreadColumn& thread = trace.thread;
     first_success_replay(
         trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
         [&](std::size_t i) { return requested[i]; },

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <unordered_map>
 
@@ -41,53 +42,14 @@ std::uint32_t group_count(const JsonValue& value) {
   return static_cast<std::uint32_t>(count);
 }
 
-std::vector<std::uint32_t> round_robin_ids(std::size_t n, std::uint32_t count) {
-  std::vector<std::uint32_t> ids(n);
-  std::uint32_t next = 0;
-  for (std::uint32_t& id : ids) {
-    id = next;
-    next = (next + 1 == count) ? 0 : next + 1;
-  }
-  return ids;
-}
-
-std::vector<std::uint32_t> random_ids(std::size_t n, const GroupRule& rule, RandomStream& random) {
-  std::vector<std::uint32_t> ids(n);
-  if (rule.zipf == 0) {
-    for (std::uint32_t& id : ids)
-      id = static_cast<std::uint32_t>(uniform_below(random, rule.count));
-    return ids;
-  }
-  std::vector<double> weights(rule.count);
-  for (std::uint32_t k = 0; k < rule.count; ++k) weights[k] = std::pow(k + 1.0, -rule.zipf);
-  const AliasTable choice(weights);
-  for (std::uint32_t& id : ids) id = choice.draw(random);
-  return ids;
-}
-
-std::vector<std::uint32_t> size_bucket_ids(std::span<const std::uint64_t> requested) {
-  std::vector<std::uint32_t> ids(requested.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = size_bucket_of(requested[i]);
-  return ids;
-}
-
-// Drops unused raw ids, renumbers the rest 0..k-1 in increasing raw order, and
-// names each kept id by its raw id.
-template <class NameOf>
-GroupColumn compact(std::vector<std::uint32_t> raw, NameOf name_of) {
+// Drops unused raw ids, renumbers the rest 0..k-1 in increasing raw order.
+GroupColumn compact(const GroupRule& rule, std::string_view prefix, std::vector<std::uint32_t> raw) {
   const std::uint32_t largest = raw.empty() ? 0 : *std::max_element(raw.begin(), raw.end());
   std::vector<char> used(std::size_t{largest} + 1, 0);
   for (const std::uint32_t id : raw) used[id] = 1;
-  std::vector<std::uint32_t> dense(used.size());
-  GroupColumn column;
-  for (std::uint32_t id = 0; id <= largest; ++id) {
-    if (!used[id]) continue;
-    dense[id] = static_cast<std::uint32_t>(column.names.size());
-    column.names.push_back(name_of(id));
-  }
-  for (std::uint32_t& id : raw) id = dense[id];
-  column.ids = std::move(raw);
-  return column;
+  GroupNumbering numbering = number_groups(rule, prefix, used);
+  for (std::uint32_t& id : raw) id = numbering.dense[id];
+  return {std::move(raw), std::move(numbering.names)};
 }
 
 // by_size: dense ids in increasing size. While sizes repeat, numbering them by
@@ -167,29 +129,109 @@ GroupRule parse_group_rule(JsonObject& object) {
   return rule;
 }
 
-GroupColumn assign_groups(const GroupRule& rule, std::span<const std::uint64_t> requested,
-                          std::span<const std::uint32_t> components, std::string_view prefix,
-                          RandomStream& random) {
-  const auto numbered = [prefix](std::uint32_t id) {
-    return std::string(prefix) + "-" + std::to_string(id);
-  };
-  const std::size_t n = requested.size();
-  switch (rule.kind) {
-    case GroupRuleKind::constant:
-      return compact(std::vector<std::uint32_t>(n, 0), numbered);
-    case GroupRuleKind::round_robin:
-      return compact(round_robin_ids(n, rule.count), numbered);
-    case GroupRuleKind::random:
-      return compact(random_ids(n, rule, random), numbered);
-    case GroupRuleKind::size_bucket:
-      return compact(size_bucket_ids(requested), size_bucket_label);
-    case GroupRuleKind::component:
-      return compact(std::vector<std::uint32_t>(components.begin(), components.end()),
-                     [](std::uint32_t id) { return "component-" + std::to_string(id); });
-    case GroupRuleKind::by_size:
-      return by_size_groups(requested);
+RawGroupIds::RawGroupIds(const GroupRule& rule) : rule_(rule) {
+  if (rule.kind == GroupRuleKind::random && rule.zipf != 0) {
+    std::vector<double> weights(rule.count);
+    for (std::uint32_t k = 0; k < rule.count; ++k) weights[k] = std::pow(k + 1.0, -rule.zipf);
+    zipf_ = AliasTable(weights);
   }
-  return {};
+}
+
+void RawGroupIds::draw(std::uint64_t first_event, std::span<const std::uint64_t> requested,
+                       std::span<const std::uint32_t> components, RandomStream& random,
+                       std::span<std::uint32_t> ids) const {
+  switch (rule_.kind) {
+    case GroupRuleKind::constant:
+    case GroupRuleKind::by_size:
+      std::fill(ids.begin(), ids.end(), 0u);
+      return;
+    case GroupRuleKind::round_robin:
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>((first_event + i) % rule_.count);
+      return;
+    case GroupRuleKind::random:
+      if (rule_.zipf == 0) {
+        for (std::uint32_t& id : ids) id = static_cast<std::uint32_t>(uniform_below(random, rule_.count));
+      } else {
+        for (std::uint32_t& id : ids) id = zipf_.draw(random);
+      }
+      return;
+    case GroupRuleKind::size_bucket:
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = size_bucket_of(requested[i]);
+      return;
+    case GroupRuleKind::component:
+      std::copy(components.begin(), components.end(), ids.begin());
+      return;
+  }
+}
+
+GroupNumbering number_groups(const GroupRule& rule, std::string_view prefix, const std::vector<char>& used) {
+  GroupNumbering numbering;
+  numbering.dense.resize(used.size());
+  for (std::uint32_t id = 0; id < used.size(); ++id) {
+    if (!used[id]) continue;
+    numbering.dense[id] = static_cast<std::uint32_t>(numbering.names.size());
+    switch (rule.kind) {
+      case GroupRuleKind::size_bucket: numbering.names.push_back(size_bucket_label(id)); break;
+      case GroupRuleKind::component: numbering.names.push_back("component-" + std::to_string(id)); break;
+      default: numbering.names.push_back(std::string(prefix) + "-" + std::to_string(id)); break;
+    }
+  }
+  return numbering;
+}
+
+GroupColumn number_raw_ids(const GroupRule& rule, std::string_view prefix, std::vector<std::uint32_t> raw,
+                           std::span<const std::uint64_t> requested) {
+  if (rule.kind == GroupRuleKind::by_size) return by_size_groups(requested);
+  return compact(rule, prefix, std::move(raw));
+}
+
+PieceGroupNumbering::PieceGroupNumbering(const GroupRule& rule, std::string_view prefix, std::uint64_t events)
+    : rule_(rule), prefix_(prefix) {
+  if (rule.kind == GroupRuleKind::constant || rule.kind == GroupRuleKind::round_robin) {
+    // Known without looking: ids 0 .. min(count, events) - 1 all occur.
+    const std::uint64_t count = rule.kind == GroupRuleKind::constant ? 1 : rule.count;
+    used_.assign(std::min(count, events), 1);
+    finish_observation();
+  }
+}
+
+bool PieceGroupNumbering::needs_observation() const { return !finished_; }
+
+void PieceGroupNumbering::observe(std::span<const std::uint32_t> raw, std::span<const std::uint64_t> requested) {
+  if (rule_.kind == GroupRuleKind::by_size) {
+    std::vector<std::uint64_t> piece(requested.begin(), requested.end());
+    std::sort(piece.begin(), piece.end());
+    piece.erase(std::unique(piece.begin(), piece.end()), piece.end());
+    std::vector<std::uint64_t> merged;
+    std::set_union(sizes_.begin(), sizes_.end(), piece.begin(), piece.end(), std::back_inserter(merged));
+    sizes_ = std::move(merged);
+    return;
+  }
+  for (const std::uint32_t id : raw) {
+    if (id >= used_.size()) used_.resize(std::size_t{id} + 1, 0);
+    used_[id] = 1;
+  }
+}
+
+void PieceGroupNumbering::finish_observation() {
+  finished_ = true;
+  if (rule_.kind != GroupRuleKind::by_size) {
+    numbering_ = number_groups(rule_, prefix_, used_);
+    return;
+  }
+  for (std::uint32_t rank = 0; rank < sizes_.size(); ++rank) {
+    rank_of_size_.emplace(sizes_[rank], rank);
+    numbering_.names.push_back(size_name(sizes_[rank]));
+  }
+}
+
+std::vector<std::uint32_t> PieceGroupNumbering::apply(std::span<const std::uint32_t> raw,
+                                                      std::span<const std::uint64_t> requested) const {
+  std::vector<std::uint32_t> ids(raw.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ids[i] = rule_.kind == GroupRuleKind::by_size ? rank_of_size_.at(requested[i]) : numbering_.dense[raw[i]];
+  }
+  return ids;
 }
 
 }  // namespace allocsim

@@ -7,10 +7,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "allocsim/random/random_stream.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/trace/size_distribution.h"
 
 namespace allocsim {
 
@@ -39,11 +41,54 @@ struct GroupColumn {
   std::vector<std::string> names;  // indexed by id
 };
 
-// Groups events with requested sizes `requested`; `components` holds each event's
-// SizeDraw::component and is read only by the component rule. Numbered groups
-// are named after their raw id: prefix "stack" gives "stack-3".
-GroupColumn assign_groups(const GroupRule& rule, std::span<const std::uint64_t> requested,
-                          std::span<const std::uint32_t> components, std::string_view prefix,
-                          RandomStream& random);
+// A rule's raw ids, before unused ids are dropped, drawn piece by piece in event
+// order (the pieces of a trace generated without holding it whole). by_size has
+// no raw ids: its ids are the sizes' ranks (all 0 here).
+class RawGroupIds {
+ public:
+  explicit RawGroupIds(const GroupRule& rule);
+  // Ids of events first_event, first_event + 1, ...: one per element of `ids`.
+  void draw(std::uint64_t first_event, std::span<const std::uint64_t> requested,
+            std::span<const std::uint32_t> components, RandomStream& random, std::span<std::uint32_t> ids) const;
+
+ private:
+  GroupRule rule_;
+  AliasTable zipf_;  // random with zipf > 0
+};
+
+// Raw ids that occur (used[id] != 0) renumbered 0..k-1 in increasing order, and
+// each kept id's name: prefix-<raw id>, its size bucket or its component.
+struct GroupNumbering {
+  std::vector<std::uint32_t> dense;  // by raw id
+  std::vector<std::string> names;    // by dense id
+};
+GroupNumbering number_groups(const GroupRule& rule, std::string_view prefix, const std::vector<char>& used);
+
+// The dense ids and names of a whole trace's raw ids: unused ids dropped, or for
+// by_size one group per distinct size in increasing size (named "size=20").
+GroupColumn number_raw_ids(const GroupRule& rule, std::string_view prefix, std::vector<std::uint32_t> raw,
+                           std::span<const std::uint64_t> requested);
+
+// The same numbering for a trace seen piece by piece, which needs every piece
+// observed before the first is numbered (which ids occur; for by_size, which
+// sizes) unless the rule tells it up front (constant, round_robin).
+class PieceGroupNumbering {
+ public:
+  PieceGroupNumbering(const GroupRule& rule, std::string_view prefix, std::uint64_t events);
+  bool needs_observation() const;
+  void observe(std::span<const std::uint32_t> raw, std::span<const std::uint64_t> requested);
+  void finish_observation();
+  std::vector<std::uint32_t> apply(std::span<const std::uint32_t> raw, std::span<const std::uint64_t> requested) const;
+  const std::vector<std::string>& names() const { return numbering_.names; }
+
+ private:
+  GroupRule rule_;
+  std::string prefix_;
+  bool finished_ = false;
+  std::vector<char> used_;                                      // by raw id
+  std::vector<std::uint64_t> sizes_;                            // by_size: distinct, increasing
+  std::unordered_map<std::uint64_t, std::uint32_t> rank_of_size_;  // by_size
+  GroupNumbering numbering_;
+};
 
 }  // namespace allocsim

@@ -55,10 +55,8 @@ Lifetime parse_lifetime(JsonObject& object) {
   return lifetime;
 }
 
-void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time,
+void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time, std::uint64_t end,
                      std::span<std::uint64_t> free_time, RandomStream& random) {
-  if (time.empty()) return;
-  const std::uint64_t end = time.back();
   std::visit(
       [&](const auto& family) {
         for (std::size_t i = 0; i < time.size(); ++i) {

@@ -34,9 +34,10 @@ using Lifetime =
 // Reads "distribution" and that family's keys from `object`, then finishes it.
 Lifetime parse_lifetime(JsonObject& object);
 
-// free_time[i] = time[i] + L_i, or kNeverFreed where that lies after time.back().
-// Both spans have the same length; time is non-decreasing.
-void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time,
+// free_time[i] = time[i] + L_i, or kNeverFreed where that lies after `end`, the
+// time of the trace's last event (the spans may be a piece of the trace). Both
+// spans have the same length; time is non-decreasing.
+void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time, std::uint64_t end,
                      std::span<std::uint64_t> free_time, RandomStream& random);
 
 }  // namespace allocsim

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <numeric>
@@ -59,47 +60,23 @@ GroupRule parse_group_rule_at(const JsonValue& value) {
   return parse_group_rule(object);
 }
 
-// Sizes, and each draw's component when a group rule asks for it (components non-empty).
-void draw_sizes(const SizeDistribution& distribution, RandomStream& random,
-                std::vector<std::uint64_t>& requested, std::vector<std::uint32_t>& components) {
-  SizeSampler sampler(distribution);
-  const bool keep_components = !components.empty();
-  for (std::size_t i = 0; i < requested.size(); ++i) {
-    const SizeDraw draw = sampler.draw(random);
-    requested[i] = draw.size;
-    if (keep_components) components[i] = draw.component;
-  }
-}
-
-std::vector<std::uint32_t> assign_threads(ThreadAssignment assignment, std::uint32_t threads,
-                                          std::size_t n, RandomStream& random) {
-  std::vector<std::uint32_t> thread;
-  resize_on_huge_pages(thread, n);
+std::uint32_t thread_of(ThreadAssignment assignment, std::uint32_t threads, std::uint64_t i, std::uint64_t n,
+                        RandomStream& random) {
   switch (assignment) {
-    case ThreadAssignment::round_robin:
-      for (std::size_t i = 0; i < n; ++i) thread[i] = static_cast<std::uint32_t>(i % threads);
-      break;
-    case ThreadAssignment::random:
-      for (std::uint32_t& t : thread)
-        t = static_cast<std::uint32_t>(uniform_below(random, threads));
-      break;
-    case ThreadAssignment::blocks:
-      // i < 2^31 and threads <= 2^20, so the product fits easily.
-      for (std::size_t i = 0; i < n; ++i) thread[i] = static_cast<std::uint32_t>(i * threads / n);
-      break;
+    case ThreadAssignment::round_robin: return static_cast<std::uint32_t>(i % threads);
+    case ThreadAssignment::random: return static_cast<std::uint32_t>(uniform_below(random, threads));
+    case ThreadAssignment::blocks: return static_cast<std::uint32_t>(i * threads / n);  // i < 2^31, threads <= 2^20
   }
-  return thread;
+  return 0;
 }
 
-std::vector<std::uint64_t> allocated_sizes(const AllocatedRounding& rounding,
-                                           const std::vector<std::uint64_t>& requested) {
-  std::vector<std::uint64_t> allocated(requested.size());
+std::uint64_t allocated_size(const AllocatedRounding& rounding, std::uint64_t requested) {
   const std::uint64_t mask = rounding.alignment - 1;
-  for (std::size_t i = 0; i < requested.size(); ++i) {
-    allocated[i] = rounding.kind == AllocatedRounding::Kind::align ? (requested[i] + mask) & ~mask
-                                                                   : std::bit_ceil(requested[i]);
-  }
-  return allocated;
+  return rounding.kind == AllocatedRounding::Kind::align ? (requested + mask) & ~mask : std::bit_ceil(requested);
+}
+
+bool needs_components(const SyntheticSpec& spec) {
+  return spec.stacks.kind == GroupRuleKind::component || spec.types.kind == GroupRuleKind::component;
 }
 
 std::uint64_t physical_memory() {
@@ -114,18 +91,19 @@ std::string gigabytes(std::uint64_t bytes) {
 
 // Bytes of memory the trace of `spec` and its skip-ahead index take.
 std::uint64_t synthetic_trace_memory(const SyntheticSpec& spec) {
-  // Trace columns: thread, stack and type (4 bytes each), requested, time and
-  // free_time (8 each), allocated (8) when rounded; the index: one prefix sum (8)
-  // per event, and each event's position in its thread (8) when there are several.
-  std::uint64_t per_event = 3 * 4 + 3 * 8 + 8;
-  if (spec.allocated.kind != AllocatedRounding::Kind::none) per_event += 8;
+  // Trace columns: thread (2 bytes), requested, stack and type (4 each), time and
+  // free_time (8 each), allocated (4) when rounded; the sizes as drawn (8) while
+  // the trace is made; the index: one prefix sum (8) per event, and each event's
+  // position in its thread (8) when there are several.
+  std::uint64_t per_event = 2 + 3 * 4 + 2 * 8 + 8 + 8;
+  if (spec.allocated.kind != AllocatedRounding::Kind::none) per_event += 4;
   if (spec.threads > 1) per_event += 8;
   return spec.allocations * per_event;
 }
 
 }  // namespace
 
-SyntheticSpec parse_synthetic_spec(JsonObject& object) {
+SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
   SyntheticSpec spec;
   const JsonValue allocations = object.at("allocations");
   spec.allocations = allocations.positive_uint();
@@ -158,7 +136,7 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object) {
   }
   if (auto seed = object.maybe("seed")) spec.seed = seed->uint();
   object.finish();
-  if (synthetic_trace_memory(spec) > physical_memory()) {
+  if (target == SyntheticTarget::memory && synthetic_trace_memory(spec) > physical_memory()) {
     allocations.fail(std::to_string(spec.allocations) + " allocations need " +
                      gigabytes(synthetic_trace_memory(spec)) + " for the trace and its index, more than the " +
                      gigabytes(physical_memory()) + " of memory of this machine");
@@ -166,44 +144,78 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object) {
   return spec;
 }
 
+SyntheticEvents::SyntheticEvents(const SyntheticSpec& spec, std::uint64_t seed)
+    : spec_(spec),
+      sizes_(spec.sizes),
+      size_random_(stream_for(seed, Purpose::sizes)),
+      thread_random_(stream_for(seed, Purpose::threads)),
+      stack_random_(stream_for(seed, Purpose::stacks)),
+      type_random_(stream_for(seed, Purpose::types)),
+      lifetime_random_(stream_for(seed, Purpose::lifetimes)),
+      stacks_(spec.stacks),
+      types_(spec.types) {}
+
+void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece) {
+  const std::uint64_t first = generated_;
+  const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>(count, left()));
+  const std::uint64_t n = spec_.allocations;
+  Trace& events = piece.events;
+
+  // Each aspect draws from its own stream in event order, so pieces of any length
+  // give the events of one whole draw.
+  std::vector<std::uint32_t> components(needs_components(spec_) ? m : 0);
+  piece.sizes.resize(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    const SizeDraw draw = sizes_.draw(size_random_);
+    piece.sizes[i] = draw.size;
+    if (!components.empty()) components[i] = draw.component;
+  }
+  events.requested.clear();
+  events.requested.reserve(m);
+  events.requested.append(piece.sizes.begin(), piece.sizes.end());
+
+  events.thread.clear();
+  events.thread.reserve(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    events.thread.push_back(thread_of(spec_.thread_assignment, spec_.threads, first + i, n, thread_random_));
+  }
+  events.thread_count = spec_.threads;
+
+  piece.raw_stacks.resize(m);
+  stacks_.draw(first, piece.sizes, components, stack_random_, piece.raw_stacks);
+  piece.raw_types.resize(m);
+  types_.draw(first, piece.sizes, components, type_random_, piece.raw_types);
+
+  std::vector<std::uint64_t> time;
+  resize_on_huge_pages(time, m);
+  std::iota(time.begin(), time.end(), first);
+  std::vector<std::uint64_t> free_time;
+  resize_on_huge_pages(free_time, m);
+  fill_free_times(spec_.lifetime, time, n - 1, free_time, lifetime_random_);
+  events.time = std::move(time);
+  events.free_time = std::move(free_time);
+
+  events.allocated.clear();
+  if (spec_.allocated.kind != AllocatedRounding::Kind::none) {
+    events.allocated.reserve(m);
+    for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
+  }
+  generated_ += m;
+}
+
 Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where) {
-  if (spec.seed) seed = *spec.seed;
-  const std::size_t n = spec.allocations;
-  Trace trace;
-
-  const bool needs_components =
-      spec.stacks.kind == GroupRuleKind::component || spec.types.kind == GroupRuleKind::component;
-  std::vector<std::uint32_t> components(needs_components ? n : 0);
-  resize_on_huge_pages(trace.requested, n);
-  RandomStream size_random = stream_for(seed, Purpose::sizes);
-  draw_sizes(spec.sizes, size_random, trace.requested, components);
-
-  RandomStream thread_random = stream_for(seed, Purpose::threads);
-  trace.thread = assign_threads(spec.thread_assignment, spec.threads, n, thread_random);
-  trace.thread_count = spec.threads;
-
-  RandomStream stack_random = stream_for(seed, Purpose::stacks);
-  GroupColumn stacks =
-      assign_groups(spec.stacks, trace.requested, components, "stack", stack_random);
+  SyntheticEvents events(spec, spec.seed.value_or(seed));
+  SyntheticPiece piece;
+  events.next(spec.allocations, piece);
+  Trace trace = std::move(piece.events);
+  GroupColumn stacks = number_raw_ids(spec.stacks, "stack", std::move(piece.raw_stacks), piece.sizes);
   trace.stack = std::move(stacks.ids);
   trace.stack_names = std::move(stacks.names);
   trace.stack_count = static_cast<std::uint32_t>(trace.stack_names.size());
-
-  RandomStream type_random = stream_for(seed, Purpose::types);
-  GroupColumn types = assign_groups(spec.types, trace.requested, components, "type", type_random);
+  GroupColumn types = number_raw_ids(spec.types, "type", std::move(piece.raw_types), piece.sizes);
   trace.type = std::move(types.ids);
   trace.type_names = std::move(types.names);
   trace.type_count = static_cast<std::uint32_t>(trace.type_names.size());
-
-  resize_on_huge_pages(trace.time, n);
-  std::iota(trace.time.begin(), trace.time.end(), std::uint64_t{0});
-  resize_on_huge_pages(trace.free_time, n);
-  RandomStream lifetime_random = stream_for(seed, Purpose::lifetimes);
-  fill_free_times(spec.lifetime, trace.time, trace.free_time, lifetime_random);
-
-  if (spec.allocated.kind != AllocatedRounding::Kind::none) {
-    trace.allocated = allocated_sizes(spec.allocated, trace.requested);
-  }
   trace.check_byte_totals(where);
   return trace;
 }

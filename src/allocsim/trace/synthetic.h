@@ -48,8 +48,36 @@ struct SyntheticSpec {
   std::optional<std::uint64_t> seed;  // overrides the seed given to generate_synthetic
 };
 
+// The events of a synthetic trace made piece by piece, in order: the same events
+// as generate_synthetic, in the memory of one piece. Stack and type ids come raw,
+// for group_rule.h to number once the whole trace is known.
+struct SyntheticPiece {
+  Trace events;                       // every column but stack and type
+  std::vector<std::uint64_t> sizes;   // the requested sizes as drawn
+  std::vector<std::uint32_t> raw_stacks, raw_types;
+};
+
+class SyntheticEvents {
+ public:
+  SyntheticEvents(const SyntheticSpec& spec, std::uint64_t seed);
+  std::uint64_t left() const { return spec_.allocations - generated_; }
+  // The next min(count, left()) events.
+  void next(std::size_t count, SyntheticPiece& piece);
+
+ private:
+  const SyntheticSpec& spec_;
+  std::uint64_t generated_ = 0;
+  SizeSampler sizes_;
+  RandomStream size_random_, thread_random_, stack_random_, type_random_, lifetime_random_;
+  RawGroupIds stacks_, types_;
+};
+
+// Where the trace goes: into memory (its size is checked against this machine's
+// memory) or piece by piece into a file (synthetic_file.h).
+enum class SyntheticTarget { memory, file };
+
 // Reads every key of `spec` except "kind" (which the caller reads first), then finishes it.
-SyntheticSpec parse_synthetic_spec(JsonObject& spec);
+SyntheticSpec parse_synthetic_spec(JsonObject& spec, SyntheticTarget target = SyntheticTarget::memory);
 
 // Deterministic in (spec, seed); the result passes Trace::validate. Sizes are drawn,
 // so their total is known only after: past kMaxTraceBytes it is an InputError

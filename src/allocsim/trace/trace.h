@@ -1,11 +1,16 @@
 #pragma once
 // A trace: the allocations of one program run, stored column by column so the
-// replay loop streams through plain arrays. Allocation i is the i-th event in
-// time order; its free (if any) is linked by free_time[i].
+// replay loop streams through arrays. Allocation i is the i-th event in time
+// order; its free (if any) is linked by free_time[i]. Sizes and thread ids are
+// stored narrow with an exact escape for the rare wide value (narrow_column.h);
+// every column owns its storage or views a mapped native file (column.h).
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include "allocsim/trace/column.h"
+#include "allocsim/trace/narrow_column.h"
 
 namespace allocsim {
 
@@ -20,14 +25,33 @@ inline constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{1} << 62;
 // arrays, used or not.
 inline constexpr std::uint32_t kMaxTraceThreads = std::uint32_t{1} << 20;
 
+// Running totals of a trace's requested and allocated bytes, for traces checked
+// piece by piece: check() throws the error Trace::check_byte_totals describes.
+class ByteTotals {
+ public:
+  void add(std::uint64_t requested, std::uint64_t allocated) {
+    requested_.add(requested);
+    allocated_.add(allocated);
+  }
+  void check(const std::string& where) const;
+
+ private:
+  struct Total {
+    std::uint64_t bytes = 0;
+    bool too_large = false;
+    void add(std::uint64_t size) { too_large |= __builtin_add_overflow(bytes, size, &bytes) || bytes > kMaxTraceBytes; }
+  };
+  Total requested_, allocated_;
+};
+
 struct Trace {
-  std::vector<std::uint32_t> thread;     // dense thread index, 0..thread_count-1
-  std::vector<std::uint64_t> requested;  // bytes asked of malloc
-  std::vector<std::uint64_t> allocated;  // bytes the allocator handed out; empty if unknown
-  std::vector<std::uint32_t> stack;      // dense stack id, 0..stack_count-1
-  std::vector<std::uint32_t> type;       // dense type id, 0..type_count-1
-  std::vector<std::uint64_t> time;       // non-decreasing timestamps (trace ticks)
-  std::vector<std::uint64_t> free_time;  // when the allocation was freed; kNeverFreed = live at end
+  ThreadColumn thread;              // dense thread index, 0..thread_count-1
+  SizeColumn requested;             // bytes asked of malloc
+  SizeColumn allocated;             // bytes the allocator handed out; empty if unknown
+  Column<std::uint32_t> stack;      // dense stack id, 0..stack_count-1
+  Column<std::uint32_t> type;       // dense type id, 0..type_count-1
+  Column<std::uint64_t> time;       // non-decreasing timestamps (trace ticks)
+  Column<std::uint64_t> free_time;  // when the allocation was freed; kNeverFreed = live at end
 
   std::uint32_t thread_count = 1;
   std::uint32_t stack_count = 1;
@@ -49,6 +73,14 @@ struct Trace {
   void validate(const std::string& where) const;
   // The byte totals alone: "<where>: the trace requests N bytes, more than 2^62".
   void check_byte_totals(const std::string& where) const;
+  // Adds events [first, last) to `totals`.
+  void add_byte_totals(std::size_t first, std::size_t last, ByteTotals& totals) const;
+  // Drops the mapped pages of events [first, last) from this process's resident
+  // set (a scan of a mapped trace then costs no memory); no-op for owned columns.
+  void drop_resident(std::size_t first, std::size_t last) const;
+  bool mapped() const { return requested.mapped(); }
+  // Bytes the columns' storage takes (narrow codes and wide tables), owned or mapped.
+  std::size_t storage_bytes() const;
 };
 
 }  // namespace allocsim

@@ -3,6 +3,7 @@
 // file beside the target, and commit() flushes it to disk and renames it over the
 // target. Destroyed without commit(), it removes the temporary file, so a failed
 // write leaves no output. For content built in memory, see util/atomic_file.h.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 
   void write(std::string_view bytes);
+  // Bytes at an offset, for formats whose parts are written out of order.
+  void write_at(std::uint64_t offset, std::string_view bytes);
   void commit();
 
  private:

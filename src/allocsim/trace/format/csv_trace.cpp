@@ -119,7 +119,7 @@ class ValueIds {
 
   // Renumbers `ids` as csv_trace.h says; returns the names to keep (none when the
   // values were the dense numbers 0..k-1 already).
-  std::vector<std::string> finish(std::vector<std::uint32_t>& ids, std::uint32_t& count) const {
+  std::vector<std::string> finish(allocsim::Column<std::uint32_t>& ids, std::uint32_t& count) const {
     count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(values_.size()));
     std::vector<std::pair<std::uint64_t, std::uint32_t>> numbers;  // (value, first-appearance id)
     for (std::uint32_t k = 0; k < values_.size(); ++k) {
@@ -136,7 +136,8 @@ class ValueIds {
       names[r] = values_[numbers[r].second];
       dense = dense && numbers[r].first == r;
     }
-    for (auto& i : ids) i = rank[i];
+    std::uint32_t* id = ids.mutable_data();
+    for (std::size_t i = 0; i < ids.size(); ++i) id[i] = rank[id[i]];
     return dense ? std::vector<std::string>{} : names;
   }
 
@@ -225,7 +226,7 @@ class CsvTraceReader {
       reader_.fail("free of id " + field(Column::id) + " gives size " + field(Column::size) +
                    ", the allocation has " + std::to_string(trace_.requested[it->second]));
     }
-    trace_.free_time[it->second] = at;
+    trace_.free_time.mutable_data()[it->second] = at;
     live_.erase(it);
   }
 

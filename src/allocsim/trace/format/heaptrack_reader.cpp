@@ -321,7 +321,7 @@ class HeaptrackParser {
   }
 
   void free_event(std::uint64_t event) {
-    result_.trace.free_time[event] = now();
+    result_.trace.free_time.mutable_data()[event] = now();
     ++ticks_;
     ++result_.stats.frees;
   }

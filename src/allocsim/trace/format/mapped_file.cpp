@@ -19,7 +19,7 @@ MappedFile::MappedFile(const std::string& path) {
   }
   size_ = static_cast<std::size_t>(info.st_size);
   if (size_ > 0) {
-    void* mapped = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* mapped = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
     if (mapped == MAP_FAILED) {
       ::close(fd);
       throw InputError(path + ": cannot map file into memory");

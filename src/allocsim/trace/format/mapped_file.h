@@ -1,5 +1,6 @@
 #pragma once
-// A whole file mapped read-only into memory, unmapped when destroyed.
+// A whole file mapped read-only into memory, unmapped when destroyed. Shared:
+// every process that maps the file reads the same pages of the page cache.
 #include <cstddef>
 #include <string>
 

@@ -1,5 +1,6 @@
 #include "allocsim/trace/format/xxhash64.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -40,30 +41,44 @@ std::uint64_t merge_round(std::uint64_t acc, std::uint64_t value) {
 
 }  // namespace
 
-std::uint64_t xxhash64(const void* data, std::size_t length, std::uint64_t seed) {
+Xxhash64::Xxhash64(std::uint64_t seed)
+    : lanes_{seed + kPrime1 + kPrime2, seed + kPrime2, seed, seed - kPrime1}, seed_(seed) {}
+
+void Xxhash64::consume_stripe(const unsigned char* p) {
+  for (int lane = 0; lane < 4; ++lane) lanes_[lane] = round(lanes_[lane], load64(p + 8 * lane));
+}
+
+void Xxhash64::update(const void* data, std::size_t length) {
+  if (length == 0) return;  // data may be null
   const auto* p = static_cast<const unsigned char*>(data);
   const unsigned char* const end = p + length;
-  std::uint64_t hash;
-  if (length >= 32) {
-    std::uint64_t v1 = seed + kPrime1 + kPrime2;
-    std::uint64_t v2 = seed + kPrime2;
-    std::uint64_t v3 = seed;
-    std::uint64_t v4 = seed - kPrime1;
-    for (const unsigned char* limit = end - 32; p <= limit; p += 32) {
-      v1 = round(v1, load64(p));
-      v2 = round(v2, load64(p + 8));
-      v3 = round(v3, load64(p + 16));
-      v4 = round(v4, load64(p + 24));
-    }
-    hash = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
-    hash = merge_round(hash, v1);
-    hash = merge_round(hash, v2);
-    hash = merge_round(hash, v3);
-    hash = merge_round(hash, v4);
-  } else {
-    hash = seed + kPrime5;
+  total_ += length;
+  if (buffered_ > 0) {
+    const std::size_t take = std::min<std::size_t>(length, kStripe - buffered_);
+    std::memcpy(buffer_ + buffered_, p, take);
+    buffered_ += take;
+    p += take;
+    if (buffered_ < kStripe) return;
+    consume_stripe(buffer_);
+    buffered_ = 0;
   }
-  hash += length;
+  for (; end - p >= static_cast<std::ptrdiff_t>(kStripe); p += kStripe) consume_stripe(p);
+  buffered_ = static_cast<std::size_t>(end - p);
+  std::memcpy(buffer_, p, buffered_);
+}
+
+std::uint64_t Xxhash64::digest() const {
+  std::uint64_t hash;
+  if (total_ >= kStripe) {
+    const auto& [v1, v2, v3, v4] = lanes_;
+    hash = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
+    for (const std::uint64_t lane : lanes_) hash = merge_round(hash, lane);
+  } else {
+    hash = seed_ + kPrime5;
+  }
+  hash += total_;
+  const unsigned char* p = buffer_;
+  const unsigned char* const end = buffer_ + buffered_;
   for (; p + 8 <= end; p += 8) hash = std::rotl(hash ^ round(0, load64(p)), 27) * kPrime1 + kPrime4;
   if (p + 4 <= end) {
     hash = std::rotl(hash ^ (std::uint64_t{load32(p)} * kPrime1), 23) * kPrime2 + kPrime3;
@@ -76,6 +91,12 @@ std::uint64_t xxhash64(const void* data, std::size_t length, std::uint64_t seed)
   hash *= kPrime3;
   hash ^= hash >> 32;
   return hash;
+}
+
+std::uint64_t xxhash64(const void* data, std::size_t length, std::uint64_t seed) {
+  Xxhash64 hash(seed);
+  hash.update(data, length);
+  return hash.digest();
 }
 
 }  // namespace allocsim
