@@ -69,7 +69,7 @@ Trace trace_of_site_list(const nlohmann::json& list, const std::string& where) {
   trace.thread.assign(n, 0);
   trace.type.assign(n, 0);
   trace.time.resize(n);
-  std::iota(trace.time.begin(), trace.time.end(), std::uint64_t{0});
+  std::iota(trace.time.mutable_data(), trace.time.mutable_data() + n, std::uint64_t{0});
   trace.free_time.assign(n, kNeverFreed);
   trace.stack_count = static_cast<std::uint32_t>(sites.size());
   for (const ListedSite& site : sites) trace.stack_names.push_back(site.name);
