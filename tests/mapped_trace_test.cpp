@@ -24,21 +24,6 @@ SyntheticSpec parse_spec(const std::string& text) {
   return parse_synthetic_spec(object, SyntheticTarget::file);
 }
 
-void expect_same_trace(const Trace& a, const Trace& b) {
-  EXPECT_EQ(a.thread, b.thread);
-  EXPECT_EQ(a.requested, b.requested);
-  EXPECT_EQ(a.allocated, b.allocated);
-  EXPECT_EQ(a.stack, b.stack);
-  EXPECT_EQ(a.type, b.type);
-  EXPECT_EQ(a.time, b.time);
-  EXPECT_EQ(a.free_time, b.free_time);
-  EXPECT_EQ(a.thread_count, b.thread_count);
-  EXPECT_EQ(a.stack_count, b.stack_count);
-  EXPECT_EQ(a.type_count, b.type_count);
-  EXPECT_EQ(a.stack_names, b.stack_names);
-  EXPECT_EQ(a.type_names, b.type_names);
-}
-
 // Pieces of 1000 events that do not divide the trace, every group rule that needs
 // a first pass (random with zipf, by_size, size_bucket), random threads, lifetimes
 // and allocated sizes, and sizes past 2^32 that take the escape.
@@ -57,7 +42,7 @@ TEST(StreamedSynthetic, FileHoldsTheTraceMadeInMemory) {
     const Trace in_memory = generate_synthetic(spec, 11);
     const Trace from_file = read_native_trace(path);
     SCOPED_TRACE(groups);
-    expect_same_trace(from_file, in_memory);
+    testing::expect_same_trace(from_file, in_memory);
     EXPECT_EQ(summary.events, 10007u);
     EXPECT_EQ(summary.stacks, in_memory.stack_count);
     EXPECT_GT(from_file.requested.wide().size(), 1000u) << "about 1/8 of log-uniform sizes in [2^4, 2^36] pass 2^32";

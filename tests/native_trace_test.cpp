@@ -33,21 +33,6 @@ Trace sample_trace() {
   return t;
 }
 
-void expect_equal(const Trace& a, const Trace& b) {
-  EXPECT_EQ(a.thread, b.thread);
-  EXPECT_EQ(a.requested, b.requested);
-  EXPECT_EQ(a.allocated, b.allocated);
-  EXPECT_EQ(a.stack, b.stack);
-  EXPECT_EQ(a.type, b.type);
-  EXPECT_EQ(a.time, b.time);
-  EXPECT_EQ(a.free_time, b.free_time);
-  EXPECT_EQ(a.thread_count, b.thread_count);
-  EXPECT_EQ(a.stack_count, b.stack_count);
-  EXPECT_EQ(a.type_count, b.type_count);
-  EXPECT_EQ(a.stack_names, b.stack_names);
-  EXPECT_EQ(a.type_names, b.type_names);
-}
-
 std::string error_reading(const std::string& path) {
   try {
     read_native_trace(path);
@@ -87,12 +72,12 @@ TEST(NativeTrace, RoundTripIsExact) {
   const Trace trace = sample_trace();
   const std::string path = dir.file("t.ast");
   write_native_trace(trace, path);
-  expect_equal(read_native_trace(path), trace);
+  testing::expect_same_trace(read_native_trace(path), trace);
   EXPECT_EQ(detect_trace_format(path), TraceFormat::native);
 
   Trace empty = testing::make_trace({});
   write_native_trace(empty, path);
-  expect_equal(read_native_trace(path), empty);
+  testing::expect_same_trace(read_native_trace(path), empty);
 }
 
 TEST(NativeTrace, CsvAndNativeRoundTripThroughEachOther) {
@@ -102,7 +87,7 @@ TEST(NativeTrace, CsvAndNativeRoundTripThroughEachOther) {
   const Trace from_csv = read_csv_trace(dir.file("a.csv"));
   write_native_trace(from_csv, dir.file("b.ast"));
   const Trace from_native = read_native_trace(dir.file("b.ast"));
-  expect_equal(from_native, from_csv);
+  testing::expect_same_trace(from_native, from_csv);
   write_csv_trace(from_native, dir.file("c.csv"));
   EXPECT_EQ(testing::read_bytes(dir.file("c.csv")), testing::read_bytes(dir.file("a.csv")));
   EXPECT_EQ(from_csv.stack_names, trace.stack_names) << "ids already in first-use order keep their names";
@@ -166,7 +151,7 @@ TEST(NativeTrace, WideValuesGoToTheWideTables) {
   ScratchDirectory dir;
   const std::string path = dir.file("wide.ast");
   testing::write_bytes(path, bytes);
-  expect_equal(read_native_trace(path), trace);
+  testing::expect_same_trace(read_native_trace(path), trace);
 }
 
 TEST(NativeTrace, VersionTwoIsMappedNotCopied) {
@@ -207,7 +192,7 @@ TEST(NativeTrace, VersionOneFilesStillRead) {
   write_native_trace(trace, dir.file("v2.ast"));
   const Trace rewritten = read_native_trace(dir.file("v2.ast"));
   EXPECT_TRUE(rewritten.mapped());
-  expect_equal(rewritten, trace);
+  testing::expect_same_trace(rewritten, trace);
 }
 
 TEST(NativeTrace, CorruptionIsRejectedWithTheByteOffset) {

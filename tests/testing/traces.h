@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "allocsim/trace/trace.h"
 
 namespace allocsim::testing {
@@ -24,6 +26,22 @@ inline Trace make_trace(const std::vector<std::uint64_t>& sizes,
   t.thread_count = 1;
   for (auto id : t.thread) t.thread_count = std::max(t.thread_count, id + 1);
   return t;
+}
+
+// Every column, count and name of two traces equal.
+inline void expect_same_trace(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.thread, b.thread);
+  EXPECT_EQ(a.requested, b.requested);
+  EXPECT_EQ(a.allocated, b.allocated);
+  EXPECT_EQ(a.stack, b.stack);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.free_time, b.free_time);
+  EXPECT_EQ(a.thread_count, b.thread_count);
+  EXPECT_EQ(a.stack_count, b.stack_count);
+  EXPECT_EQ(a.type_count, b.type_count);
+  EXPECT_EQ(a.stack_names, b.stack_names);
+  EXPECT_EQ(a.type_names, b.type_names);
 }
 
 }  // namespace allocsim::testing
