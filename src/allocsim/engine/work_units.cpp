@@ -12,10 +12,14 @@ namespace allocsim {
 namespace {
 
 // Events of a point's trace, known before it is built: a synthetic trace's
-// allocation count, a file's size in bytes (a proxy proportional to its events).
+// allocation count, an in-memory trace's size, a file's size in bytes (a proxy
+// proportional to its events).
 double estimated_events(const TraceSource& source) {
   if (const auto* synthetic = std::get_if<SyntheticSpec>(&source.spec)) {
     return static_cast<double>(synthetic->allocations);
+  }
+  if (const auto* in_memory = std::get_if<InMemoryTrace>(&source.spec)) {
+    return static_cast<double>(std::max<std::size_t>(in_memory->trace->size(), 1));
   }
   std::error_code error;
   const auto bytes = std::filesystem::file_size(std::get<FileTraceSpec>(source.spec).path, error);
