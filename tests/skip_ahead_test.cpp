@@ -45,10 +45,11 @@ TEST(ThreadIndex, PrefixSumsAndGalloping) {
   const auto p0 = index.requested_prefix(0);
   EXPECT_EQ(std::vector<std::uint64_t>(p0.begin(), p0.end()), (std::vector<std::uint64_t>{0, 5, 8, 8, 8}));
   // Thread 1: events 1 (0 B), 3 (10 B), 6 (7 B); prefix 0, 0, 10, 17.
-  EXPECT_EQ(index.find(1, 0.0, 0), 1u);  // the 0-byte event holds no byte
-  EXPECT_EQ(index.find(1, 9.99, 0), 1u);
-  EXPECT_EQ(index.find(1, 10.0, 1), 2u);
-  EXPECT_EQ(index.find(1, 16.5, 0), 2u);
+  const CountedStreams streams = CountedStreams::requested(index);
+  EXPECT_EQ(streams.find(1, 0, 0), 1u);  // the 0-byte event holds no byte
+  EXPECT_EQ(streams.find(1, 9, 0), 1u);
+  EXPECT_EQ(streams.find(1, 10, 1), 2u);
+  EXPECT_EQ(streams.find(1, 16, 0), 2u);
 }
 
 // Searches that cross many coarse blocks agree with a linear scan.
@@ -57,12 +58,13 @@ TEST(ThreadIndex, FindMatchesLinearScanAcrossBlocks) {
   for (int i = 0; i < 5000; ++i) sizes.push_back(static_cast<std::uint64_t>((i * 7919) % 97));
   const Trace trace = make_trace(sizes);
   const ThreadIndex index(trace);
+  const CountedStreams streams = CountedStreams::requested(index);
   const auto prefix = index.requested_prefix(0);
   std::size_t from = 0;
-  for (double x = 0; x < static_cast<double>(prefix.back()); x += 37.25) {
+  for (std::uint64_t x = 0; x < prefix.back(); x += 37) {
     std::size_t expected = from;
-    while (static_cast<double>(prefix[expected + 1]) <= x) ++expected;
-    const std::size_t found = index.find(0, x, from);
+    while (prefix[expected + 1] <= x) ++expected;
+    const std::size_t found = streams.find(0, x, from);
     ASSERT_EQ(found, expected) << x;
     from = found;
   }

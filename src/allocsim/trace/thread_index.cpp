@@ -128,15 +128,6 @@ void find_sorted_in(const Levels& l, std::span<const std::uint64_t> xs, std::siz
 
 }  // namespace
 
-// The prefix sums are integers, so prefix[k] <= x exactly when prefix[k] <= floor(x):
-// the search compares integers only.
-std::size_t ThreadIndex::find(std::uint32_t t, double x, std::size_t from) const {
-  const std::uint64_t bound = static_cast<std::uint64_t>(x);
-  std::size_t k = 0;
-  find_sorted_in({prefix_[t], coarse_[t], top_[t], 0}, {&bound, 1}, from, {&k, 1});
-  return k;
-}
-
 CountedStreams CountedStreams::requested(const ThreadIndex& index, std::uint64_t add) {
   CountedStreams s;
   s.threads_ = &index;

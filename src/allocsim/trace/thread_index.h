@@ -34,11 +34,6 @@ class ThreadIndex {
   // Bytes of the index per trace event (event lists, prefix sums and their levels).
   double bytes_per_event() const;
 
-  // The k with prefix[k] <= x < prefix[k + 1] (the event holding byte position x of
-  // thread t's stream), searching forward from `from`, a position known to satisfy
-  // prefix[from] <= x. Requires x < prefix.back().
-  std::size_t find(std::uint32_t t, double x, std::size_t from) const;
-
   // Every kStride-th prefix sum (the coarse level) and every kTopStride-th (the top
   // level, 1/4096 of the events: in cache even for 10^8 events). A search walks the
   // top level, then one kStride-entry segment of the coarse level, then one
