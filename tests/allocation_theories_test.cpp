@@ -20,7 +20,7 @@ TEST(AllocationTheories, GoTinyBlocksFollowTheTraceOrder) {
   const auto scheme = testing::create_scheme("go", {{"rate", 4096}, {"tiny", true}});
   const EstimatorTheory count = scheme->theory(1);
   ASSERT_TRUE(count.per_allocation());
-  const std::vector<AllocationTheory> pieces = count.allocations(trace);
+  const std::vector<AllocationTheory> pieces = count.all_allocations(trace);
   ASSERT_EQ(pieces.size(), trace.size());
   // An opener is sampled with 1 - e^(-16/R): ln P(none) = -16/R, unbiased count.
   for (std::size_t i : {0u, 3u}) {
@@ -33,6 +33,32 @@ TEST(AllocationTheories, GoTinyBlocksFollowTheTraceOrder) {
     EXPECT_EQ(pieces[i].bias, -1.0) << i;
   }
   EXPECT_FALSE(scheme->theory(2).per_allocation());  // merge-then-scale: no closed form
+}
+
+// The theory is visited in blocks of kBlock allocations, and Go's tiny blocks carry
+// across them. After a 20-byte allocation (not tiny, always counted), 1-byte ones fill
+// a 16-byte block each: allocations 1, 17, 33, ... open one, the other fifteen of each
+// sixteen are never counted. kBlock (a multiple of 16) falls inside the block opened at
+// kBlock - 15: resetting the tiny state at a visited block's start would make it open one.
+TEST(AllocationTheories, GoTinyBlocksCarryAcrossVisitedBlocks) {
+  static_assert(EstimatorTheory::kBlock % 16 == 0);
+  std::vector<std::uint64_t> sizes(2 * EstimatorTheory::kBlock + 10, 1);
+  sizes[0] = 20;
+  const Trace trace = testing::make_trace(sizes);
+  const auto scheme = testing::create_scheme("go", {{"rate", 4096}, {"tiny", true}});
+  std::vector<std::size_t> firsts;
+  std::vector<AllocationTheory> pieces;
+  scheme->theory(1).allocations(trace, [&](std::size_t first, std::span<const AllocationTheory> block) {
+    firsts.push_back(first);
+    EXPECT_EQ(first, pieces.size());
+    pieces.insert(pieces.end(), block.begin(), block.end());
+  });
+  EXPECT_EQ(firsts, (std::vector<std::size_t>{0, EstimatorTheory::kBlock, 2 * EstimatorTheory::kBlock}));
+  ASSERT_EQ(pieces.size(), trace.size());
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const bool counted = i == 0 || i % 16 == 1;
+    EXPECT_EQ(pieces[i].log_p_none < 0, counted) << i;
+  }
 }
 
 // Without a group function the metrics are the sums' bias and variance and

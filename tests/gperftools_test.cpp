@@ -97,7 +97,7 @@ TEST(GperftoolsScheme, SmallRequestsAreOverestimatedByTheirClass) {
   const EstimatorTheory theory = scheme->theory(0);
   ASSERT_TRUE(theory.per_allocation());
   double bias = 0;
-  for (const AllocationTheory& one : theory.allocations(trace)) bias += one.bias;
+  for (const AllocationTheory& one : theory.all_allocations(trace)) bias += one.bias;
   // (1 - e^(-32/T)) / (1 - e^(-24/T)) - 1 = 1/3 to within 1e-4 at T = 512 KiB.
   EXPECT_NEAR(bias / (24.0 * 1000), 1.0 / 3, 1e-4);
   // The start-up counter makes allocations dependent: no closed form.

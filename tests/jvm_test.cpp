@@ -147,7 +147,7 @@ TEST(JvmScheme, IntervalZeroSamplesAndPredictsAZeroByteObject) {
   EXPECT_EQ(out[0].event, 0u);
   const auto scheme = make_jvm({{"interval", 0}});
   for (std::size_t estimator : {0u, 1u}) {
-    const AllocationTheory zero = scheme->theory(estimator).allocations(trace)[0];
+    const AllocationTheory zero = scheme->theory(estimator).all_allocations(trace)[0];
     EXPECT_EQ(zero.bias, 0.0) << estimator;
     EXPECT_EQ(zero.variance, 0.0) << estimator;
     EXPECT_EQ(zero.log_p_none, -INFINITY) << estimator;

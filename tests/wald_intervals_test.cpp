@@ -69,7 +69,7 @@ void expect_unbiased_variance_registers(const std::string& name, const nlohmann:
     const EstimatorTheory estimator_theory = scheme->theory(e);
     ASSERT_TRUE(estimator_theory.per_allocation());
     double theory = 0;
-    for (const AllocationTheory& one : estimator_theory.allocations(trace)) theory += one.variance;
+    for (const AllocationTheory& one : estimator_theory.all_allocations(trace)) theory += one.variance;
     const double mean = sum[c] / R;
     const double sd = std::sqrt(std::max(0.0, sum_squares[c] / R - mean * mean) * R / (R - 1));
     EXPECT_GT(theory, 0) << name << "/" << estimators[e].name;

@@ -63,7 +63,7 @@ EstimatorBias estimator_bias(const Scheme& scheme, std::size_t estimator) {
   const Quantity quantity = scheme.estimators()[estimator].quantity;
   const Trace trace = probe_trace();
   const std::vector<AllocationTheory> parts =
-      theory.per_allocation() ? theory.allocations(trace) : std::vector<AllocationTheory>(trace.size());
+      theory.per_allocation() ? theory.all_allocations(trace) : std::vector<AllocationTheory>(trace.size());
   // Sizes whose relative bias is not zero, and its smallest and largest value.
   std::optional<std::size_t> first, last, low, high;
   std::vector<double> relative(trace.size());

@@ -33,7 +33,7 @@ SchemeAccuracy scheme_accuracy(const Scheme& scheme, const Trace& trace) {
   a.probability.resize(n);
   a.allocation_variance.resize(n);
   a.stacks.resize(trace.stack_count);
-  const std::vector<AllocationTheory> theory = bytes_theory.allocations(trace);
+  const std::vector<AllocationTheory> theory = bytes_theory.all_allocations(trace);
   for (std::size_t i = 0; i < n; ++i) {
     a.measured[i] = spec.quantity == Quantity::requested_bytes ? trace.requested[i] : scheme.allocated_size(trace, i);
     const AllocationTheory& t = theory[i];

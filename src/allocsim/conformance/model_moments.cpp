@@ -132,12 +132,12 @@ ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const Model
   for (std::size_t e = 0; e < estimators.size() && !out.closed_form_counts; ++e) {
     const EstimatorTheory t = scheme.theory(e);
     out.closed_form_counts = t.per_allocation();
-    if (out.closed_form_counts) count_theory = t.allocations(trace);
+    if (out.closed_form_counts) count_theory = t.all_allocations(trace);
   }
   const EstimatorTheory estimate_theory = scheme.theory(request.estimator);
   out.closed_form_estimates = estimate_theory.per_allocation();
   const std::vector<AllocationTheory> allocation_theory =
-      out.closed_form_estimates ? estimate_theory.allocations(trace) : std::vector<AllocationTheory>{};
+      out.closed_form_estimates ? estimate_theory.all_allocations(trace) : std::vector<AllocationTheory>{};
   std::vector<std::vector<double>> inclusion(out.closed_form_counts ? sites : 0);  // pi_i per site
   for (std::size_t i = 0; i < trace.size(); ++i) {
     SiteMoments& s = out.sites[trace.stack[i]];

@@ -9,19 +9,17 @@
 
 namespace allocsim {
 
+std::uint64_t go_counted_size(const Trace& trace, std::size_t i, bool tiny, std::vector<GoTinyBlock>& blocks) {
+  const std::uint64_t s = trace.requested[i];
+  if (s == 0) return 0;
+  if (tiny && s < kGoTinySize) return blocks[trace.thread[i]].counted(s);
+  return go_slot_size(s);
+}
+
 std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
   std::vector<std::uint64_t> counted(trace.size());
   std::vector<GoTinyBlock> blocks(trace.thread_count);
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const std::uint64_t s = trace.requested[i];
-    if (s == 0) {
-      counted[i] = 0;
-    } else if (tiny && s < kGoTinySize) {
-      counted[i] = blocks[trace.thread[i]].counted(s);
-    } else {
-      counted[i] = go_slot_size(s);
-    }
-  }
+  for (std::size_t i = 0; i < trace.size(); ++i) counted[i] = go_counted_size(trace, i, tiny, blocks);
   return counted;
 }
 
@@ -133,11 +131,12 @@ class GoScheme final : public Scheme {
   // still exact: an opener carries 16 bytes for the block, the others are never seen.
   EstimatorTheory theory(std::size_t estimator) const override {
     if (estimator >= 2) return {};
-    return {[this, estimator](const Trace& trace) {
-              const std::vector<std::uint64_t> counted = go_counted_sizes(trace, config_.tiny);
-              std::vector<AllocationTheory> out(trace.size());
-              for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(estimator, trace, i, counted[i]);
-              return out;
+    return {[this, estimator](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
+              std::vector<GoTinyBlock> blocks(trace.thread_count);
+              visit_in_blocks(
+                  trace.size(),
+                  [&](std::size_t i) { return theory_of(estimator, trace, i, go_counted_size(trace, i, config_.tiny, blocks)); },
+                  visit);
             },
             {}};
   }

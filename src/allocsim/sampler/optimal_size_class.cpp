@@ -99,11 +99,9 @@ class OptimalSizeClassScheme final : public Scheme {
   // Z/p taken with probability p: unbiased, variance Z^2 (1 - p)/p. A class the
   // objective ignores (p = 0) is never sampled: its bytes are missed (bias -Z).
   EstimatorTheory theory(std::size_t) const override {
-    return {[this](const Trace& trace) {
+    return {[this](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
               const auto plan = cache_.get(trace, config_);
-              std::vector<AllocationTheory> out(trace.size());
-              for (std::size_t i = 0; i < out.size(); ++i) out[i] = theory_of(*plan, i);
-              return out;
+              visit_in_blocks(trace.size(), [&](std::size_t i) { return theory_of(*plan, i); }, visit);
             },
             {}};
   }

@@ -1,5 +1,6 @@
 #include "allocsim/sampler/scheme.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,14 @@ TheoryValues EstimatorTheory::of_group(const GroupTotals& truth, const Allocatio
   t.var = sums.variance;
   t.p_any_sample = -std::expm1(sums.log_p_none);
   return t;
+}
+
+std::vector<AllocationTheory> EstimatorTheory::all_allocations(const Trace& trace) const {
+  std::vector<AllocationTheory> out(trace.size());
+  allocations(trace, [&](std::size_t first, std::span<const AllocationTheory> block) {
+    std::copy(block.begin(), block.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+  });
+  return out;
 }
 
 RegisterLayout::RegisterLayout(const std::vector<EstimatorSpec>& estimators) : first_{0} {

@@ -6,6 +6,7 @@
 // The engine dispatches on the scheme once per replication (SchemeRun::replay and
 // Scheme::weigh are the only virtual calls); the per-event loop inside a concrete
 // sampler is plain, inlined code.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -70,9 +71,17 @@ struct AllocationTheory {
 // The closed-form theory of one estimator (Scheme::theory). Its functions may read
 // the scheme: valid while the scheme lives.
 struct EstimatorTheory {
-  // AllocationTheory of every allocation of a trace, in trace order; null when the
-  // estimator has none (allocations not sampled independently).
-  std::function<std::vector<AllocationTheory>(const Trace&)> allocations;
+  // Receives a block of consecutive allocations' AllocationTheory: block[j] is
+  // allocation first + j's.
+  using BlockVisitor = std::function<void(std::size_t first, std::span<const AllocationTheory> block)>;
+  // Blocks of this many allocations (the last may be shorter): a trace of 10^9
+  // allocations is summed in 96 KiB of theory, not 24 GB.
+  static constexpr std::size_t kBlock = 4096;
+
+  // Visits the AllocationTheory of every allocation of a trace, block by block in
+  // trace order; null when the estimator has none (allocations not sampled
+  // independently).
+  std::function<void(const Trace&, const BlockVisitor&)> allocations;
   // The metrics of a group from its truth and its sums of `allocations` (zero sums
   // without them); null: the bias, variance and P(>= 1 sample) the sums give, or
   // nothing without them.
@@ -80,15 +89,28 @@ struct EstimatorTheory {
 
   bool per_allocation() const { return static_cast<bool>(allocations); }
   TheoryValues of_group(const GroupTotals& truth, const AllocationTheory& sums) const;
+  // Every allocation's AllocationTheory in one vector, in trace order (24 bytes per
+  // allocation: for callers that hold the whole trace's theory anyway).
+  std::vector<AllocationTheory> all_allocations(const Trace& trace) const;
 };
+
+// Visits f(0) .. f(n - 1) in blocks of EstimatorTheory::kBlock (a buffer reused for
+// every block).
+template <class F>
+void visit_in_blocks(std::size_t n, F f, const EstimatorTheory::BlockVisitor& visit) {
+  std::vector<AllocationTheory> block(std::min(n, EstimatorTheory::kBlock));
+  for (std::size_t first = 0; first < n; first += block.size()) {
+    const std::size_t count = std::min(block.size(), n - first);
+    for (std::size_t j = 0; j < count; ++j) block[j] = f(first + j);
+    visit(first, std::span<const AllocationTheory>(block.data(), count));
+  }
+}
 
 // An estimator theory from the AllocationTheory of one allocation, f(trace, i).
 template <class F>
 EstimatorTheory per_allocation_theory(F f) {
-  return {[f](const Trace& trace) {
-            std::vector<AllocationTheory> out(trace.size());
-            for (std::size_t i = 0; i < out.size(); ++i) out[i] = f(trace, i);
-            return out;
+  return {[f](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
+            visit_in_blocks(trace.size(), [&](std::size_t i) { return f(trace, i); }, visit);
           },
           {}};
 }
