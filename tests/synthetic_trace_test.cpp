@@ -12,6 +12,7 @@
 #include "allocsim/util/error.h"
 #include "testing/statistical_assertions.h"
 #include "testing/statistical_bounds.h"
+#include "testing/traces.h"
 
 namespace allocsim {
 namespace {
@@ -80,6 +81,22 @@ TEST(SyntheticTrace, MemrayLoopGivesEachSiteItsOwnStack) {
   EXPECT_EQ(trace.thread_count, 1u);
   EXPECT_EQ(live_count(trace), 1000u) << "the default lifetime is forever";
   EXPECT_FALSE(trace.has_allocated_sizes());
+}
+
+// The aspects (sizes, threads, lifetimes, then stacks and types) each draw from their
+// own stream, so drawing them at the same time gives the very same trace. 100 000
+// events: past the size from which the aspects run in parallel; every aspect is
+// random, and types follow the mixture's components.
+TEST(SyntheticTrace, AspectsDrawnInParallelGiveTheSameTrace) {
+  const SyntheticSpec spec = parse_spec(R"({"allocations": 100000, "threads": 6, "thread_assignment": "random",
+      "sizes": {"distribution": "mixture", "components": [
+          {"weight": 3, "distribution": "lognormal", "median": 55, "sigma": 1.5},
+          {"weight": 1, "distribution": "uniform", "min": 4096, "max": 65536}]},
+      "stacks": {"rule": "random", "count": 300}, "types": {"rule": "component"},
+      "lifetime": {"distribution": "exponential", "mean": 5000},
+      "allocated": {"rounding": "align", "alignment": 16}})");
+  const Trace serial = generate_synthetic(spec, 7, "$.trace", 1);
+  for (unsigned threads : {2u, 3u, 8u}) testing::expect_same_trace(serial, generate_synthetic(spec, 7, "$.trace", threads));
 }
 
 TEST(SyntheticTrace, ComponentRuleFollowsMixtureComponents) {

@@ -11,8 +11,8 @@
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
 #include "allocsim/conformance/verdict_simulation.h"
-#include "allocsim/engine/parallel.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/parallel.h"
 #include "commands.h"
 #include "data_paths.h"
 

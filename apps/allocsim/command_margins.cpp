@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margins_output.h"
 #include "allocsim/sampler/registry.h"
@@ -16,6 +15,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
+#include "allocsim/util/parallel.h"
 #include "commands.h"
 #include "trace_argument.h"
 

@@ -5,12 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/profile/pprof_writer.h"
 #include "allocsim/profile/profile_report.h"
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/parallel.h"
 #include "commands.h"
 
 namespace allocsim::cli {

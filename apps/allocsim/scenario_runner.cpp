@@ -7,11 +7,11 @@
 #include <set>
 #include <utility>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
+#include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
 

@@ -7,11 +7,11 @@
 #include <memory>
 #include <set>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/engine/scheme_evaluator.h"
 #include "allocsim/engine/theory_sums.h"
 #include "allocsim/engine/work_units.h"
 #include "allocsim/stats/truth.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -92,12 +92,15 @@ class PointSetups {
         first_point.push_back(p);
       }
     }
-    // Traces first, then each one's indexes: two tasks per trace.
+    // Traces first (the threads shared among them: a lone trace draws its aspects
+    // on all), then each one's indexes: two tasks per trace.
     std::vector<std::shared_ptr<TraceSetup>> loaded(new_keys.size());
+    const auto threads_per_trace =
+        static_cast<unsigned>(std::max<std::size_t>(1, threads_ / std::max<std::size_t>(1, new_keys.size())));
     parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
       loaded[t] = std::make_shared<TraceSetup>();
       loaded[t]->trace = std::make_shared<const Trace>(
-          load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed)));
+          load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
     }, [] {});
     parallel_for(2 * new_keys.size(), threads_, [&](std::size_t task, unsigned) {
       TraceSetup& setup = *loaded[task / 2];

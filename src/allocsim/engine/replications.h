@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "allocsim/engine/parallel.h"
 #include "allocsim/random/random_stream.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <string_view>
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/util/huge_pages.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -19,6 +21,9 @@ namespace {
 // keeps them apart from the (sweep point, scheme) streams of the samplers.
 enum class Purpose : std::uint64_t { sizes = 1, threads, stacks, types, lifetimes };
 constexpr std::uint64_t kSyntheticStreamTag = 0x73796E7468000000;  // "synth\0\0\0"
+
+// Below this many events, starting threads for the aspects costs more than it saves.
+constexpr std::size_t kParallelAspectsFrom = std::size_t{1} << 15;
 
 RandomStream stream_for(std::uint64_t seed, Purpose purpose) {
   return RandomStream(StreamKey{seed, kSyntheticStreamTag | static_cast<std::uint64_t>(purpose), 0},
@@ -155,64 +160,87 @@ SyntheticEvents::SyntheticEvents(const SyntheticSpec& spec, std::uint64_t seed)
       stacks_(spec.stacks),
       types_(spec.types) {}
 
-void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece) {
+void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned threads) {
   const std::uint64_t first = generated_;
   const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>(count, left()));
   const std::uint64_t n = spec_.allocations;
   Trace& events = piece.events;
+  const unsigned aspect_threads = m >= kParallelAspectsFrom ? threads : 1;
 
   // Each aspect draws from its own stream in event order, so pieces of any length
-  // give the events of one whole draw.
+  // give the events of one whole draw, and the aspects can be drawn at the same
+  // time: sizes, threads and lifetimes first, then the stack and type rules, which
+  // may read the sizes and their mixture components.
   std::vector<std::uint32_t> components(needs_components(spec_) ? m : 0);
-  piece.sizes.resize(m);
-  for (std::size_t i = 0; i < m; ++i) {
-    const SizeDraw draw = sizes_.draw(size_random_);
-    piece.sizes[i] = draw.size;
-    if (!components.empty()) components[i] = draw.component;
-  }
-  events.requested.clear();
-  events.requested.reserve(m);
-  events.requested.append(piece.sizes.begin(), piece.sizes.end());
-
-  events.thread.clear();
-  events.thread.reserve(m);
-  for (std::size_t i = 0; i < m; ++i) {
-    events.thread.push_back(thread_of(spec_.thread_assignment, spec_.threads, first + i, n, thread_random_));
-  }
+  const std::function<void()> independent[] = {
+      [&] {
+        piece.sizes.resize(m);
+        for (std::size_t i = 0; i < m; ++i) {
+          const SizeDraw draw = sizes_.draw(size_random_);
+          piece.sizes[i] = draw.size;
+          if (!components.empty()) components[i] = draw.component;
+        }
+      },
+      [&] {
+        events.thread.clear();
+        events.thread.reserve(m);
+        for (std::size_t i = 0; i < m; ++i) {
+          events.thread.push_back(thread_of(spec_.thread_assignment, spec_.threads, first + i, n, thread_random_));
+        }
+      },
+      [&] {
+        std::vector<std::uint64_t> time;
+        resize_on_huge_pages(time, m);
+        std::iota(time.begin(), time.end(), first);
+        std::vector<std::uint64_t> free_time;
+        resize_on_huge_pages(free_time, m);
+        fill_free_times(spec_.lifetime, time, n - 1, free_time, lifetime_random_);
+        events.time = std::move(time);
+        events.free_time = std::move(free_time);
+      },
+  };
+  run_tasks(independent, aspect_threads);
   events.thread_count = spec_.threads;
 
-  piece.raw_stacks.resize(m);
-  stacks_.draw(first, piece.sizes, components, stack_random_, piece.raw_stacks);
-  piece.raw_types.resize(m);
-  types_.draw(first, piece.sizes, components, type_random_, piece.raw_types);
-
-  std::vector<std::uint64_t> time;
-  resize_on_huge_pages(time, m);
-  std::iota(time.begin(), time.end(), first);
-  std::vector<std::uint64_t> free_time;
-  resize_on_huge_pages(free_time, m);
-  fill_free_times(spec_.lifetime, time, n - 1, free_time, lifetime_random_);
-  events.time = std::move(time);
-  events.free_time = std::move(free_time);
-
-  events.allocated.clear();
-  if (spec_.allocated.kind != AllocatedRounding::Kind::none) {
-    events.allocated.reserve(m);
-    for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
-  }
+  const std::function<void()> by_size[] = {
+      [&] {
+        events.requested.clear();
+        events.requested.reserve(m);
+        events.requested.append(piece.sizes.begin(), piece.sizes.end());
+        events.allocated.clear();
+        if (spec_.allocated.kind != AllocatedRounding::Kind::none) {
+          events.allocated.reserve(m);
+          for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
+        }
+      },
+      [&] {
+        piece.raw_stacks.resize(m);
+        stacks_.draw(first, piece.sizes, components, stack_random_, piece.raw_stacks);
+      },
+      [&] {
+        piece.raw_types.resize(m);
+        types_.draw(first, piece.sizes, components, type_random_, piece.raw_types);
+      },
+  };
+  run_tasks(by_size, aspect_threads);
   generated_ += m;
 }
 
-Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where) {
+Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where, unsigned threads) {
   SyntheticEvents events(spec, spec.seed.value_or(seed));
   SyntheticPiece piece;
-  events.next(spec.allocations, piece);
+  events.next(spec.allocations, piece, threads);
   Trace trace = std::move(piece.events);
-  GroupColumn stacks = number_raw_ids(spec.stacks, "stack", std::move(piece.raw_stacks), piece.sizes);
+  GroupColumn stacks, types;
+  const unsigned numbering_threads = spec.allocations >= kParallelAspectsFrom ? threads : 1;
+  const std::function<void()> numbering[] = {
+      [&] { stacks = number_raw_ids(spec.stacks, "stack", std::move(piece.raw_stacks), piece.sizes); },
+      [&] { types = number_raw_ids(spec.types, "type", std::move(piece.raw_types), piece.sizes); },
+  };
+  run_tasks(numbering, numbering_threads);
   trace.stack = std::move(stacks.ids);
   trace.stack_names = std::move(stacks.names);
   trace.stack_count = static_cast<std::uint32_t>(trace.stack_names.size());
-  GroupColumn types = number_raw_ids(spec.types, "type", std::move(piece.raw_types), piece.sizes);
   trace.type = std::move(types.ids);
   trace.type_names = std::move(types.names);
   trace.type_count = static_cast<std::uint32_t>(trace.type_names.size());

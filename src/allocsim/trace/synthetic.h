@@ -61,8 +61,9 @@ class SyntheticEvents {
  public:
   SyntheticEvents(const SyntheticSpec& spec, std::uint64_t seed);
   std::uint64_t left() const { return spec_.allocations - generated_; }
-  // The next min(count, left()) events.
-  void next(std::size_t count, SyntheticPiece& piece);
+  // The next min(count, left()) events; with threads > 1 the aspects are drawn at
+  // the same time (the same events: each has its own stream).
+  void next(std::size_t count, SyntheticPiece& piece, unsigned threads = 1);
 
  private:
   const SyntheticSpec& spec_;
@@ -82,6 +83,7 @@ SyntheticSpec parse_synthetic_spec(JsonObject& spec, SyntheticTarget target = Sy
 // Deterministic in (spec, seed); the result passes Trace::validate. Sizes are drawn,
 // so their total is known only after: past kMaxTraceBytes it is an InputError
 // naming `where` (the spec's JSON path).
-Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where = "$.trace");
+Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where = "$.trace",
+                         unsigned threads = 1);
 
 }  // namespace allocsim

@@ -10,14 +10,15 @@ TraceSource parse_trace_source(JsonObject& trace, const std::string& base_direct
   trace.fail("unknown trace kind \"" + kind + "\" (known: synthetic, file)");
 }
 
-Trace load_trace(const TraceSource& source, std::uint64_t seed) {
+Trace load_trace(const TraceSource& source, std::uint64_t seed, unsigned threads) {
   struct Loader {
     std::uint64_t seed;
-    Trace operator()(const SyntheticSpec& spec) const { return generate_synthetic(spec, seed); }
+    unsigned threads;
+    Trace operator()(const SyntheticSpec& spec) const { return generate_synthetic(spec, seed, "$.trace", threads); }
     Trace operator()(const FileTraceSpec& spec) const { return load_file_trace(spec); }
     Trace operator()(const InMemoryTrace& spec) const { return *spec.trace; }
   };
-  return std::visit(Loader{seed}, source.spec);
+  return std::visit(Loader{seed, threads}, source.spec);
 }
 
 }  // namespace allocsim

@@ -27,7 +27,8 @@ struct TraceSource {
 // file paths are taken from `base_directory` (the scenario file's directory).
 TraceSource parse_trace_source(JsonObject& trace, const std::string& base_directory);
 
-// Builds the trace (an in-memory one is copied); `seed` feeds synthetic generators that do not fix their own.
-Trace load_trace(const TraceSource& source, std::uint64_t seed);
+// Builds the trace (an in-memory one is copied); `seed` feeds synthetic generators
+// that do not fix their own, which draw on up to `threads` threads.
+Trace load_trace(const TraceSource& source, std::uint64_t seed, unsigned threads = 1);
 
 }  // namespace allocsim

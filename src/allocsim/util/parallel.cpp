@@ -1,5 +1,6 @@
-#include "allocsim/engine/parallel.h"
+#include "allocsim/util/parallel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -51,6 +52,15 @@ void parallel_for(std::size_t items, unsigned threads,
   }
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+void run_tasks(std::span<const std::function<void()>> tasks, unsigned threads) {
+  if (threads <= 1 || tasks.size() <= 1) {
+    for (const auto& task : tasks) task();
+    return;
+  }
+  const auto workers = static_cast<unsigned>(std::min<std::size_t>(threads, tasks.size()));
+  parallel_for(tasks.size(), workers, [&](std::size_t t, unsigned) { tasks[t](); }, [] {});
 }
 
 }  // namespace allocsim

@@ -3,6 +3,7 @@
 // `threads` workers. Which worker runs which item varies from run to run; callers
 // make results independent of that (counter-based streams, ordered merges).
 #include <functional>
+#include <span>
 
 namespace allocsim {
 
@@ -12,6 +13,10 @@ namespace allocsim {
 void parallel_for(std::size_t items, unsigned threads,
                   const std::function<void(std::size_t item, unsigned worker)>& work,
                   const std::function<void()>& tick);
+
+// Runs every task once, on up to `threads` threads (in order on the calling thread
+// when threads <= 1); rethrows the first exception after all stop.
+void run_tasks(std::span<const std::function<void()>> tasks, unsigned threads);
 
 unsigned default_thread_count();
 
