@@ -91,41 +91,51 @@ def read_trace(binary, events, work):
     return np.cumsum(columns["size"].to_numpy()), stacks
 
 
+def measure(binary, events, repeats, counts):
+    """Per rate T of `counts` ({T: (allocsim low, high, NumPy low, high)}): the sample
+    points per replication and the medians over `repeats` of the milliseconds per
+    replication of both sides, with every repeat's value."""
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        cumulative, stacks = read_trace(binary, events, work)
+        rng = np.random.default_rng(1)
+        for rate, (a_low, a_high, n_low, n_high) in counts.items():
+            scenario_file = os.path.join(work, f"scenario-{rate}.json")
+            with open(scenario_file, "w") as f:
+                json.dump(scenario(events, rate), f)
+            allocsim_ms, numpy_ms = [], []
+            for _ in range(repeats):
+                low = allocsim_seconds(binary, scenario_file, os.path.join(work, "out"), a_low)
+                high = allocsim_seconds(binary, scenario_file, os.path.join(work, "out"), a_high)
+                allocsim_ms.append(1e3 * (high - low) / (a_high - a_low))
+                low, _ = numpy_seconds(cumulative, stacks, rate, n_low, rng)
+                high, _ = numpy_seconds(cumulative, stacks, rate, n_high, rng)
+                numpy_ms.append(1e3 * (high - low) / (n_high - n_low))
+            rows.append({"rate": rate, "points": float(cumulative[-1]) / rate,
+                         "allocsim_ms": statistics.median(allocsim_ms), "numpy_ms": statistics.median(numpy_ms),
+                         "allocsim_repeats": allocsim_ms, "numpy_repeats": numpy_ms})
+    return rows
+
+
+# Replication counts per rate: (allocsim low, high, NumPy low, high).
+DEFAULT_COUNTS = {4096: (20, 220, 2, 12), 524288: (20, 2020, 20, 220)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default="build/bin/allocsim")
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
-    # Replication counts per rate: (allocsim low, high, NumPy low, high).
-    parser.add_argument("--counts-4k", default="20,220,2,12")
-    parser.add_argument("--counts-512k", default="20,2020,20,220")
     args = parser.parse_args()
-    counts = {4096: [int(c) for c in args.counts_4k.split(",")],
-              524288: [int(c) for c in args.counts_512k.split(",")]}
     print(f"load before: {os.getloadavg()}", flush=True)
-    with tempfile.TemporaryDirectory() as work:
-        cumulative, stacks = read_trace(args.binary, args.events, work)
-        rng = np.random.default_rng(1)
-        for rate, (a_low, a_high, n_low, n_high) in counts.items():
-            scenario_file = os.path.join(work, f"scenario-{rate}.json")
-            with open(scenario_file, "w") as f:
-                json.dump(scenario(args.events, rate), f)
-            allocsim_ms, numpy_ms = [], []
-            for _ in range(args.repeats):
-                low = allocsim_seconds(args.binary, scenario_file, os.path.join(work, "out"), a_low)
-                high = allocsim_seconds(args.binary, scenario_file, os.path.join(work, "out"), a_high)
-                allocsim_ms.append(1e3 * (high - low) / (a_high - a_low))
-                low, _ = numpy_seconds(cumulative, stacks, rate, n_low, rng)
-                high, _ = numpy_seconds(cumulative, stacks, rate, n_high, rng)
-                numpy_ms.append(1e3 * (high - low) / (n_high - n_low))
-            a, n = statistics.median(allocsim_ms), statistics.median(numpy_ms)
-            points = float(cumulative[-1]) / rate
-            print(f"T = {rate:>6} B: {points:,.0f} sample points per replication; per replication "
-                  f"allocsim {a:.3f} ms ({1e6 * a / points:.1f} ns per point), NumPy {n:.3f} ms; "
-                  f"ratio {n / a:.1f}x  (repeats: allocsim {[round(x, 3) for x in allocsim_ms]}, "
-                  f"NumPy {[round(x, 3) for x in numpy_ms]})", flush=True)
+    for row in measure(args.binary, args.events, args.repeats, DEFAULT_COUNTS):
+        a, n, points = row["allocsim_ms"], row["numpy_ms"], row["points"]
+        print(f"T = {row['rate']:>6} B: {points:,.0f} sample points per replication; per replication "
+              f"allocsim {a:.3f} ms ({1e6 * a / points:.1f} ns per point), NumPy {n:.3f} ms; "
+              f"ratio {n / a:.1f}x  (repeats: allocsim {[round(x, 3) for x in row['allocsim_repeats']]}, "
+              f"NumPy {[round(x, 3) for x in row['numpy_repeats']]})", flush=True)
     print(f"load after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
