@@ -116,6 +116,11 @@ GroupColumn by_size_groups(std::span<const std::uint64_t> requested) {
 
 }  // namespace
 
+bool reads_sizes(const GroupRule& rule) {
+  return rule.kind == GroupRuleKind::size_bucket || rule.kind == GroupRuleKind::component ||
+         rule.kind == GroupRuleKind::by_size;
+}
+
 GroupRule parse_group_rule(JsonObject& object) {
   GroupRule rule;
   rule.kind = rule_kind(object.at("rule"));

@@ -33,6 +33,9 @@ struct GroupRule {
   double zipf = 0;          // random
 };
 
+// Whether the rule's ids depend on the requested sizes or their mixture components.
+bool reads_sizes(const GroupRule& rule);
+
 // Reads "rule" and that rule's keys from `object`, then finishes it.
 GroupRule parse_group_rule(JsonObject& object);
 

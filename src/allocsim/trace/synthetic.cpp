@@ -169,10 +169,10 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
 
   // Each aspect draws from its own stream in event order, so pieces of any length
   // give the events of one whole draw, and the aspects can be drawn at the same
-  // time: sizes, threads and lifetimes first, then the stack and type rules, which
-  // may read the sizes and their mixture components.
+  // time: first every aspect that does not read the sizes, then the rules that
+  // read the sizes or their mixture components.
   std::vector<std::uint32_t> components(needs_components(spec_) ? m : 0);
-  const std::function<void()> independent[] = {
+  std::vector<std::function<void()>> before_sizes_known = {
       [&] {
         piece.sizes.resize(m);
         for (std::size_t i = 0; i < m; ++i) {
@@ -199,10 +199,7 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
         events.free_time = std::move(free_time);
       },
   };
-  run_tasks(independent, aspect_threads);
-  events.thread_count = spec_.threads;
-
-  const std::function<void()> by_size[] = {
+  std::vector<std::function<void()>> after_sizes_known = {
       [&] {
         events.requested.clear();
         events.requested.reserve(m);
@@ -213,16 +210,20 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
           for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
         }
       },
-      [&] {
-        piece.raw_stacks.resize(m);
-        stacks_.draw(first, piece.sizes, components, stack_random_, piece.raw_stacks);
-      },
-      [&] {
-        piece.raw_types.resize(m);
-        types_.draw(first, piece.sizes, components, type_random_, piece.raw_types);
-      },
   };
-  run_tasks(by_size, aspect_threads);
+  const auto draw_ids = [&](const GroupRule& rule, const RawGroupIds& ids, RandomStream& random,
+                            std::vector<std::uint32_t>& raw) {
+    (reads_sizes(rule) ? after_sizes_known : before_sizes_known)
+        .push_back([&piece, &components, m, first, ids = &ids, random = &random, raw = &raw] {
+          raw->resize(m);
+          ids->draw(first, piece.sizes, components, *random, *raw);
+        });
+  };
+  draw_ids(spec_.stacks, stacks_, stack_random_, piece.raw_stacks);
+  draw_ids(spec_.types, types_, type_random_, piece.raw_types);
+  run_tasks(before_sizes_known, aspect_threads);
+  run_tasks(after_sizes_known, aspect_threads);
+  events.thread_count = spec_.threads;
   generated_ += m;
 }
 
