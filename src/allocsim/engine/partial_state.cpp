@@ -238,6 +238,12 @@ PartialState decode_partial_state(const std::string& bytes, const std::string& w
   return state;
 }
 
+void seal_partial_state(std::string& bytes) {
+  if (bytes.size() < 8) return;
+  const std::uint64_t checksum = fnv1a(bytes.data(), bytes.size() - 8);
+  std::memcpy(bytes.data() + bytes.size() - 8, &checksum, sizeof checksum);
+}
+
 Scenario scenario_of(const PartHeader& header) {
   Scenario scenario = parse_scenario(header.document, header.source);
   scenario.seed = header.seed;
