@@ -162,7 +162,7 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     }
     std::shared_ptr<const Scheme> scheme = descriptor->create(entry);
     entry.finish();
-    point.schemes.push_back({label, name, std::move(scheme)});
+    point.schemes.push_back({label, name, std::move(scheme), schemes_json[i]});
   }
   return point;
 }
