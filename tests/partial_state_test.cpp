@@ -11,6 +11,7 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/engine/partial_state.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -136,6 +137,17 @@ TEST_F(PartialStateFile, HostileCountsAreRejectedBeforeAllocating) {
         << count;
     EXPECT_NE(error_of(forged(14 + 4 + 4, count)).find("runs past the end of the file"), std::string::npos)
         << count;  // the version text's length
+  }
+}
+
+// The header's replications replace the scenario's, unchecked by its JSON: out of
+// range they were planned as ~2^59 work units (found by the fuzz target: a hang).
+TEST_F(PartialStateFile, ReplicationsOutOfRangeAreRejected) {
+  const std::size_t replications_at = 14 + 4 + 4 + 8 + part_.header.allocsim_version.size() + 2 * 8;
+  EXPECT_EQ(decode_partial_state(forged(replications_at, 7), "part.bin").header.replications, 7u);
+  for (std::uint64_t replications : {std::uint64_t{0}, std::uint64_t{1}, kMaxReplications + 1, ~std::uint64_t{253}}) {
+    EXPECT_NE(error_of(forged(replications_at, replications)).find("part.bin: replications"), std::string::npos)
+        << replications;
   }
 }
 
