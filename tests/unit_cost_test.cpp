@@ -9,14 +9,19 @@
 // bytes (or log_uniform's floor, taken as half a byte) may move a mean.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "allocsim/engine/unit_cost.h"
 #include "allocsim/engine/work_units.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/trace/format/native_trace.h"
+#include "allocsim/trace/format/native_trace_counts.h"
 #include "allocsim/trace/size_mean.h"
 #include "test_support.h"
 
@@ -78,6 +83,24 @@ TEST(UnitCost, ExpectedSamplesAreBytesOverTheRate) {
   // Unknown bytes (a file trace) or no byte rate: one per event, the most.
   EXPECT_DOUBLE_EQ(expected_samples(instance("poisson", {{"rate", 4096}}), TraceEstimate{10'000, {}, 1}), 10'000);
   EXPECT_DOUBLE_EQ(expected_samples(instance("ocaml", {{"sampling_rate", 0.01}}), trace), 10'000);
+}
+
+// A native file's events and stacks come from its header; its bytes are unknown.
+TEST(UnitCost, NativeFileCountsComeFromItsHeader) {
+  Trace trace = testing::make_trace(std::vector<std::uint64_t>(1234, 40));
+  for (std::size_t i = 0; i < trace.size(); ++i) trace.stack.mutable_data()[i] = static_cast<std::uint32_t>(i % 7);
+  trace.stack_count = 7;
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("unit-cost-" + std::to_string(::getpid()) + ".ast")).string();
+  write_native_trace(trace, path);
+  FileTraceSpec file;
+  file.path = path;
+  const TraceEstimate estimate = estimate_trace({file}, {GroupKind::total, GroupKind::stack});
+  std::filesystem::remove(path);
+  EXPECT_EQ(estimate.events, 1234.0);
+  EXPECT_FALSE(estimate.bytes.has_value());
+  EXPECT_EQ(estimate.slots, 1.0 + 7.0);
+  EXPECT_FALSE(read_native_trace_counts(path).has_value());  // removed: nothing to read
 }
 
 // The schemes replays_skip_ahead names as streaming are exactly those whose

@@ -1,6 +1,7 @@
 #include "allocsim/engine/unit_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
@@ -123,7 +124,10 @@ double replication_cost(const Scenario& scenario, const TraceEstimate& trace, co
   const double entries = trace.slots * static_cast<double>(scenario.windows.size()) *
                          static_cast<double>(scheme.scheme->estimators().size());
   const double streaming = replays_skip_ahead(scheme, scenario.replay) ? 0.0 : kStreamingPerEvent * trace.events;
-  return streaming + kPerSample * expected_samples(scheme, trace) + kPerGroupEntry * entries + kPerReplication;
+  // Whole nanoseconds: a machine whose libm rounds exp or log (mean_size) otherwise in
+  // the last bit still plans the same shards, and sums of these stay exact.
+  return std::round(streaming + kPerSample * expected_samples(scheme, trace) + kPerGroupEntry * entries +
+                    kPerReplication);
 }
 
 }  // namespace allocsim
