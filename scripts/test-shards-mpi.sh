@@ -83,20 +83,33 @@ cp "$work/part1" "$work/corrupt"
 printf '\x7f' | dd of="$work/corrupt" bs=1 seek=300 conv=notrunc status=none
 rejects "checksum mismatch" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/part0" "$work/corrupt" "$work/part2"
 rejects "$work/absent: cannot open" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/part0" "$work/absent" "$work/part2"
-# Another allocsim version, with a valid checksum (FNV-1a 64 over the bytes before it).
-/usr/bin/python3 - "$work/part1" "$work/version" <<'PY'
+# Forged parts with a valid checksum (FNV-1a 64 over the bytes before it): another
+# allocsim version, or a shard count of 2^62 (which must not size anything).
+forge() {
+  /usr/bin/python3 - "$@" <<'PY'
 import struct, sys
-data = open(sys.argv[1], "rb").read()[:-8]
+source, target, field = sys.argv[1:4]
+data = open(source, "rb").read()[:-8]
 at = len(b"ALLOCSIM-PART\n") + 8
 size = struct.unpack_from("<Q", data, at)[0]
-data = data[:at] + struct.pack("<Q", 5) + b"9.9.9" + data[at + 8 + size:]
+if field == "version":
+    data = data[:at] + struct.pack("<Q", 5) + b"9.9.9" + data[at + 8 + size:]
+else:  # shard count: after the version, hash, seed, replications, replay mode, source, document, K
+    at += 8 + size + 3 * 8 + 1
+    for _ in range(2):
+        at += 8 + struct.unpack_from("<Q", data, at)[0]
+    data = data[:at + 8] + struct.pack("<Q", 2**62) + data[at + 16:]
 h = 14695981039346656037
 for b in data:
     h = ((h ^ b) * 1099511628211) % 2**64
-open(sys.argv[2], "wb").write(data + struct.pack("<Q", h))
+open(target, "wb").write(data + struct.pack("<Q", h))
 PY
+}
+forge "$work/part1" "$work/version" version
 rejects "written by allocsim 9.9.9" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/part0" "$work/version" "$work/part2"
-echo "shards: 3 and 20 shards merged byte-identical to one process; 12 bad inputs rejected"
+forge "$work/part0" "$work/huge" shards
+rejects "shard 1/4611686018427387904 is missing" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/huge"
+echo "shards: 3 and 20 shards merged byte-identical to one process; 13 bad inputs rejected"
 
 if ! command -v mpirun >/dev/null; then
   echo "SKIP mpi: no mpirun"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <utility>
 
 #include "allocsim/engine/experiment.h"
@@ -33,7 +34,8 @@ void run_shard(const Scenario& scenario, const ScenarioOptions& options) {
 CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector<std::string>& names) {
   if (parts.empty()) throw InputError("merge: no part files given");
   const PartHeader& first = parts.front().header;
-  std::vector<const std::string*> holder(first.shard.count, nullptr);
+  // By shard index; a map, since a forged header may claim any shard count.
+  std::map<std::uint64_t, const std::string*> holder;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const PartHeader& h = parts[i].header;
     const std::string& name = names[i];
@@ -56,16 +58,17 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
       throw InputError(name + ": shard " + shard_text(h.shard) + ", but " + names.front() + " is of " +
                        std::to_string(first.shard.count) + " shards");
     }
-    if (holder[h.shard.index] != nullptr) {
-      throw InputError(name + ": shard " + shard_text(h.shard) + " again (also " + *holder[h.shard.index] + ")");
+    if (const auto [held, fresh] = holder.emplace(h.shard.index, &name); !fresh) {
+      throw InputError(name + ": shard " + shard_text(h.shard) + " again (also " + *held->second + ")");
     }
-    holder[h.shard.index] = &name;
   }
-  for (std::uint64_t k = 0; k < holder.size(); ++k) {
-    if (holder[k] == nullptr) {
-      throw InputError("merge: shard " + shard_text({k, first.shard.count}) + " is missing (" +
-                       std::to_string(parts.size()) + " of " + std::to_string(first.shard.count) + " parts given)");
-    }
+  // The indices are distinct and below the count: the first missing one is the
+  // first k not in the map.
+  std::uint64_t k = 0;
+  while (k < first.shard.count && holder.count(k) != 0) ++k;
+  if (k < first.shard.count) {
+    throw InputError("merge: shard " + shard_text({k, first.shard.count}) + " is missing (" +
+                     std::to_string(parts.size()) + " of " + std::to_string(first.shard.count) + " parts given)");
   }
 
   CombinedParts combined;
@@ -79,6 +82,7 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
   }
   const std::vector<WorkUnit> plan = plan_work_units(combined.scenario);
   combined.units.resize(plan.size());
+  combined.origins.resize(plan.size());
   for (std::size_t i = 0; i < parts.size(); ++i) {
     PartialState& part = parts[i];
     const std::vector<std::size_t> expected = units_of_shard(plan, part.header.shard);
@@ -87,17 +91,9 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
       throw InputError(names[i] + ": holds other work units than shard " + shard_text(part.header.shard) +
                        " of this scenario");
     }
-    for (std::size_t j = 0; j < part.units.size(); ++j) combined.units[part.units[j]] = std::move(part.results[j]);
-  }
-  // The blocks of one (point, scheme) merge element by element: their shapes must agree.
-  for (std::size_t u = 1; u < plan.size(); ++u) {
-    if (plan[u].block == 0) continue;
-    const BlockResult& a = combined.units[u - 1];
-    const BlockResult& b = combined.units[u];
-    if (a.accumulators.size() != b.accumulators.size() || a.intervals.size() != b.intervals.size() ||
-        a.profiles.size() != b.profiles.size() || a.total_estimates.empty() != b.total_estimates.empty()) {
-      throw InputError("merge: work units " + std::to_string(u - 1) + " and " + std::to_string(u) +
-                       " of one scheme and point disagree in shape (a corrupt part)");
+    for (std::size_t j = 0; j < part.units.size(); ++j) {
+      combined.units[part.units[j]] = std::move(part.results[j]);
+      combined.origins[part.units[j]] = names[i];
     }
   }
   return combined;

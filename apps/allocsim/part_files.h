@@ -19,12 +19,14 @@ void run_shard(const Scenario& scenario, const ScenarioOptions& options);
 // Every unit's state of one scenario, from its parts.
 struct CombinedParts {
   Scenario scenario;
-  std::vector<BlockResult> units;  // indexed like plan_work_units(scenario)
+  std::vector<BlockResult> units;   // indexed like plan_work_units(scenario)
+  std::vector<std::string> origins;  // per unit, the name of the part it came from
 };
 
 // Checks that `parts` (named by `names`) are all N shards of one scenario, seed and
 // allocsim version, each exactly once, then puts their units in order; any other
-// set of parts is an InputError naming the part at fault.
+// set of parts is an InputError naming the part at fault. The units' shapes are
+// checked by merge_units, which sets up the traces they need (pass it `origins`).
 CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector<std::string>& names);
 
 }  // namespace allocsim::cli

@@ -60,7 +60,7 @@ bool run_ranks(const std::vector<Scenario>& scenarios, const ScenarioOptions& op
       states.push_back(decode_partial_state(parts[r], names.back()));
     }
     CombinedParts combined = combine_parts(std::move(states), names);
-    ScenarioResult result = merge_units(scenario, combined.units, run);
+    ScenarioResult result = merge_units(scenario, combined.units, run, combined.origins);
     result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     report(scenario, write_results(scenario, std::move(result), options));
   }

@@ -11,6 +11,7 @@
 #include "allocsim/engine/theory_sums.h"
 #include "allocsim/engine/work_units.h"
 #include "allocsim/stats/truth.h"
+#include "allocsim/util/error.h"
 #include "allocsim/util/parallel.h"
 
 namespace allocsim {
@@ -244,6 +245,23 @@ void replicate_wave(const Scenario& scenario, const std::vector<WorkUnit>& plan,
       consume, replication);
 }
 
+// A unit's state read from a part must have the shape its scheme gives on its
+// point's trace before it is merged and indexed: otherwise an InputError naming
+// `origin` (the part it came from).
+void check_unit_shape(const Scenario& scenario, const WorkUnit& unit, const PointSetup& setup,
+                      const BlockResult& block, const std::string& origin) {
+  const SchemeInstance& scheme = scenario.points[unit.point].schemes[unit.scheme];
+  const BlockShape shape =
+      block_shape(*setup.shared->groups, *scheme.scheme, setup.shared->windows, scenario.outputs.estimates);
+  if (block.accumulators.size() != shape.accumulators || block.intervals.size() != shape.intervals ||
+      block.profiles.size() != shape.profiles ||
+      block.total_estimates.size() != unit.replications * shape.estimates_per_replication) {
+    throw InputError(origin + ": the state of point " + std::to_string(unit.point) + ", scheme " + scheme.label +
+                     ", block " + std::to_string(unit.block) +
+                     " is not shaped like that scheme's on this scenario (a corrupt part)");
+  }
+}
+
 // Appends point p's rows from each scheme's merged result.
 void append_rows(const Scenario& scenario, std::size_t p, const PointSetup& setup,
                  const std::vector<BlockResult>& merged, ScenarioResult& result) {
@@ -410,13 +428,18 @@ std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<s
 }
 
 ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units,
-                           const RunOptions& options) {
+                           const RunOptions& options, const std::vector<std::string>& origins) {
   const std::vector<WorkUnit> plan = plan_work_units(scenario);
   return assemble_result(scenario, plan, options,
-                         [&](const std::vector<std::size_t>&, const PointSetups&,
+                         [&](const std::vector<std::size_t>&, const PointSetups& setups,
                              const std::vector<std::size_t>& wave_units, const ReplicationOptions&) {
                            MergedJobs merged;
-                           for (std::size_t u : wave_units) merged[{plan[u].point, plan[u].scheme}].merge(units.at(u));
+                           for (std::size_t u : wave_units) {
+                             const WorkUnit& unit = plan[u];
+                             check_unit_shape(scenario, unit, setups.at(unit.point), units.at(u),
+                                              origins.empty() ? "work unit " + std::to_string(u) : origins.at(u));
+                             merged[{unit.point, unit.scheme}].merge(units.at(u));
+                           }
                            return merged;
                          });
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -216,6 +217,10 @@ PartialState decode_partial_state(const std::string& bytes, const std::string& w
   h.scenario_hash = in.get<std::uint64_t>();
   h.seed = in.get<std::uint64_t>();
   h.replications = in.get<std::uint64_t>();
+  if (h.replications < kMinReplications || h.replications > kMaxReplications) {
+    in.fail("replications " + std::to_string(h.replications) + " not between " + std::to_string(kMinReplications) +
+            " and " + std::to_string(kMaxReplications));
+  }
   const auto replay = in.get<std::uint8_t>();
   if (replay > static_cast<std::uint8_t>(ReplayMode::streaming)) in.fail("unknown replay mode");
   h.replay = static_cast<ReplayMode>(replay);
@@ -236,6 +241,12 @@ PartialState decode_partial_state(const std::string& bytes, const std::string& w
   }
   if (!in.at_end()) in.fail("trailing bytes");
   return state;
+}
+
+void seal_partial_state(std::string& bytes) {
+  if (bytes.size() < 8) return;
+  const std::uint64_t checksum = fnv1a(bytes.data(), bytes.size() - 8);
+  std::memcpy(bytes.data() + bytes.size() - 8, &checksum, sizeof checksum);
 }
 
 Scenario scenario_of(const PartHeader& header) {

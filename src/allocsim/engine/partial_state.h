@@ -46,6 +46,11 @@ std::string encode_partial_state(const PartialState& state);
 // A malformed, truncated or corrupt file is an InputError naming `where`.
 PartialState decode_partial_state(const std::string& bytes, const std::string& where);
 
+// Rewrites the last 8 bytes as the checksum of the bytes before them: what a
+// forged file does, so that tests and the fuzz target reach the checks behind
+// the checksum. Files shorter than 8 bytes are left as they are.
+void seal_partial_state(std::string& bytes);
+
 // The scenario a part was made from, parsed again with its overrides.
 Scenario scenario_of(const PartHeader& header);
 

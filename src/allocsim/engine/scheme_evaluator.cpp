@@ -29,7 +29,25 @@ std::unique_ptr<SchemeRun> start_run(const Scheme& scheme, const Trace& trace, c
   return scheme.start(trace);
 }
 
+// The index of the "total" group kind, or kind_count() when there is none.
+std::size_t total_kind(const GroupIndex& groups) {
+  std::size_t k = 0;
+  while (k < groups.kind_count() && groups.kind(k) != GroupKind::total) ++k;
+  return k;
+}
+
 }  // namespace
+
+BlockShape block_shape(const GroupIndex& groups, const Scheme& scheme, const std::vector<Window>& windows,
+                       bool keep_total_estimates) {
+  const std::size_t estimators = scheme.estimators().size();
+  const bool has_total = total_kind(groups) < groups.kind_count();
+  const bool has_allocated = std::find(windows.begin(), windows.end(), Window{}) != windows.end();
+  return {SlotLayout{windows.size(), estimators}.size(groups.slot_count()),
+          SlotLayout{windows.size(), scheme.intervals().size()}.size(groups.slot_count()),
+          groups.kind_count() * windows.size() * estimators,
+          keep_total_estimates && has_total && has_allocated ? estimators : 0};
+}
 
 SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
                                  const Truth& truth, const Scheme& scheme,
@@ -40,7 +58,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
       scheme_(scheme),
       windows_(windows),
       interval_level_(interval_level),
-      keep_total_estimates_(false),
+      shape_(block_shape(groups, scheme, windows, keep_total_estimates)),
       estimator_count_(scheme.estimators().size()),
       registers_of_(scheme.estimators()),
       run_(start_run(scheme, trace, index)) {
@@ -48,13 +66,9 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
   register_layout_ = {windows_.size(), registers_of_.width()};
   interval_layout_ = {windows_.size(), scheme.intervals().size()};
   const std::uint32_t slots = groups.slot_count();
-  const auto allocated = std::find(windows_.begin(), windows_.end(), Window{});
-  for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-    if (groups.kind(k) == GroupKind::total && keep_total_estimates && allocated != windows_.end()) {
-      keep_total_estimates_ = true;
-      total_slot_ = groups.first_slot(k);
-      allocated_window_ = static_cast<std::size_t>(allocated - windows_.begin());
-    }
+  if (shape_.estimates_per_replication > 0) {
+    total_slot_ = groups.first_slot(total_kind(groups));
+    allocated_window_ = static_cast<std::size_t>(std::find(windows_.begin(), windows_.end(), Window{}) - windows_.begin());
   }
   estimates_.assign(estimator_layout_.size(slots), 0.0);
   registers_.assign(register_layout_.size(slots), 0.0);
@@ -71,10 +85,10 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
 
 BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t count) {
   BlockResult result;
-  result.accumulators.resize(estimates_.size());
-  result.intervals.resize(interval_layout_.size(groups_.slot_count()));
-  result.profiles.resize(groups_.kind_count() * windows_.size() * estimator_count_);
-  if (keep_total_estimates_) result.total_estimates.reserve(count * estimator_count_);
+  result.accumulators.resize(shape_.accumulators);
+  result.intervals.resize(shape_.intervals);
+  result.profiles.resize(shape_.profiles);
+  result.total_estimates.reserve(count * shape_.estimates_per_replication);
   StreamKey key = first;
   for (std::uint64_t r = 0; r < count; ++r, ++key.replication) replicate(key, result);
   return result;
@@ -154,7 +168,7 @@ void SchemeEvaluator::accumulate_errors(BlockResult& result) {
       }
     }
   }
-  if (keep_total_estimates_) {
+  if (shape_.estimates_per_replication > 0) {
     const std::size_t base = estimator_layout_.at(total_slot_, allocated_window_, 0);
     result.total_estimates.insert(result.total_estimates.end(), estimates_.begin() + base,
                                   estimates_.begin() + base + E);

@@ -51,6 +51,18 @@ struct BlockResult {
   void merge(const BlockResult& later);
 };
 
+// The sizes of the BlockResult of a block of replications of `scheme` on a trace
+// with `groups` and `windows`: what run_block makes, and what a block read from a
+// part file must have before it is merged.
+struct BlockShape {
+  std::size_t accumulators = 0;
+  std::size_t intervals = 0;
+  std::size_t profiles = 0;
+  std::size_t estimates_per_replication = 0;  // total_estimates kept per replication; 0: none
+};
+BlockShape block_shape(const GroupIndex& groups, const Scheme& scheme, const std::vector<Window>& windows,
+                       bool keep_total_estimates);
+
 class SchemeEvaluator {
  public:
   // `index` non-null selects skip-ahead replay where the scheme has it; `windows`
@@ -83,7 +95,7 @@ class SchemeEvaluator {
   const Scheme& scheme_;
   std::vector<Window> windows_;
   double interval_level_;
-  bool keep_total_estimates_;  // only when the "total" group kind and allocated window are present
+  BlockShape shape_;  // keeps total estimates only when the "total" group kind and allocated window are present
   std::uint32_t total_slot_ = 0;
   std::size_t allocated_window_ = 0;
   std::size_t estimator_count_;

@@ -2,31 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
-#include <system_error>
 
 #include "allocsim/engine/replications.h"
+#include "allocsim/engine/unit_cost.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
-namespace {
-
-// Events of a point's trace, known before it is built: a synthetic trace's
-// allocation count, an in-memory trace's size, a file's size in bytes (a proxy
-// proportional to its events).
-double estimated_events(const TraceSource& source) {
-  if (const auto* synthetic = std::get_if<SyntheticSpec>(&source.spec)) {
-    return static_cast<double>(synthetic->allocations);
-  }
-  if (const auto* in_memory = std::get_if<InMemoryTrace>(&source.spec)) {
-    return static_cast<double>(std::max<std::size_t>(in_memory->trace->size(), 1));
-  }
-  std::error_code error;
-  const auto bytes = std::filesystem::file_size(std::get<FileTraceSpec>(source.spec).path, error);
-  return error ? 1.0 : static_cast<double>(std::max<std::uintmax_t>(bytes, 1));
-}
-
-}  // namespace
 
 std::uint64_t replications_per_unit(const Scenario& scenario) {
   std::uint64_t total = 0;
@@ -38,11 +19,12 @@ std::vector<WorkUnit> plan_work_units(const Scenario& scenario) {
   const std::uint64_t R = scenario.replications, block = replications_per_unit(scenario);
   std::vector<WorkUnit> units;
   for (std::size_t p = 0; p < scenario.points.size(); ++p) {
-    const double events = estimated_events(scenario.points[p].trace);
+    const TraceEstimate trace = estimate_trace(scenario.points[p].trace, scenario.groups);
     for (std::size_t s = 0; s < scenario.points[p].schemes.size(); ++s) {
+      const double per_replication = replication_cost(scenario, trace, scenario.points[p].schemes[s]);
       for (std::uint64_t first = 0, k = 0; first < R; first += block, ++k) {
         const std::uint64_t count = std::min(block, R - first);
-        units.push_back({p, s, k, count, events * static_cast<double>(count)});
+        units.push_back({p, s, k, count, per_replication * static_cast<double>(count)});
       }
     }
   }

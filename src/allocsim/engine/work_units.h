@@ -17,7 +17,7 @@ struct WorkUnit {
   std::size_t scheme = 0;
   std::uint64_t block = 0;
   std::uint64_t replications = 0;  // in this block
-  double cost = 0;                 // estimated: trace events x replications
+  double cost = 0;                 // estimated: replications x replication_cost (unit_cost.h)
 };
 
 // Replications per unit: kReplicationsPerBlock (32), or fewer when the scenario

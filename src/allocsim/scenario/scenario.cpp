@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "allocsim/sampler/registry.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
 namespace {
 
-constexpr std::uint64_t kMaxReplications = 1'000'000'000;
 // Every point is resolved (its trace and schemes parsed) while the scenario is read.
 constexpr std::uint64_t kMaxSweepPoints = 100'000;
 
@@ -162,7 +162,7 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     }
     std::shared_ptr<const Scheme> scheme = descriptor->create(entry);
     entry.finish();
-    point.schemes.push_back({label, name, std::move(scheme)});
+    point.schemes.push_back({label, name, std::move(scheme), schemes_json[i]});
   }
   return point;
 }
@@ -191,8 +191,8 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
     if (auto v = root.maybe("seed")) scenario.seed = v->uint();
     if (auto v = root.maybe("replications")) {
       scenario.replications = v->uint();
-      if (scenario.replications < 2 || scenario.replications > kMaxReplications) {
-        v->fail("must be between 2 and " + std::to_string(kMaxReplications));
+      if (scenario.replications < kMinReplications || scenario.replications > kMaxReplications) {
+        v->fail("must be between " + std::to_string(kMinReplications) + " and " + std::to_string(kMaxReplications));
       }
     }
     scenario.sweep = parse_sweep(scenario.document, root);

@@ -32,6 +32,7 @@ struct SchemeInstance {
   std::string label;  // unique within the scenario; the "scheme" column
   std::string name;   // registry name
   std::shared_ptr<const Scheme> scheme;
+  nlohmann::json params;  // its entry of "schemes", sweep values substituted
 };
 
 struct SweepPoint {
