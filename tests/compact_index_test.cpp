@@ -145,7 +145,8 @@ TEST(CompactPrefix, EscapesAtThe32BitBoundary) {
 // The size reported: 4 bytes per value, 8 per block and per top-level entry, and
 // an escaped block's 64 values of 8 bytes plus its number.
 TEST(CompactPrefix, BytesReported) {
-  auto levels = [](double values) { return 4 * values + 8 * std::ceil(values / 64) + 8 * std::ceil(values / 4096); };
+  auto levels = [](double values) { return 4 * values + 8 * std::ceil(values / CompactPrefix::kBlock) +
+                                      8 * std::ceil(values / CompactPrefix::kTopStride); };
   const CompactPrefix narrow(30000, [](std::size_t k) { return k % 300; });
   EXPECT_EQ(narrow.wide_block_count(), 0u);
   EXPECT_DOUBLE_EQ(static_cast<double>(narrow.bytes()), levels(30001));

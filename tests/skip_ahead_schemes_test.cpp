@@ -143,7 +143,7 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
 }
 
 // Batches of non-decreasing positions (repeats included) across the index's
-// top-level segments of 4096 events agree with a linear scan, with and without a
+// top-level segments (CompactPrefix::kTopStride events) agree with a linear scan, with and without a
 // per-event addend, whatever the batch lengths.
 TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
   const Trace& trace = long_single_thread_trace();
@@ -171,11 +171,12 @@ TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
 }
 
 // The memory the index reports: per thread n + 1 prefix sums of 4 bytes each, and
-// every 64th and every 4096th of them in 8 bytes (the sizes here escape no block),
+// every kBlock-th and every kTopStride-th of them in 8 bytes (the sizes here escape no block),
 // plus the per-thread event lists (4 bytes per event) when there is more than one
 // thread; counted sums borrowed from the index own none.
 TEST(SkipAheadSchemes, IndexBytesPerEvent) {
-  auto levels = [](double n) { return 4 * (n + 1) + 8 * (std::ceil((n + 1) / 64) + std::ceil((n + 1) / 4096)); };
+  auto levels = [](double n) { return 4 * (n + 1) + 8 * (std::ceil((n + 1) / CompactPrefix::kBlock) +
+                                                std::ceil((n + 1) / CompactPrefix::kTopStride)); };
   const Trace& one = long_single_thread_trace();
   const ThreadIndex single(one);
   EXPECT_DOUBLE_EQ(single.bytes_per_event(), levels(30000) / 30000);

@@ -112,7 +112,7 @@ TEST(SkipAhead, PoissonIdenticalToStreamingOnRealStreams) {
 }
 
 // One thread of 30 000 events: the batched search crosses the index's top-level
-// segments (4096 events) and batches of points end inside events.
+// segments (CompactPrefix::kTopStride events) and batches of points end inside events.
 TEST(SkipAhead, PoissonIdenticalToStreamingAcrossTopSegments) {
   const Trace trace = synthetic(R"({"allocations": 30000,
       "sizes": {"distribution": "mixture", "components": [

@@ -76,7 +76,7 @@ std::size_t CompactPrefix::bytes() const {
   return bytes_of(offset_) + bytes_of(base_) + bytes_of(top_) + bytes_of(wide_blocks_) + bytes_of(wide_values_);
 }
 
-std::size_t CompactPrefix::find_in_block(std::size_t b, std::uint64_t x, std::uint64_t add) const {
+[[gnu::always_inline]] inline std::size_t CompactPrefix::find_in_block(std::size_t b, std::uint64_t x, std::uint64_t add) const {
   const std::size_t first = b * kBlock, last = std::min(offset_.size(), first + kBlock);
   if (!wide_blocks_.empty()) [[unlikely]] {
     if (const std::uint64_t* wide = wide_block(b)) {
@@ -95,14 +95,14 @@ void CompactPrefix::find_sorted(std::span<const std::uint64_t> xs, std::size_t f
   const std::uint64_t base_add = add * kBlock, top_add = add * kTopStride;
   // Top level (small, cached): the last m with top value <= x, walking forward
   // from the previous answer since the positions never decrease. The segment found
-  // is then requested: bases [m * kBlock, m * kBlock + kBlock).
+  // is then requested: bases [m * kSegment, m * kSegment + kSegment).
   std::size_t m = from / kTopStride;
   std::size_t previous = SIZE_MAX;
   for (std::size_t j = 0; j < xs.size(); ++j) {
     while (m + 1 < top_.size() && top_[m + 1] + top_add * (m + 1) <= xs[j]) ++m;
     ks[j] = m;
     if (m != previous) {
-      prefetch_range(base_, m * kBlock, std::min(base_.size(), m * kBlock + kBlock));
+      prefetch_range(base_, m * kSegment, std::min(base_.size(), m * kSegment + kSegment));
       previous = m;
     }
   }
@@ -112,9 +112,13 @@ void CompactPrefix::find_sorted(std::span<const std::uint64_t> xs, std::size_t f
   auto base_value = [&](std::size_t b) { return base_[b] + base_add * b; };
   std::size_t block = from / kBlock, prefetched = SIZE_MAX;
   for (std::size_t j = 0; j < xs.size(); ++j) {
-    if (block + 1 < base_.size() && base_value(block + 1) <= xs[j]) {
-      const std::size_t first = ks[j] * kBlock, last = std::min(base_.size(), first + kBlock);
-      block = last_not_above(first, last, xs[j], base_value);
+    auto beyond = [&](std::size_t b) { return b + 1 < base_.size() && base_value(b + 1) <= xs[j]; };
+    // Dense points land in the same block or the next few: step there; search
+    // the rest of the segment only for a longer jump.
+    for (std::size_t step = 0; step < kNearBlocks && beyond(block); ++step) ++block;
+    if (beyond(block)) {
+      const std::size_t segment = ks[j] * kSegment;
+      block = last_not_above(std::max(block, segment), std::min(base_.size(), segment + kSegment), xs[j], base_value);
     }
     ks[j] = block;
     if (block != prefetched) {

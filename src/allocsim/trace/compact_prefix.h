@@ -6,7 +6,7 @@
 // offsets do not all fit in 32 bits (a size of 4 GiB or more, or several large ones
 // together) keeps its kBlock values in 64 bits in a side table instead (the escape).
 // The bases are the search's middle level; every kTopStride-th value is its top
-// level, 1/4096 of the events: in cache even for 10^8 events.
+// level, 1/1024 of the events (8 MB for 10^9): small enough to stay in cache.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -18,7 +18,11 @@ namespace allocsim {
 class CompactPrefix {
  public:
   static constexpr std::size_t kBlock = 64;
-  static constexpr std::size_t kTopStride = kBlock * kBlock;
+  // Blocks per top-level entry: a segment's bases fill two cache lines.
+  static constexpr std::size_t kSegment = 16;
+  static constexpr std::size_t kTopStride = kBlock * kSegment;
+  // Blocks a search steps through one by one before it searches the segment.
+  static constexpr std::size_t kNearBlocks = 3;
 
   // The prefix sums of n sizes, size(k) for k = 0..n-1, built in one pass (no
   // 64-bit array of n values on the way). The sum must fit in 64 bits
