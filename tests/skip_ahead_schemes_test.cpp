@@ -143,7 +143,7 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
 }
 
 // Batches of non-decreasing positions (repeats included) across the index's
-// top-level segments of 4096 events agree with a linear scan, with and without a
+// top-level segments (CompactPrefix::kTopStride events) agree with a linear scan, with and without a
 // per-event addend, whatever the batch lengths.
 TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
   const Trace& trace = long_single_thread_trace();
@@ -166,15 +166,17 @@ TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
       while (streams.at(0, expected + 1) <= xs[j]) ++expected;
       ASSERT_EQ(ks[j], expected) << "add " << add << " x " << xs[j];
     }
-    EXPECT_GT(index.size(0) / ThreadIndex::kTopStride, 4u);  // several top-level segments
+    EXPECT_GT(index.size(0) / CompactPrefix::kTopStride, 4u);  // several top-level segments
   }
 }
 
-// The memory the index reports: per thread n + 1 prefix sums, every 64th and every
-// 4096th of them (8 bytes each), plus the per-thread event lists (8 bytes per event)
-// when there is more than one thread; counted sums borrowed from the index own none.
+// The memory the index reports: per thread n + 1 prefix sums of 4 bytes each, and
+// every kBlock-th and every kTopStride-th of them in 8 bytes (the sizes here escape no block),
+// plus the per-thread event lists (4 bytes per event) when there is more than one
+// thread; counted sums borrowed from the index own none.
 TEST(SkipAheadSchemes, IndexBytesPerEvent) {
-  auto levels = [](double n) { return 8 * ((n + 1) + std::ceil((n + 1) / 64) + std::ceil((n + 1) / 4096)); };
+  auto levels = [](double n) { return 4 * (n + 1) + 8 * (std::ceil((n + 1) / CompactPrefix::kBlock) +
+                                                std::ceil((n + 1) / CompactPrefix::kTopStride)); };
   const Trace& one = long_single_thread_trace();
   const ThreadIndex single(one);
   EXPECT_DOUBLE_EQ(single.bytes_per_event(), levels(30000) / 30000);
@@ -183,8 +185,11 @@ TEST(SkipAheadSchemes, IndexBytesPerEvent) {
   EXPECT_DOUBLE_EQ(owned.owned_bytes_per_event(), levels(30000) / 30000);
   const Trace& several = mixed_trace();
   const ThreadIndex threads(several);
-  double bytes = 8.0 * static_cast<double>(several.size());
-  for (std::uint32_t t = 0; t < threads.thread_count(); ++t) bytes += levels(static_cast<double>(threads.size(t)));
+  double bytes = 4.0 * static_cast<double>(several.size());
+  for (std::uint32_t t = 0; t < threads.thread_count(); ++t) {
+    ASSERT_EQ(threads.requested(t).wide_block_count(), 0u);
+    bytes += levels(static_cast<double>(threads.size(t)));
+  }
   EXPECT_DOUBLE_EQ(threads.bytes_per_event(), bytes / static_cast<double>(several.size()));
 }
 

@@ -42,8 +42,9 @@ TEST(ThreadIndex, PrefixSumsAndGalloping) {
   ASSERT_EQ(index.thread_count(), 2u);
   ASSERT_EQ(index.size(0), 4u);  // events 0, 2, 4, 5
   EXPECT_EQ(index.event(0, 1), 2u);
-  const auto p0 = index.requested_prefix(0);
-  EXPECT_EQ(std::vector<std::uint64_t>(p0.begin(), p0.end()), (std::vector<std::uint64_t>{0, 5, 8, 8, 8}));
+  std::vector<std::uint64_t> p0;
+  for (std::size_t k = 0; k <= index.size(0); ++k) p0.push_back(index.requested(0).value(k));
+  EXPECT_EQ(p0, (std::vector<std::uint64_t>{0, 5, 8, 8, 8}));
   // Thread 1: events 1 (0 B), 3 (10 B), 6 (7 B); prefix 0, 0, 10, 17.
   const CountedStreams streams = CountedStreams::requested(index);
   EXPECT_EQ(streams.find(1, 0, 0), 1u);  // the 0-byte event holds no byte
@@ -59,11 +60,11 @@ TEST(ThreadIndex, FindMatchesLinearScanAcrossBlocks) {
   const Trace trace = make_trace(sizes);
   const ThreadIndex index(trace);
   const CountedStreams streams = CountedStreams::requested(index);
-  const auto prefix = index.requested_prefix(0);
+  const CompactPrefix& prefix = index.requested(0);
   std::size_t from = 0;
-  for (std::uint64_t x = 0; x < prefix.back(); x += 37) {
+  for (std::uint64_t x = 0; x < prefix.value(prefix.size()); x += 37) {
     std::size_t expected = from;
-    while (prefix[expected + 1] <= x) ++expected;
+    while (prefix.value(expected + 1) <= x) ++expected;
     const std::size_t found = streams.find(0, x, from);
     ASSERT_EQ(found, expected) << x;
     from = found;
@@ -111,7 +112,7 @@ TEST(SkipAhead, PoissonIdenticalToStreamingOnRealStreams) {
 }
 
 // One thread of 30 000 events: the batched search crosses the index's top-level
-// segments (4096 events) and batches of points end inside events.
+// segments (CompactPrefix::kTopStride events) and batches of points end inside events.
 TEST(SkipAhead, PoissonIdenticalToStreamingAcrossTopSegments) {
   const Trace trace = synthetic(R"({"allocations": 30000,
       "sizes": {"distribution": "mixture", "components": [
