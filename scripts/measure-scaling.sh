@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The scaling table of docs/scaling.md: the wall time of one scenario (a
 # lognormal trace of 4·10^6 allocations, 1000 stacks, poisson at 4 KiB, R
-# replications) as one process on 1 and 2 threads, as 2 shards then a merge, and
-# as 2 MPI ranks, all on this machine. Usage: scripts/measure-scaling.sh [R]
+# replications) as one process on P threads, as P shards of one thread each run
+# side by side then merged, and as P MPI ranks of one thread each, for each P of
+# COUNTS. Usage: scripts/measure-scaling.sh [R] [COUNTS]   (defaults: 192 "1 2 4")
 set -euo pipefail
 cd "$(dirname "$0")/.."
-allocsim=build/bin/allocsim
+allocsim=${ALLOCSIM:-build/bin/allocsim}  # ALLOCSIM=PATH times another build
 replications=${1:-192}
+counts=${2:-1 2 4}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/scale.json" <<JSON
@@ -30,21 +32,28 @@ row() {
   s=$(seconds "$@")
   printf '| %s | %.2f | %.3g |\n' "$what" "$s" "$(echo "4000000 * $replications / $s" | bc -l)"
 }
+# shards P: P shards of one thread each, side by side, then their merge.
 shards() {
-  "$allocsim" run --quiet --threads 1 --shard 0/2 --out "$work/part0" "$scenario" &
-  local first=$!
-  "$allocsim" run --quiet --threads 1 --shard 1/2 --out "$work/part1" "$scenario"
-  wait "$first"
-  "$allocsim" merge --quiet --no-charts --threads 2 --out "$work/merged" "$work/part0" "$work/part1"
+  local p=$1 k pids=() parts=()
+  for ((k = 0; k < p; ++k)); do
+    "$allocsim" run --quiet --threads 1 --shard "$k/$p" --out "$work/part$k" "$scenario" &
+    pids+=($!)
+    parts+=("$work/part$k")
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  "$allocsim" merge --quiet --no-charts --threads "$p" --out "$work/merged" "${parts[@]}"
 }
-echo "R = $replications; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "R = $replications on $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| run | wall s | events x replications / s |"
 echo "|---|---|---|"
-row "1 process, 1 thread" "$allocsim" run --quiet --no-charts --threads 1 --out "$work/one" "$scenario"
-row "1 process, 2 threads" "$allocsim" run --quiet --no-charts --threads 2 --out "$work/two" "$scenario"
-row "2 shards (1 thread each) + merge" shards
-if command -v mpirun >/dev/null; then
-  row "2 MPI ranks, 1 thread each" mpirun -n 2 --allow-run-as-root --oversubscribe \
-    "$allocsim" run --mpi --quiet --no-charts --threads 1 --out "$work/mpi" "$scenario"
-fi
+for p in $counts; do
+  row "1 process, $p thread(s)" "$allocsim" run --quiet --no-charts --threads "$p" --out "$work/threads$p" "$scenario"
+  if ((p > 1)); then
+    row "$p shards (1 thread each) + merge" shards "$p"
+    if command -v mpirun >/dev/null; then
+      row "$p MPI ranks, 1 thread each" mpirun -n "$p" --allow-run-as-root --oversubscribe \
+        "$allocsim" run --mpi --quiet --no-charts --threads 1 --out "$work/mpi$p" "$scenario"
+    fi
+  fi
+done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
