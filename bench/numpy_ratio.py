@@ -85,7 +85,7 @@ def read_trace(binary, events, work):
     with open(spec_file, "w") as f:
         json.dump(trace_spec(events), f)
     csv_file = os.path.join(work, "trace.csv")
-    subprocess.run([binary, "trace", "generate", spec_file, "-o", csv_file], check=True)
+    subprocess.run([binary, "trace", "generate", spec_file, "-o", csv_file], check=True, stdout=subprocess.DEVNULL)
     columns = pandas.read_csv(csv_file, usecols=["size", "stack"], dtype={"size": np.int64, "stack": str})
     stacks = columns["stack"].str.slice(len("stack-")).astype(np.int64).to_numpy()  # "stack-17" -> 17
     return np.cumsum(columns["size"].to_numpy()), stacks

@@ -88,8 +88,11 @@ def main():
               f"{row['numpy_ms'] / row['allocsim_ms']:.1f}× |")
     print("\n| whole engine | 1 thread | 2 threads | 1 → 2 |")
     print("|---|---|---|---|")
+    def on(name, threads):  # run names carry options after the thread count
+        return next(e for run, e in engine.items() if run.startswith(f"{name}/{threads}/"))
+
     for name in ["engine", "heapprofd_figure"]:
-        one, two = engine[f"{name}/1/real_time"], engine[f"{name}/2/real_time"]
+        one, two = on(name, 1), on(name, 2)
         print(f"| {name} | {one['real_time']:.1f} ms | {two['real_time']:.1f} ms | "
               f"{one['real_time'] / two['real_time']:.2f}× |")
 
