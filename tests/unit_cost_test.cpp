@@ -21,7 +21,6 @@
 #include "allocsim/engine/work_units.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/format/native_trace.h"
-#include "allocsim/trace/format/native_trace_counts.h"
 #include "allocsim/trace/size_mean.h"
 #include "test_support.h"
 

@@ -8,7 +8,7 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/trace/format/native_trace_counts.h"
+#include "allocsim/trace/format/native_trace.h"
 #include "allocsim/trace/size_mean.h"
 
 namespace allocsim {

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -21,6 +22,14 @@ static_assert(std::endian::native == std::endian::little, "the native trace form
 static_assert(sizeof(WideValue) == 16);
 
 constexpr std::size_t kChecksumEnd = 16;
+// Where the header's fields are (native_trace.h), the same in versions 1 and 2.
+constexpr std::size_t kVersionAt = 16;
+constexpr std::size_t kHeaderSizeAt = 20;
+constexpr std::size_t kEventsAt = 24;
+constexpr std::size_t kThreadCountAt = 32;
+constexpr std::size_t kStackCountAt = 36;
+constexpr std::size_t kTypeCountAt = 40;
+constexpr std::size_t kFlagsAt = 44;
 constexpr std::size_t kSectionTable = 48;
 constexpr std::size_t kAlignment = 64;
 constexpr std::uint32_t kFlagAllocated = 1;
@@ -87,10 +96,10 @@ class NativeDecoder {
     if (std::memcmp(data_, kNativeTraceMagic, sizeof kNativeTraceMagic) != 0) {
       fail(0, "not an allocsim native trace (bad magic)");
     }
-    const auto version = get<std::uint32_t>(data_, 16);
+    const auto version = get<std::uint32_t>(data_, kVersionAt);
     if (version == 1) return decode_with(kVersion1);
     if (version == 2) return decode_with(kVersion2);
-    fail(16, "unsupported native trace version " + std::to_string(version) + " (this build reads versions 1 and " +
+    fail(kVersionAt, "unsupported native trace version " + std::to_string(version) + " (this build reads versions 1 and " +
                  std::to_string(kNativeTraceVersion) + ")");
   }
 
@@ -100,16 +109,16 @@ class NativeDecoder {
     if (size_ < layout.header_size) {
       fail(0, "too short for a native trace header (" + std::to_string(size_) + " bytes)");
     }
-    if (get<std::uint32_t>(data_, 20) != layout.header_size) fail(20, "bad header size");
+    if (get<std::uint32_t>(data_, kHeaderSizeAt) != layout.header_size) fail(kHeaderSizeAt, "bad header size");
     check_checksum();
-    const auto n = get<std::uint64_t>(data_, 24);
-    if (n > size_ / 2) fail(24, "event count " + std::to_string(n) + " does not fit the file");
+    const auto n = get<std::uint64_t>(data_, kEventsAt);
+    if (n > size_ / 2) fail(kEventsAt, "event count " + std::to_string(n) + " does not fit the file");
     Trace trace;
-    trace.thread_count = get<std::uint32_t>(data_, 32);
-    trace.stack_count = get<std::uint32_t>(data_, 36);
-    trace.type_count = get<std::uint32_t>(data_, 40);
-    const auto flags = get<std::uint32_t>(data_, 44);
-    if ((flags & ~kFlagAllocated) != 0) fail(44, "unknown flags");
+    trace.thread_count = get<std::uint32_t>(data_, kThreadCountAt);
+    trace.stack_count = get<std::uint32_t>(data_, kStackCountAt);
+    trace.type_count = get<std::uint32_t>(data_, kTypeCountAt);
+    const auto flags = get<std::uint32_t>(data_, kFlagsAt);
+    if ((flags & ~kFlagAllocated) != 0) fail(kFlagsAt, "unknown flags");
     const std::uint64_t allocated_events = (flags & kFlagAllocated) != 0 ? n : 0;
     if (layout.version == 1) {
       copy_columns_v1(trace, n, allocated_events);
@@ -341,13 +350,13 @@ void NativeTraceWriter::finish(const Trace& ids) {
   }
   std::string header(kVersion2.header_size, '\0');
   std::memcpy(header.data(), kNativeTraceMagic, sizeof kNativeTraceMagic);
-  put(header, 16, kNativeTraceVersion);
-  put(header, 20, static_cast<std::uint32_t>(kVersion2.header_size));
-  put(header, 24, events_);
-  put(header, 32, ids.thread_count);
-  put(header, 36, ids.stack_count);
-  put(header, 40, ids.type_count);
-  put(header, 44, has_allocated_ ? kFlagAllocated : 0u);
+  put(header, kVersionAt, kNativeTraceVersion);
+  put(header, kHeaderSizeAt, static_cast<std::uint32_t>(kVersion2.header_size));
+  put(header, kEventsAt, events_);
+  put(header, kThreadCountAt, ids.thread_count);
+  put(header, kStackCountAt, ids.stack_count);
+  put(header, kTypeCountAt, ids.type_count);
+  put(header, kFlagsAt, has_allocated_ ? kFlagAllocated : 0u);
   Xxhash64 checksum;
   for (std::size_t s = 0; s < kSections; ++s) {
     put(header, kSectionTable + 16 * s, offsets_[s]);
@@ -399,6 +408,19 @@ std::uint64_t native_trace_checksum(std::string_view file) {
     checksum.update(&digest, sizeof digest);
   }
   return checksum.digest();
+}
+
+std::optional<NativeTraceCounts> read_native_trace_counts(const std::string& path) {
+  unsigned char header[kSectionTable];
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return std::nullopt;
+  const auto version = get<std::uint32_t>(header, kVersionAt);
+  if (std::memcmp(header, kNativeTraceMagic, sizeof kNativeTraceMagic) != 0 || version < 1 ||
+      version > kNativeTraceVersion) {
+    return std::nullopt;
+  }
+  return NativeTraceCounts{get<std::uint64_t>(header, kEventsAt), get<std::uint32_t>(header, kThreadCountAt),
+                           get<std::uint32_t>(header, kStackCountAt), get<std::uint32_t>(header, kTypeCountAt)};
 }
 
 }  // namespace allocsim

@@ -31,6 +31,7 @@
 // A names section is u32 count (0 = no names, else the stack or type count), then
 // per name u32 length and its bytes. free_time 2^64-1 means live at the end.
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -83,6 +84,18 @@ void write_native_trace(const Trace& trace, const std::string& path);
 // version 1 is copied. InputError "<path>: byte <offset>: <reason>" for a short or
 // corrupt file, a bad checksum, an unknown version or an inconsistent trace.
 Trace read_native_trace(const std::string& path);
+// The counts in a native trace's header (version 1 or 2), read without reading or
+// checking the rest of the file: enough to plan work on the trace before it is
+// loaded. nullopt when the file cannot be read or does not start like a native
+// trace (loading it then reports what is wrong).
+struct NativeTraceCounts {
+  std::uint64_t events = 0;
+  std::uint32_t threads = 0;
+  std::uint32_t stacks = 0;
+  std::uint32_t types = 0;
+};
+std::optional<NativeTraceCounts> read_native_trace_counts(const std::string& path);
+
 // The checksum a version 2 file's bytes should carry at offset 8 (for tests that
 // change a field and reseal the file to reach the check behind the checksum).
 std::uint64_t native_trace_checksum(std::string_view file);
