@@ -117,6 +117,14 @@ TEST(GoSampler, FaithfulDrawsComeFromWyrand) {
   EXPECT_EQ(lanes[0].words_used(), 1u);
 }
 
+// go_counted_size of every allocation, in trace order.
+std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
+  std::vector<GoTinyBlock> blocks(trace.thread_count);
+  std::vector<std::uint64_t> counted;
+  for (std::size_t i = 0; i < trace.size(); ++i) counted.push_back(go_counted_size(trace, i, tiny, blocks));
+  return counted;
+}
+
 // Tiny blocks (malloc.go): [4, 4, 8] share one block (4 aligned to 4, 8 aligned to 8
 // fills it); 3 opens a new one and, having more room, replaces it; 12 fits at the
 // 4-aligned offset 4; 15 and 2 each open a block; 13 fits after 2. [2, 15, 14]: 15

@@ -16,13 +16,6 @@ std::uint64_t go_counted_size(const Trace& trace, std::size_t i, bool tiny, std:
   return go_slot_size(s);
 }
 
-std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
-  std::vector<std::uint64_t> counted(trace.size());
-  std::vector<GoTinyBlock> blocks(trace.thread_count);
-  for (std::size_t i = 0; i < trace.size(); ++i) counted[i] = go_counted_size(trace, i, tiny, blocks);
-  return counted;
-}
-
 namespace {
 
 // pprof's scaleHeapSample (protomem.go) on one record's raw (count, bytes); R <= 1
@@ -76,8 +69,11 @@ class GoScheme final : public Scheme {
   std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     if (config_.bypass || config_.rate == 1) return nullptr;
     auto counted = skip_ahead_cache_.get(trace, index, [&] {
-      const std::vector<std::uint64_t> sizes = go_counted_sizes(trace, config_.tiny);
-      return CountedStreams::per_thread(index, [&](std::uint64_t i) { return sizes[i]; });
+      // Each thread's events in trace order, as go_counted_size needs: its tiny
+      // block is per thread.
+      std::vector<GoTinyBlock> blocks(trace.thread_count);
+      return CountedStreams::per_thread(
+          index, [&](std::uint64_t i) { return go_counted_size(trace, i, config_.tiny, blocks); });
     });
     return std::make_unique<SkipAheadRun<GoSampler>>(trace, index, GoSampler(config_, std::move(counted)));
   }

@@ -87,12 +87,10 @@ struct GoTinyBlock {
   }
 };
 
-// The bytes the profiler counts for allocation i (0: never counted), allocations
-// visited in trace order; `blocks` holds each thread's tiny block (thread_count
-// entries, default-constructed before allocation 0).
+// The bytes the profiler counts for allocation i (0: never counted), each thread's
+// allocations visited in trace order; `blocks` holds each thread's tiny block
+// (thread_count entries, default-constructed before the thread's first allocation).
 std::uint64_t go_counted_size(const Trace& trace, std::size_t i, bool tiny, std::vector<GoTinyBlock>& blocks);
-// The same for every allocation of the trace.
-std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny);
 
 class GoSampler {
  public:

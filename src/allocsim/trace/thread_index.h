@@ -50,7 +50,9 @@ class CountedStreams {
   // Thread t's requested sizes plus `add` bytes per event, borrowed from `index`
   // (which must outlive this).
   static CountedStreams requested(const ThreadIndex& index, std::uint64_t add = 0);
-  // Thread t's events, counted(trace index) bytes each.
+  // Thread t's events, counted(trace index) bytes each. counted is called once per
+  // event, thread by thread and each thread's events in trace order, so it may
+  // carry state per thread.
   template <class Counted>
   static CountedStreams per_thread(const ThreadIndex& index, Counted counted) {
     CountedStreams s;
