@@ -23,6 +23,7 @@
 #include "allocsim/trace/format/native_trace.h"
 #include "allocsim/trace/size_mean.h"
 #include "test_support.h"
+#include "testing/statistical_bounds.h"
 
 namespace allocsim {
 namespace {
@@ -62,7 +63,8 @@ TEST(UnitCost, MeanSizeOfContinuousFamiliesMatchesDraws) {
       squares += x * x;
     }
     const double mean = sum / n, sd = std::sqrt((squares - n * mean * mean) / (n - 1));
-    EXPECT_NEAR(mean, mean_size(distribution), 5 * sd / std::sqrt(double{n}) + 0.5) << text;
+    EXPECT_NEAR(mean, mean_size(distribution), testing::kSigmas * testing::mean_standard_error(sd * sd, n) + 0.5)
+        << text;
   }
 }
 
