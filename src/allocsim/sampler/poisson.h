@@ -53,27 +53,31 @@ class PoissonSampler {
     }
   }
 
+  // Each thread's points sit at the running sums x of its gaps, in absolute byte
+  // positions of its stream, as in replay_skip_ahead: the same arithmetic, so the
+  // two place every point in the same event at the same offset, bit for bit (a
+  // countdown that subtracts each size would round differently, and about once in
+  // 10^7 points put one a byte or an event away).
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    distance_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) distance_[t] = draw_gap(lanes[t]);
+    position_.resize(lanes.size());
+    bytes_before_.assign(lanes.size(), 0);
+    for (std::size_t t = 0; t < lanes.size(); ++t) position_[t] = draw_gap(lanes[t]);
     const SizeColumn& size = trace.requested;
     const ThreadColumn& thread = trace.thread;
     const std::size_t n = trace.size();
     for (std::size_t i = 0; i < n; ++i) {
-      double& distance = distance_[thread[i]];
-      const double s = static_cast<double>(size[i]);
-      if (distance >= s) {  // the next point lies beyond this allocation
-        distance -= s;
-        continue;
-      }
-      // Points at positions distance, distance + gap, ... inside [0, s).
-      Observation obs{i, 0, static_cast<std::uint64_t>(distance), 0.0};
+      const std::uint32_t t = thread[i];
+      double& x = position_[t];
+      const std::uint64_t begin = bytes_before_[t], end = begin + size[i];
+      bytes_before_[t] = end;
+      // The event holds byte floor(x) when begin <= floor(x) < end.
+      if (static_cast<std::uint64_t>(x) >= end) continue;
+      Observation obs{i, 0, static_cast<std::uint64_t>(x - static_cast<double>(begin)), 0.0};
       do {
         ++obs.samples;
-        distance += draw_gap(lanes[thread[i]]);
-      } while (distance < s);
-      distance -= s;
+        x += draw_gap(lanes[t]);
+      } while (static_cast<std::uint64_t>(x) < end);
       out.push_back(obs);
     }
   }
@@ -85,7 +89,8 @@ class PoissonSampler {
   }
 
   double mean_gap_;
-  std::vector<double> distance_;
+  std::vector<double> position_;            // per thread: its next point
+  std::vector<std::uint64_t> bytes_before_;  // per thread: requested bytes before the event
 };
 
 SchemeDescriptor poisson_scheme();
