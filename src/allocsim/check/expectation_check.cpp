@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include <boost/math/distributions/binomial.hpp>
+
 #include "allocsim/format/csv.h"
 
 namespace allocsim {
@@ -13,10 +15,18 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// A proportion's count of successes in R trials (p_any_sample: replications
+// with a sample), for the exact binomial comparison.
+struct Proportion {
+  std::uint64_t successes = 0;
+  std::uint64_t trials = 0;
+};
+
 struct MetricView {
   double value;
   double standard_error;         // NaN where none is known
   std::optional<double> theory;  // the theory_<metric> value
+  std::optional<Proportion> proportion = std::nullopt;
 };
 
 // Standard error of the mean estimate. Where theory gives the variance, the larger
@@ -58,7 +68,8 @@ MetricView view(const Metrics& m, const std::string& metric) {
   if (metric == "rmse") return {m.rmse, kNaN, std::nullopt};
   if (metric == "mape") return {m.mape, m.se_mape, t.mape};
   if (metric == "cmape") return {m.cmape, m.se_cmape, t.cmape};
-  return {m.p_any_sample, m.se_p_any_sample, t.p_any_sample};  // p_any_sample
+  return {m.p_any_sample, m.se_p_any_sample, t.p_any_sample,  // p_any_sample
+          Proportion{m.replications_with_sample, m.replications}};
 }
 
 // The identifying columns of a metric row or an interval row.
@@ -116,7 +127,38 @@ std::string number(double x) {
   return buffer;
 }
 
+// "equals p within k se" for a proportion, tested exactly: the count K of R
+// trials passes when neither tail of Binomial(R, p) at K is below half the
+// two-sided normal tail at k sigmas (5 sigmas: 5.7e-7), the false-alarm rate the
+// normal bound claims. The normal bound itself fails far more often than that
+// where R p (1 - p) is small: with p = 1 - 2e-6 and R = 16000 one replication
+// without a sample (probability 3.2%) lies 5.6 standard errors away.
+ExpectationOutcome evaluate_proportion(const Expectation& e, double p, const Proportion& count, double value) {
+  ExpectationOutcome out;
+  out.value = value;
+  const double alpha = std::erfc(e.sigmas / std::sqrt(2.0));
+  const auto k = static_cast<double>(count.successes);
+  double lower = 1, upper = 1;  // P(K <= k), P(K >= k)
+  if (p <= 0 || p >= 1) {
+    lower = upper = (p <= 0 ? k == 0 : k == static_cast<double>(count.trials)) ? 1 : 0;
+  } else {
+    const boost::math::binomial_distribution<double> binomial(static_cast<double>(count.trials), p);
+    lower = boost::math::cdf(binomial, k);
+    upper = k > 0 ? boost::math::cdf(boost::math::complement(binomial, k - 1)) : 1;
+  }
+  const double tail = std::min(lower, upper);
+  out.bound = "exact binomial: " + std::to_string(count.successes) + " of " + std::to_string(count.trials) +
+              " at p = " + number(p) + ", smaller tail " + number(tail) + " >= " + number(alpha / 2) + " (" +
+              number(e.sigmas) + " se two-sided)";
+  out.passed = tail >= alpha / 2;
+  return out;
+}
+
 ExpectationOutcome evaluate(const Expectation& e, const MetricView& v) {
+  if (v.proportion && (e.equals || e.equals_theory) && e.sigmas > 0 && e.tolerance == 0 && !e.absolute) {
+    const std::optional<double> p = e.equals_theory ? v.theory : e.equals;
+    if (p && *p >= 0 && *p <= 1) return evaluate_proportion(e, *p, *v.proportion, v.value);
+  }
   ExpectationOutcome out;
   const double x = e.absolute ? std::fabs(v.value) : v.value;
   const std::string shown = e.absolute ? "|" + e.metric + "|" : e.metric;

@@ -10,6 +10,9 @@
 //       |rel_bias| <= 0.01
 //   {"where": {"interval": "wald"}, "metric": "coverage", "equals": "theory", "sigmas": 5}
 //       |coverage - level| <= 5 * sqrt(level (1 - level) / R)
+//   {"metric": "p_any_sample", "equals": "theory", "sigmas": 5}
+//       exactly: the replications with a sample, K of R, are not in a tail of
+//       Binomial(R, theory_p_any_sample) smaller than the normal 5-sigma tail
 // An expectation that selects no row fails: a check that cannot see its data
 // must not pass.
 #include <nlohmann/json.hpp>
