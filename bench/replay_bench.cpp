@@ -180,19 +180,37 @@ void register_replay_benchmarks() {
   }
 }
 
-// Whole-engine throughput: replications per second of a poisson scenario with
-// stack groups, on 1 and 2 worker threads.
-void engine(benchmark::State& state) {
-  const std::string json = R"({"name": "bench", "seed": 1, "replications": 256,
-    "trace": {"allocations": 100000, "threads": 4, "sizes": )" + kSizes + R"(, "stacks": {"rule": "random", "count": 100}},
+// The engine benchmark's scenario: a poisson scheme with stack groups on a
+// synthetic trace of 10^5 allocations, `replications` replications.
+Scenario engine_scenario(int replications) {
+  const std::string json = R"({"name": "bench", "seed": 1, "replications": )" + std::to_string(replications) +
+                           R"(, "trace": {"allocations": 100000, "threads": 4, "sizes": )" + kSizes +
+                           R"(, "stacks": {"rule": "random", "count": 100}},
     "schemes": [{"scheme": "poisson", "rate": 65536}], "groups": ["total", "stack"]})";
-  const Scenario scenario = parse_scenario(json, "bench");
+  return parse_scenario(json, "bench");
+}
+
+// Whole-engine throughput: replications per second of the engine scenario with
+// 256 replications, set-up included, on 1 and 2 worker threads.
+void engine(benchmark::State& state) {
+  const Scenario scenario = engine_scenario(256);
   RunOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(run_scenario(scenario, options).rows.size());
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * scenario.replications));
 }
 BENCHMARK(engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same scenario with two replications (the fewest a scenario takes): the time
+// is mostly the set-up (trace, group and
+// thread indexes, truth, theory sums) and the fixed costs of a run.
+void engine_setup(benchmark::State& state) {
+  const Scenario scenario = engine_scenario(2);
+  RunOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(run_scenario(scenario, options).rows.size());
+}
+BENCHMARK(engine_setup)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The heapprofd figure scenario (P(>= 1 sample) vs size, 4 rates x 320 sizes x 2
 // schemes x 2000 replications of a one-allocation trace): replications per second

@@ -84,8 +84,9 @@ TEST(SyntheticTrace, MemrayLoopGivesEachSiteItsOwnStack) {
 }
 
 // The aspects (sizes, threads, lifetimes, then stacks and types) each draw from their
-// own stream, so drawing them at the same time gives the very same trace. 100 000
-// events: past the size from which the aspects run in parallel; every aspect is
+// own stream, and each chunk of 4096 events of an aspect from its own part of it,
+// so drawing them at the same time gives the very same trace. 100 000 events: past
+// the size from which the aspects run in parallel, 25 chunks; every aspect is
 // random, and types follow the mixture's components.
 TEST(SyntheticTrace, AspectsDrawnInParallelGiveTheSameTrace) {
   const SyntheticSpec spec = parse_spec(R"({"allocations": 100000, "threads": 6, "thread_assignment": "random",
@@ -97,6 +98,40 @@ TEST(SyntheticTrace, AspectsDrawnInParallelGiveTheSameTrace) {
       "allocated": {"rounding": "align", "alignment": 16}})");
   const Trace serial = generate_synthetic(spec, 7, "$.trace", 1);
   for (unsigned threads : {2u, 3u, 8u}) testing::expect_same_trace(serial, generate_synthetic(spec, 7, "$.trace", threads));
+}
+
+// A sequence inside a mixture goes on where it stopped, across chunks and on any
+// number of threads: the events that chose it take its sizes in turn.
+TEST(SyntheticTrace, SequenceInAMixtureContinuesAcrossChunks) {
+  const SyntheticSpec spec = parse_spec(R"({"allocations": 50000,
+      "sizes": {"distribution": "mixture", "components": [
+          {"weight": 1, "distribution": "sequence", "sizes": [10, 20, 30, 40, 50, 60, 70]},
+          {"weight": 1, "distribution": "lognormal", "median": 1000, "sigma": 1}]},
+      "types": {"rule": "component"}})");
+  const Trace serial = generate_synthetic(spec, 3, "$.trace", 1);
+  std::uint64_t expected = 10, turns = 0;
+  for (std::size_t i = 0; i < serial.size(); ++i) {
+    if (serial.type[i] != 0) continue;
+    ASSERT_EQ(serial.requested[i], expected) << "event " << i;
+    expected = expected == 70 ? 10 : expected + 10;
+    ++turns;
+  }
+  EXPECT_GT(turns, 20000u) << "about half of 50000 events choose the sequence";
+  for (unsigned threads : {2u, 5u}) testing::expect_same_trace(serial, generate_synthetic(spec, 3, "$.trace", threads));
+}
+
+// Chunk c of an aspect draws from its own part of the stream whatever the length
+// of the trace, so a longer trace starts with the shorter one's events.
+TEST(SyntheticTrace, ALongerTraceStartsWithTheShorterOne) {
+  const std::string rest = R"(, "threads": 5, "thread_assignment": "random",
+      "sizes": {"distribution": "log_uniform", "min": 1, "max": 100000}, "stacks": {"rule": "random", "count": 9}})";
+  const Trace shorter = generate(R"({"allocations": 9000)" + rest);
+  const Trace longer = generate(R"({"allocations": 40000)" + rest);
+  for (std::size_t i = 0; i < shorter.size(); ++i) {
+    ASSERT_EQ(shorter.requested[i], longer.requested[i]) << "event " << i;
+    ASSERT_EQ(shorter.thread[i], longer.thread[i]) << "event " << i;
+    ASSERT_EQ(shorter.stack_names[shorter.stack[i]], longer.stack_names[longer.stack[i]]) << "event " << i;
+  }
 }
 
 TEST(SyntheticTrace, ComponentRuleFollowsMixtureComponents) {

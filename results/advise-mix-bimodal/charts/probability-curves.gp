@@ -1,14 +1,14 @@
-# mix-bimodal.json: P(sampled) by size at 127180 expected samples, and the optimum's
+# mix-bimodal.json: P(sampled) by size at 126650 expected samples, and the optimum's
 # allocsim chart "probability-curves" from ../probability-curves.csv; data: probability-curves.dat.
 # Re-render inside this directory with: gnuplot probability-curves.gp
 if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mix-bimodal.json: P(sampled) by size at 127180 expected samples, and the optimum''s' font ',15'
+set title 'mix-bimodal.json: P(sampled) by size at 126650 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
-set xrange [7.2727272727272725:1140081.8]
+set xrange [7.2727272727272725:1148682.7000000002]
 set xtics ('16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, '1 MiB' 1048576)
 set ylabel 'P(sampled)'
 set logscale y 10

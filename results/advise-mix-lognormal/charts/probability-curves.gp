@@ -1,15 +1,15 @@
-# mix-lognormal.json: P(sampled) by size at 1969 expected samples, and the optimum's
+# mix-lognormal.json: P(sampled) by size at 1977 expected samples, and the optimum's
 # allocsim chart "probability-curves" from ../probability-curves.csv; data: probability-curves.dat.
 # Re-render inside this directory with: gnuplot probability-curves.gp
 if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mix-lognormal.json: P(sampled) by size at 1969 expected samples, and the optimum''s' font ',15'
+set title 'mix-lognormal.json: P(sampled) by size at 1977 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
-set xrange [0.9090909090909091:96904.50000000001]
-set xtics ('1 B' 1, '4 B' 4, '16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536)
+set xrange [0.9090909090909091:34944.8]
+set xtics ('1 B' 1, '4 B' 4, '16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384)
 set ylabel 'P(sampled)'
 set logscale y 10
 set format y '10^{%L}'

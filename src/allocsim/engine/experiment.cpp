@@ -82,7 +82,8 @@ class PointSetups {
   }
 
   // Sets up `wave` on the worker threads: its new traces first, then their group
-  // indexes and thread indexes, then every (point, scheme)'s truth and theory sums.
+  // indexes, then every (point, scheme)'s truth and theory sums beside the new
+  // traces' thread indexes.
   void prepare(const std::vector<std::size_t>& wave) {
     std::vector<std::string> new_keys;
     std::vector<std::size_t> first_point;
@@ -94,7 +95,7 @@ class PointSetups {
       }
     }
     // Traces first (the threads shared among them: a lone trace draws its aspects
-    // on all), then each one's indexes: two tasks per trace.
+    // on all), then each one's groups and windows, which truths and theory read.
     std::vector<std::shared_ptr<TraceSetup>> loaded(new_keys.size());
     const auto threads_per_trace =
         static_cast<unsigned>(std::max<std::size_t>(1, threads_ / std::max<std::size_t>(1, new_keys.size())));
@@ -102,17 +103,13 @@ class PointSetups {
       loaded[t] = std::make_shared<TraceSetup>();
       loaded[t]->trace = std::make_shared<const Trace>(
           load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
-    }, [] {});
-    parallel_for(2 * new_keys.size(), threads_, [&](std::size_t task, unsigned) {
-      TraceSetup& setup = *loaded[task / 2];
-      if (task % 2 == 0) {
-        setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
-        setup.windows = resolve_windows(scenario_.windows, *setup.trace);
-      } else if (scenario_.replay == ReplayMode::skip_ahead) {
-        setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
-      }
-    }, [] {});
-    for (std::size_t t = 0; t < new_keys.size(); ++t) traces_[new_keys[t]] = std::move(loaded[t]);
+    }, {});
+    parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
+      TraceSetup& setup = *loaded[t];
+      setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
+      setup.windows = resolve_windows(scenario_.windows, *setup.trace);
+    }, {});
+    for (std::size_t t = 0; t < new_keys.size(); ++t) traces_[new_keys[t]] = loaded[t];
 
     std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (point, scheme)
     for (std::size_t p : wave) {
@@ -124,20 +121,27 @@ class PointSetups {
       for (std::size_t s = 0; s < schemes; ++s) jobs.emplace_back(p, s);
       if (--uses_left_[scenario_.points[p].trace_key] == 0) traces_.erase(scenario_.points[p].trace_key);
     }
-    // Each (point, scheme)'s truth and theory sums: two tasks.
-    parallel_for(2 * jobs.size(), threads_, [&](std::size_t task, unsigned) {
-      const auto [p, s] = jobs[task / 2];
+    // Each (point, scheme)'s theory sums and truth, then each new trace's thread
+    // index: the longest tasks first.
+    const std::size_t thread_indexes = scenario_.replay == ReplayMode::skip_ahead ? loaded.size() : 0;
+    parallel_for(2 * jobs.size() + thread_indexes, threads_, [&](std::size_t task, unsigned) {
+      if (task >= 2 * jobs.size()) {
+        TraceSetup& setup = *loaded[task - 2 * jobs.size()];
+        setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
+        return;
+      }
+      const auto [p, s] = jobs[task % jobs.size()];
       PointSetup& setup = setups_[p];
       const TraceSetup& shared = *setup.shared;
       const Scheme& scheme = *scenario_.points[p].schemes[s].scheme;
-      if (task % 2 == 0) {
+      if (task < jobs.size()) {
+        setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
+      } else {
         setup.truths[s] = std::make_unique<const Truth>(
             *shared.trace, *shared.groups, shared.windows,
             [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
-      } else {
-        setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
       }
-    }, [] {});
+    }, {});
   }
 
   const PointSetup& at(std::size_t p) const { return setups_[p]; }

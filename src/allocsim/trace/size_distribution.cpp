@@ -1,5 +1,6 @@
 #include "allocsim/trace/size_distribution.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -300,6 +301,7 @@ struct SizeSampler::Node {
 };
 
 SizeSampler::SizeSampler(const SizeDistribution& distribution) { add_node(distribution); }
+SizeSampler::SizeSampler(const SizeSampler&) = default;
 SizeSampler::SizeSampler(SizeSampler&&) noexcept = default;
 SizeSampler& SizeSampler::operator=(SizeSampler&&) noexcept = default;
 SizeSampler::~SizeSampler() = default;
@@ -323,6 +325,11 @@ std::size_t SizeSampler::add_node(const SizeDistribution& distribution) {
         distribution.family);
   }
   return index;
+}
+
+bool SizeSampler::has_positions() const {
+  return std::any_of(nodes_.begin(), nodes_.end(),
+                     [](const Node& node) { return std::holds_alternative<SequenceNode>(node.family); });
 }
 
 SizeDraw SizeSampler::draw_node(std::size_t index, RandomStream& random) {

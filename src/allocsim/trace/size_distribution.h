@@ -94,11 +94,15 @@ struct SizeDraw {
 class SizeSampler {
  public:
   explicit SizeSampler(const SizeDistribution& distribution);
+  SizeSampler(const SizeSampler&);
   SizeSampler(SizeSampler&&) noexcept;
   SizeSampler& operator=(SizeSampler&&) noexcept;
   ~SizeSampler();
 
   SizeDraw draw(RandomStream& random) { return draw_node(0, random); }
+  // Whether draws depend on earlier ones (a sequence's position): if not, a copy
+  // draws the same sizes from the same stream as the original.
+  bool has_positions() const;
 
  private:
   struct Node;               // one family with its precomputed constants

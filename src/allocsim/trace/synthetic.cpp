@@ -25,9 +25,47 @@ constexpr std::uint64_t kSyntheticStreamTag = 0x73796E7468000000;  // "synth\0\0
 // Below this many events, starting threads for the aspects costs more than it saves.
 constexpr std::size_t kParallelAspectsFrom = std::size_t{1} << 15;
 
-RandomStream stream_for(std::uint64_t seed, Purpose purpose) {
-  return RandomStream(StreamKey{seed, kSyntheticStreamTag | static_cast<std::uint64_t>(purpose), 0},
-                      0);
+// Each aspect's stream is cut in chunks of kChunkEvents events: chunk c draws from
+// the stream (seed, aspect) with counter prefix c, so the chunks of one aspect can
+// be drawn at the same time, on any number of threads, and give the same trace.
+// A trace of at most kChunkEvents events draws from chunk 0 alone.
+constexpr std::uint64_t kChunkEvents = 4096;
+
+RandomStream stream_for(std::uint64_t seed, Purpose purpose, std::uint64_t chunk) {
+  return RandomStream(StreamKey{seed, kSyntheticStreamTag | static_cast<std::uint64_t>(purpose), chunk}, 0);
+}
+
+// Draws one aspect of the events [first, first + m) of a trace: fill(random,
+// begin, end) draws the piece's events [begin, end), which lie in one chunk, from
+// that chunk's stream. `carried` is the aspect's stream at event `first` (where
+// the previous piece stopped inside a chunk) and becomes its stream at first + m.
+// Returns `tasks` tasks (fewer for short pieces) that share the chunks in order.
+using ChunkFill = std::function<void(RandomStream& random, std::size_t begin, std::size_t end)>;
+std::vector<std::function<void()>> aspect_tasks(std::uint64_t seed, Purpose purpose, std::uint64_t first,
+                                                std::size_t m, RandomStream& carried, std::size_t tasks,
+                                                ChunkFill fill) {
+  std::vector<std::size_t> starts{0};  // piece-relative first event of each chunk met
+  for (std::uint64_t e = (first / kChunkEvents + 1) * kChunkEvents; e < first + m; e += kChunkEvents) {
+    starts.push_back(static_cast<std::size_t>(e - first));
+  }
+  const std::size_t chunks = starts.size();
+  starts.push_back(m);
+  tasks = std::clamp<std::size_t>(tasks, 1, chunks);
+  std::vector<std::function<void()>> out;
+  for (std::size_t t = 0; t < tasks; ++t) {
+    const std::size_t begin = chunks * t / tasks, end = chunks * (t + 1) / tasks;
+    // The carried stream is copied now: the task that ends the piece writes it.
+    out.push_back([=, &carried, carried_in = carried] {
+      RandomStream random;
+      for (std::size_t c = begin; c < end; ++c) {
+        const bool continues = c == 0 && first % kChunkEvents != 0;
+        random = continues ? carried_in : stream_for(seed, purpose, (first + starts[c]) / kChunkEvents);
+        fill(random, starts[c], starts[c + 1]);
+      }
+      if (end == chunks) carried = random;
+    });
+  }
+  return out;
 }
 
 ThreadAssignment parse_thread_assignment(const JsonValue& value) {
@@ -150,15 +188,7 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
 }
 
 SyntheticEvents::SyntheticEvents(const SyntheticSpec& spec, std::uint64_t seed)
-    : spec_(spec),
-      sizes_(spec.sizes),
-      size_random_(stream_for(seed, Purpose::sizes)),
-      thread_random_(stream_for(seed, Purpose::threads)),
-      stack_random_(stream_for(seed, Purpose::stacks)),
-      type_random_(stream_for(seed, Purpose::types)),
-      lifetime_random_(stream_for(seed, Purpose::lifetimes)),
-      stacks_(spec.stacks),
-      types_(spec.types) {}
+    : spec_(spec), seed_(seed), sizes_(spec.sizes), stacks_(spec.stacks), types_(spec.types) {}
 
 void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned threads) {
   const std::uint64_t first = generated_;
@@ -166,63 +196,93 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
   const std::uint64_t n = spec_.allocations;
   Trace& events = piece.events;
   const unsigned aspect_threads = m >= kParallelAspectsFrom ? threads : 1;
+  // Chunks are shared among about two tasks per thread and aspect.
+  const std::size_t tasks = aspect_threads > 1 ? 2 * std::size_t{aspect_threads} : 1;
+  const auto add_aspect = [&](std::vector<std::function<void()>>& to, Purpose purpose, RandomStream& carried,
+                              std::size_t aspect_tasks_wanted, ChunkFill fill) {
+    for (auto& task : aspect_tasks(seed_, purpose, first, m, carried, aspect_tasks_wanted, std::move(fill))) {
+      to.push_back(std::move(task));
+    }
+  };
 
-  // Each aspect draws from its own stream in event order, so pieces of any length
-  // give the events of one whole draw, and the aspects can be drawn at the same
-  // time: first every aspect that does not read the sizes, then the rules that
-  // read the sizes or their mixture components.
-  std::vector<std::uint32_t> components(needs_components(spec_) ? m : 0);
-  std::vector<std::function<void()>> before_sizes_known = {
+  // Every aspect that does not read the sizes is drawn first, at the same time as
+  // the sizes; then the rules that read the sizes or their mixture components.
+  // The buffers are sized first, also on every thread: their first touch, a page
+  // fault per page, costs as much as drawing some aspects.
+  std::vector<std::uint32_t> components, thread;
+  std::vector<std::uint64_t> time, free_time;
+  const std::function<void()> size_buffers[] = {
+      [&] { components.resize(needs_components(spec_) ? m : 0); },
+      [&] { piece.sizes.resize(m); },
+      [&] { thread.resize(m); },
       [&] {
-        piece.sizes.resize(m);
-        for (std::size_t i = 0; i < m; ++i) {
-          const SizeDraw draw = sizes_.draw(size_random_);
-          piece.sizes[i] = draw.size;
-          if (!components.empty()) components[i] = draw.component;
-        }
-      },
-      [&] {
-        events.thread.clear();
-        events.thread.reserve(m);
-        for (std::size_t i = 0; i < m; ++i) {
-          events.thread.push_back(thread_of(spec_.thread_assignment, spec_.threads, first + i, n, thread_random_));
-        }
-      },
-      [&] {
-        std::vector<std::uint64_t> time;
         resize_on_huge_pages(time, m);
         std::iota(time.begin(), time.end(), first);
-        std::vector<std::uint64_t> free_time;
-        resize_on_huge_pages(free_time, m);
-        fill_free_times(spec_.lifetime, time, n - 1, free_time, lifetime_random_);
-        events.time = std::move(time);
-        events.free_time = std::move(free_time);
       },
+      [&] { resize_on_huge_pages(free_time, m); },
+      [&] { piece.raw_stacks.resize(m); },
+      [&] { piece.raw_types.resize(m); },
   };
-  std::vector<std::function<void()>> after_sizes_known = {
-      [&] {
-        events.requested.clear();
-        events.requested.reserve(m);
-        events.requested.append(piece.sizes.begin(), piece.sizes.end());
-        events.allocated.clear();
-        if (spec_.allocated.kind != AllocatedRounding::Kind::none) {
-          events.allocated.reserve(m);
-          for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
-        }
-      },
+  run_tasks(size_buffers, aspect_threads);
+  std::vector<std::function<void()>> before_sizes_known, after_sizes_known;
+  // A sampler with sequence positions carries them from chunk to chunk, in order;
+  // any other draws each chunk from a copy.
+  add_aspect(before_sizes_known, Purpose::sizes, size_random_, sizes_.has_positions() ? 1 : tasks,
+             [&](RandomStream& random, std::size_t begin, std::size_t end) {
+               const auto draw_sizes = [&](SizeSampler& sampler) {
+                 for (std::size_t i = begin; i < end; ++i) {
+                   const SizeDraw draw = sampler.draw(random);
+                   piece.sizes[i] = draw.size;
+                   if (!components.empty()) components[i] = draw.component;
+                 }
+               };
+               if (sizes_.has_positions()) return draw_sizes(sizes_);
+               SizeSampler copy = sizes_;
+               draw_sizes(copy);
+             });
+  add_aspect(before_sizes_known, Purpose::threads, thread_random_, tasks,
+             [&](RandomStream& random, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i) {
+                 thread[i] = thread_of(spec_.thread_assignment, spec_.threads, first + i, n, random);
+               }
+             });
+  add_aspect(before_sizes_known, Purpose::lifetimes, lifetime_random_, tasks,
+             [&](RandomStream& random, std::size_t begin, std::size_t end) {
+               fill_free_times(spec_.lifetime, std::span(time).subspan(begin, end - begin), n - 1,
+                               std::span(free_time).subspan(begin, end - begin), random);
+             });
+  const auto add_ids = [&](const GroupRule& rule, const RawGroupIds& ids, Purpose purpose, RandomStream& carried,
+                           std::vector<std::uint32_t>& raw) {
+    add_aspect(reads_sizes(rule) ? after_sizes_known : before_sizes_known, purpose, carried, tasks,
+               [&piece, &components, first, ids = &ids, raw = &raw](RandomStream& random, std::size_t begin,
+                                                                   std::size_t end) {
+                 const auto span = [&](auto& v) { return std::span(v).subspan(begin, end - begin); };
+                 ids->draw(first + begin, span(piece.sizes),
+                           components.empty() ? std::span<const std::uint32_t>() : span(components), random,
+                           span(*raw));
+               });
   };
-  const auto draw_ids = [&](const GroupRule& rule, const RawGroupIds& ids, RandomStream& random,
-                            std::vector<std::uint32_t>& raw) {
-    (reads_sizes(rule) ? after_sizes_known : before_sizes_known)
-        .push_back([&piece, &components, m, first, ids = &ids, random = &random, raw = &raw] {
-          raw->resize(m);
-          ids->draw(first, piece.sizes, components, *random, *raw);
-        });
-  };
-  draw_ids(spec_.stacks, stacks_, stack_random_, piece.raw_stacks);
-  draw_ids(spec_.types, types_, type_random_, piece.raw_types);
+  add_ids(spec_.stacks, stacks_, Purpose::stacks, stack_random_, piece.raw_stacks);
+  add_ids(spec_.types, types_, Purpose::types, type_random_, piece.raw_types);
+  after_sizes_known.push_back([&] {
+    events.thread.clear();
+    events.thread.reserve(m);
+    events.thread.append(thread.begin(), thread.end());
+  });
+  after_sizes_known.push_back([&] {
+    events.requested.clear();
+    events.requested.reserve(m);
+    events.requested.append(piece.sizes.begin(), piece.sizes.end());
+    events.allocated.clear();
+    if (spec_.allocated.kind != AllocatedRounding::Kind::none) {
+      events.allocated.reserve(m);
+      for (const std::uint64_t size : piece.sizes) events.allocated.push_back(allocated_size(spec_.allocated, size));
+    }
+  });
   run_tasks(before_sizes_known, aspect_threads);
   run_tasks(after_sizes_known, aspect_threads);
+  events.time = std::move(time);
+  events.free_time = std::move(free_time);
   events.thread_count = spec_.threads;
   generated_ += m;
 }

@@ -4,7 +4,9 @@
 // live and how the allocator rounds them. Schema: schema/synthetic-trace.schema.json.
 //
 // Event i happens at time i. Each aspect draws from its own random stream
-// (seed, purpose), so changing, say, the stack rule leaves the sizes unchanged.
+// (seed, purpose), so changing, say, the stack rule leaves the sizes unchanged;
+// each chunk of 4096 events of an aspect from its own part of that stream, so the
+// chunks are drawn on every thread and give the same trace on any number of them.
 #include <cstdint>
 #include <optional>
 
@@ -67,6 +69,7 @@ class SyntheticEvents {
 
  private:
   const SyntheticSpec& spec_;
+  std::uint64_t seed_;
   std::uint64_t generated_ = 0;
   SizeSampler sizes_;
   RandomStream size_random_, thread_random_, stack_random_, type_random_, lifetime_random_;

@@ -19,6 +19,13 @@ unsigned default_thread_count() {
 void parallel_for(std::size_t items, unsigned threads,
                   const std::function<void(std::size_t, unsigned)>& work,
                   const std::function<void()>& tick) {
+  // A worker without an item would only cost its start; one worker and nothing
+  // to tick runs on the calling thread.
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(items, 1, std::max(threads, 1u)));
+  if (threads == 1 && !tick) {
+    for (std::size_t item = 0; item < items; ++item) work(item, 0);
+    return;
+  }
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -46,7 +53,7 @@ void parallel_for(std::size_t items, unsigned threads,
     std::unique_lock lock(mutex);
     while (!finished.wait_for(lock, std::chrono::milliseconds(250), [&] { return running == 0; })) {
       lock.unlock();
-      tick();
+      if (tick) tick();
       lock.lock();
     }
   }
@@ -55,12 +62,7 @@ void parallel_for(std::size_t items, unsigned threads,
 }
 
 void run_tasks(std::span<const std::function<void()>> tasks, unsigned threads) {
-  if (threads <= 1 || tasks.size() <= 1) {
-    for (const auto& task : tasks) task();
-    return;
-  }
-  const auto workers = static_cast<unsigned>(std::min<std::size_t>(threads, tasks.size()));
-  parallel_for(tasks.size(), workers, [&](std::size_t t, unsigned) { tasks[t](); }, [] {});
+  parallel_for(tasks.size(), threads, [&](std::size_t t, unsigned) { tasks[t](); }, {});
 }
 
 }  // namespace allocsim
