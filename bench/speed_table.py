@@ -12,7 +12,9 @@ It runs, one after the other:
     `repeats`), at T = 4 KiB and 512 KiB on 10^7 events and at 512 KiB on 10^8;
   - bench/numpy_ratio.py: allocsim's poisson scenario beside the NumPy loop, one
     core, milliseconds per replication and their ratio;
-  - replay_bench's whole-engine cases on 1 and 2 threads (wall time) and their ratio;
+  - replay_bench's whole-engine cases on 1 and 2 threads (wall time) and their ratio:
+    the engine scenario with 256 replications, the same with 2 (its set-up), and the
+    heapprofd figure;
 and prints the tables in Markdown.
 """
 import argparse
@@ -67,7 +69,7 @@ def main():
     points_8 = bench(replay_bench, "^point/.*T=524288", args.repeats, events=100_000_000)
     numpy_rows = numpy_ratio.measure(os.path.join(args.build, "bin", "allocsim"), 10_000_000, args.repeats,
                                      numpy_ratio.DEFAULT_COUNTS)
-    engine = bench(replay_bench, "^(engine|heapprofd_figure)/", args.repeats)
+    engine = bench(replay_bench, "^(engine|engine_setup|heapprofd_figure)/", args.repeats)
 
     print(f"Machine: {machine()}; load average {load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after.")
     print(f"Command: `/usr/bin/python3 bench/speed_table.py --build {args.build} --repeats {args.repeats}` "
@@ -91,7 +93,7 @@ def main():
     def on(name, threads):  # run names carry options after the thread count
         return next(e for run, e in engine.items() if run.startswith(f"{name}/{threads}/"))
 
-    for name in ["engine", "heapprofd_figure"]:
+    for name in ["engine", "engine_setup", "heapprofd_figure"]:
         one, two = on(name, 1), on(name, 2)
         print(f"| {name} | {one['real_time']:.1f} ms | {two['real_time']:.1f} ms | "
               f"{one['real_time'] / two['real_time']:.2f}× |")
