@@ -1,7 +1,8 @@
 #pragma once
 // A minimal work queue: items 0..n-1 are handed out in increasing order to
-// `threads` workers. Which worker runs which item varies from run to run; callers
-// make results independent of that (counter-based streams, ordered merges).
+// `threads` workers, threads of a pool kept for the life of the process (started
+// once, not at every call). Which worker runs which item varies from run to run;
+// callers make results independent of that (counter-based streams, ordered merges).
 #include <functional>
 #include <span>
 
