@@ -202,8 +202,8 @@ void engine(benchmark::State& state) {
 BENCHMARK(engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same scenario with two replications (the fewest a scenario takes): the time
-// is mostly the set-up (trace, group and
-// thread indexes, truth, theory sums) and the fixed costs of a run.
+// is mostly the set-up (trace, group and thread indexes, truth, theory sums) and
+// the fixed costs of a run.
 void engine_setup(benchmark::State& state) {
   const Scenario scenario = engine_scenario(2);
   RunOptions options;

@@ -227,7 +227,8 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
   std::vector<std::function<void()>> before_sizes_known, after_sizes_known;
   // A sampler with sequence positions carries them from chunk to chunk, in order;
   // any other draws each chunk from a copy.
-  add_aspect(before_sizes_known, Purpose::sizes, size_random_, sizes_.has_positions() ? 1 : tasks,
+  const bool sizes_in_order = sizes_.has_positions();
+  add_aspect(before_sizes_known, Purpose::sizes, size_random_, sizes_in_order ? 1 : tasks,
              [&](RandomStream& random, std::size_t begin, std::size_t end) {
                const auto draw_sizes = [&](SizeSampler& sampler) {
                  for (std::size_t i = begin; i < end; ++i) {
@@ -236,7 +237,7 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
                    if (!components.empty()) components[i] = draw.component;
                  }
                };
-               if (sizes_.has_positions()) return draw_sizes(sizes_);
+               if (sizes_in_order) return draw_sizes(sizes_);
                SizeSampler copy = sizes_;
                draw_sizes(copy);
              });

@@ -28,9 +28,27 @@ struct Job {
   std::atomic<std::size_t> next{0};
   std::atomic<unsigned> joined{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr error;  // the first one; guarded by the pool's mutex
-  unsigned finished = 0;     // participants done; guarded by the pool's mutex
+  std::exception_ptr error;  // the first one; guarded by the mutex of whoever runs the job
+  unsigned finished = 0;     // participants done; guarded likewise
+
+  // A participant is done, with its exception if any; `mutex` held.
+  void finish(std::exception_ptr participant_error) {
+    if (participant_error && !error) error = participant_error;
+    ++finished;
+  }
 };
+
+// Waits until every participant of `job` has finished, calling tick (if any)
+// about four times a second meanwhile; `lock` holds the mutex that guards the job.
+void wait_for(const Job& job, std::unique_lock<std::mutex>& lock, std::condition_variable& done,
+              const std::function<void()>& tick) {
+  while (!done.wait_for(lock, kTickEvery, [&] { return job.finished == job.workers; })) {
+    if (!tick) continue;
+    lock.unlock();
+    tick();
+    lock.lock();
+  }
+}
 
 // Runs the items of `job` as participant `id`; returns the first exception.
 std::exception_ptr take_items(Job& job, unsigned id) {
@@ -62,7 +80,7 @@ class WorkerPool {
   }
 
   // False, having run nothing, when the pool is busy.
-  bool try_run(Job& job, std::shared_ptr<Job> shared, const std::function<void()>& tick) {
+  bool try_run(const std::shared_ptr<Job>& job, const std::function<void()>& tick) {
     if (on_pool_thread || getpid() != owner_) return false;
     std::unique_lock busy(busy_, std::try_to_lock);
     if (!busy) return false;
@@ -71,17 +89,11 @@ class WorkerPool {
       ~Leave() { on_pool_thread = false; }
     } leave;
     std::unique_lock lock(mutex_);
-    while (threads_.size() < job.workers) threads_.emplace_back([this] { serve(); });
-    job_ = std::move(shared);
+    while (threads_.size() < job->workers) threads_.emplace_back([this] { serve(); });
+    job_ = job;
     ++generation_;
     wake_.notify_all();
-    const auto all_finished = [&] { return job.finished == job.workers; };
-    while (!done_.wait_for(lock, kTickEvery, all_finished)) {
-      if (!tick) continue;
-      lock.unlock();
-      tick();
-      lock.lock();
-    }
+    wait_for(*job, lock, done_, tick);
     job_.reset();
     return true;
   }
@@ -103,8 +115,7 @@ class WorkerPool {
       std::exception_ptr error = take_items(*job, id);
       {
         std::lock_guard lock(mutex_);
-        if (error && !job->error) job->error = error;
-        ++job->finished;
+        job->finish(error);
       }
       done_.notify_all();
     }
@@ -128,19 +139,13 @@ void run_on_new_threads(Job& job, const std::function<void()>& tick) {
     threads.emplace_back([&, id] {
       std::exception_ptr error = take_items(job, id);
       std::lock_guard lock(mutex);
-      if (error && !job.error) job.error = error;
-      ++job.finished;
+      job.finish(error);
       done.notify_all();
     });
   }
   {
     std::unique_lock lock(mutex);
-    while (!done.wait_for(lock, kTickEvery, [&] { return job.finished == job.workers; })) {
-      if (!tick) continue;
-      lock.unlock();
-      tick();
-      lock.lock();
-    }
+    wait_for(job, lock, done, tick);
   }
   for (auto& thread : threads) thread.join();
 }
@@ -161,7 +166,7 @@ void parallel_for(std::size_t items, unsigned threads, const Work& work, const s
     return;
   }
   auto job = std::make_shared<Job>(items, threads, work);
-  if (!WorkerPool::instance().try_run(*job, job, tick)) run_on_new_threads(*job, tick);
+  if (!WorkerPool::instance().try_run(job, tick)) run_on_new_threads(*job, tick);
   if (job->error) std::rethrow_exception(job->error);
 }
 

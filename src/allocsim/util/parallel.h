@@ -10,7 +10,7 @@ namespace allocsim {
 
 // Runs work(item, worker) for every item on min(threads, items) workers. While
 // they run, the calling thread calls tick(), if given, about four times a second
-// (progress display); without a tick one worker is the calling thread. The first
+// (progress display); a single worker with no tick is the calling thread. The first
 // exception thrown by a work item is rethrown after all workers stop.
 void parallel_for(std::size_t items, unsigned threads,
                   const std::function<void(std::size_t item, unsigned worker)>& work,
