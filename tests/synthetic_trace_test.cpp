@@ -116,6 +116,7 @@ TEST(SyntheticTrace, SequenceInAMixtureContinuesAcrossChunks) {
     expected = expected == 70 ? 10 : expected + 10;
     ++turns;
   }
+  // turns ~ Binomial(50000, 1/2): mean 25000, sd 112; 20000 lies 45 sd below.
   EXPECT_GT(turns, 20000u) << "about half of 50000 events choose the sequence";
   for (unsigned threads : {2u, 5u}) testing::expect_same_trace(serial, generate_synthetic(spec, 3, "$.trace", threads));
 }
