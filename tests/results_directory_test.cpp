@@ -6,11 +6,13 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/util/output_path.h"
 #include "test_support.h"
 #include "trace_test_files.h"
 
@@ -65,6 +67,7 @@ TEST_F(ResultsDirectory, WhatAKilledRunLeftIsRemovedByTheNext) {
   // A staged directory of a process that no longer exists (pids stay below 2^22).
   const fs::path abandoned = out() / ".demo.tmp.999999999";
   fs::create_directories(abandoned);
+  std::ofstream(abandoned / kResultsMarker) << "written first";
   std::ofstream(abandoned / "estimates.csv") << "half written";
   ASSERT_EQ(run_cli("run --quiet --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
   EXPECT_TRUE(leftovers().empty());
@@ -114,6 +117,89 @@ TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporar
   } else {
     EXPECT_EQ(summary_seed(results()), 2u);
     EXPECT_TRUE(fs::exists(results() / "estimates.csv"));
+  }
+}
+
+// Starts the CLI with `words` and `signal` at its default action (as a terminal or
+// `kill` finds it, even where this test runs with the signal ignored).
+pid_t spawn_cli(std::vector<std::string> words, int signal) {
+  words.insert(words.begin(), ALLOCSIM_CLI);
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, signal);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  return spawned == 0 ? pid : -1;
+}
+
+// SIGINT and SIGTERM at moments spread from the start of a run to its end: whenever
+// the signal lands, the results directory is the old one or the whole new one, the
+// scenario is untouched and nothing staged is left.
+TEST_F(ResultsDirectory, SignalsAtAnyMomentLeaveTheOldOrTheNewDirectoryWhole) {
+  ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+  const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");
+  const std::string slow = scenario(2, 4000, true);
+  const std::string slow_bytes = testing::read_bytes(slow);
+  int old_seen = 0, new_seen = 0;
+  for (const int signal : {SIGINT, SIGTERM}) {
+    for (const int delay_us : {0, 2000, 10000, 30000, 60000, 120000, 250000, 500000}) {
+      const pid_t pid = spawn_cli({"run", "--quiet", "--threads", "2", "--out", out().string(), slow}, signal);
+      ASSERT_GT(pid, 0);
+      ::usleep(static_cast<useconds_t>(delay_us));
+      ::kill(pid, signal);
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      EXPECT_TRUE(leftovers().empty()) << signal << " at " << delay_us << " us: " << leftovers().front();
+      EXPECT_EQ(testing::read_bytes(slow), slow_bytes);
+      ASSERT_TRUE(written_by_allocsim(results()));
+      if (summary_seed(results()) == 1) {
+        ++old_seen;
+        EXPECT_EQ(testing::read_bytes(results() / "metrics.csv"), old_metrics);
+        EXPECT_FALSE(fs::exists(results() / "estimates.csv"));
+      } else {
+        ++new_seen;  // the signal came after the swap (or after the run): the new one whole
+        EXPECT_EQ(summary_seed(results()), 2u);
+        EXPECT_TRUE(fs::exists(results() / "estimates.csv"));
+        ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+      }
+    }
+  }
+  EXPECT_GT(old_seen, 0);  // at least one signal landed before the swap
+}
+
+// The same for merge, which writes the results of part files.
+TEST_F(ResultsDirectory, SignalsDuringAMergeLeaveTheOldOrTheNewDirectoryWhole) {
+  const std::string file = scenario(2, 4000, true);
+  std::vector<std::string> parts;
+  for (int k = 0; k < 2; ++k) {
+    parts.push_back(scratch_.file("part" + std::to_string(k)));
+    ASSERT_EQ(run_cli("run --quiet --shard " + std::to_string(k) + "/2 --out " + parts.back() + " " + file).exit_code, 0);
+  }
+  ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+  const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");
+  for (const int delay_us : {0, 5000, 20000, 60000, 150000}) {
+    const pid_t pid = spawn_cli({"merge", "--quiet", "--out", out().string(), parts[0], parts[1]}, SIGTERM);
+    ASSERT_GT(pid, 0);
+    ::usleep(static_cast<useconds_t>(delay_us));
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(leftovers().empty()) << delay_us << " us: " << leftovers().front();
+    ASSERT_TRUE(written_by_allocsim(results()));
+    if (summary_seed(results()) == 1) {
+      EXPECT_EQ(testing::read_bytes(results() / "metrics.csv"), old_metrics);
+    } else {
+      EXPECT_TRUE(fs::exists(results() / "estimates.csv"));
+      ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+    }
   }
 }
 

@@ -4,10 +4,12 @@
 // size-class design (design/advisor.h).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,10 @@
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
+#include "allocsim/util/staged_directory.h"
 #include "commands.h"
 #include "trace_argument.h"
 
@@ -152,46 +157,61 @@ nlohmann::ordered_json advice_json(const std::string& trace, const AccuracyTarge
   return out;
 }
 
-void print_text(const std::string& trace, const Trace& t, const AccuracyTargets& targets, const std::vector<Advice>& advice,
-                const std::vector<AdvicePoint>& frontier, const MonteCarloOptions& mc) {
-  std::printf("trace    %s: %zu allocations, %u stacks\n", trace.c_str(), t.size(), t.stack_count);
-  std::printf("targets  %s\n\n", describe(targets).c_str());
-  std::printf("largest interval meeting the targets (closed form, lowered by 10%% steps until Monte Carlo\n"
+void print_text(std::FILE* out, const std::string& trace, const Trace& t, const AccuracyTargets& targets,
+                const std::vector<Advice>& advice, const std::vector<AdvicePoint>& frontier, const MonteCarloOptions& mc) {
+  std::fprintf(out, "trace    %s: %zu allocations, %u stacks\n", trace.c_str(), t.size(), t.stack_count);
+  std::fprintf(out, "targets  %s\n\n", describe(targets).c_str());
+  std::fprintf(out, "largest interval meeting the targets (closed form, lowered by 10%% steps until Monte Carlo\n"
               "agrees within 3 standard errors; %llu replications, seed %llu)\n",
               static_cast<unsigned long long>(mc.replications), static_cast<unsigned long long>(mc.seed));
-  std::printf("%-19s %12s %10s %10s %9s %9s %9s %8s | %9s %9s %9s %s\n", "scheme", "interval", "samples", "samples/MB",
+  std::fprintf(out, "%-19s %12s %10s %10s %9s %9s %9s %8s | %9s %9s %9s %s\n", "scheme", "interval", "samples", "samples/MB",
               "tot.rRMSE", "stk.MAPE", "stk.seen", "var/opt", "MC rRMSE", "MC MAPE", "MC seen", "confirmed");
   for (const Advice& a : advice) {
     if (!a.point) {
-      std::printf("%-19s  unreachable: even sampling every allocation misses a target\n", a.scheme.name.c_str());
+      std::fprintf(out, "%-19s  unreachable: even sampling every allocation misses a target\n", a.scheme.name.c_str());
       continue;
     }
     const AdvicePoint& p = *a.point;
-    std::printf("%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(), p.interval, p.expected_samples,
+    std::fprintf(out, "%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(), p.interval, p.expected_samples,
                 p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen, p.allocated_gap.ratio);
     if (a.checked) {
       const MonteCarloCheck& c = a.checked->check;
-      std::printf(" | %9.4f %9.4f %9.4f %s", c.total_relative_rmse, c.worst_stack_mape, c.least_stack_seen,
+      std::fprintf(out, " | %9.4f %9.4f %9.4f %s", c.total_relative_rmse, c.worst_stack_mape, c.least_stack_seen,
                   a.checked->confirmed ? "yes" : "NO");
       if (a.checked->closed_form_interval != p.interval) {
-        std::printf(" (closed form said %.0f)", a.checked->closed_form_interval);
+        std::fprintf(out, " (closed form said %.0f)", a.checked->closed_form_interval);
       }
-      std::printf("\n");
+      std::fprintf(out, "\n");
     } else {
-      std::printf(" |\n");
+      std::fprintf(out, " |\n");
     }
   }
-  std::printf("\ninterval units: bytes (per-allocation: allocations); stk.*: over the %u stacks holding >= %.4g%% of bytes\n",
+  std::fprintf(out, "\ninterval units: bytes (per-allocation: allocations); stk.*: over the %u stacks holding >= %.4g%% of bytes\n",
               advice.empty() || !advice.front().point ? 0u : advice.front().point->target_stacks, 100 * targets.stack_share);
-  std::printf("var/opt: variance of the total / the optimal size-class design's at the same expected samples\n\n");
-  std::printf("accuracy-cost frontier (closed form)\n");
-  std::printf("%-19s %12s %10s %10s %9s %9s %9s %8s %8s %8s %8s\n", "scheme", "interval", "samples", "samples/MB",
+  std::fprintf(out, "var/opt: variance of the total / the optimal size-class design's at the same expected samples\n\n");
+  std::fprintf(out, "accuracy-cost frontier (closed form)\n");
+  std::fprintf(out, "%-19s %12s %10s %10s %9s %9s %9s %8s %8s %8s %8s\n", "scheme", "interval", "samples", "samples/MB",
               "tot.rRMSE", "stk.MAPE", "stk.seen", "var/opt", "live/opt", "stk/opt", "misplcd");
   for (const AdvicePoint& p : frontier) {
-    std::printf("%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f %8.3f %8.3f %8.3f\n", p.scheme.c_str(), p.interval,
+    std::fprintf(out, "%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f %8.3f %8.3f %8.3f\n", p.scheme.c_str(), p.interval,
                 p.expected_samples, p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen,
                 p.allocated_gap.ratio, p.live_gap.ratio, p.stack_gap.ratio, p.allocated_gap.misplaced_samples);
   }
+}
+
+// print_text's report as a string: printed, and kept as advice.txt under --out.
+std::string text_report(const std::string& trace, const Trace& t, const AccuracyTargets& targets,
+                        const std::vector<Advice>& advice, const std::vector<AdvicePoint>& frontier,
+                        const MonteCarloOptions& mc) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = ::open_memstream(&buffer, &size);
+  if (out == nullptr) throw std::runtime_error("advise: cannot allocate the report");
+  print_text(out, trace, t, targets, advice, frontier, mc);
+  std::fclose(out);
+  std::string text(buffer, size);
+  std::free(buffer);
+  return text;
 }
 
 std::string frontier_csv(const std::vector<AdvicePoint>& frontier) {
@@ -263,13 +283,14 @@ std::string curves_csv(const std::vector<ProbabilityCurve>& curves) {
 
 // Every chart's title begins with `subject`, the trace's file name.
 void write_outputs(const std::string& dir, const std::string& subject, const nlohmann::ordered_json& json,
+                   const std::string& text,
                    const std::vector<AdvicePoint>& frontier, const std::vector<ProbabilityCurve>& curves,
                    double curve_samples) {
-  create_output_directory(dir);
   const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
   write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
   write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
+  write_file_atomically((fs::path(dir) / "advice.txt").string(), text);
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
   const std::string per_mb = "expected samples per MB";
   render_chart_of(table, dir, "frontier.csv", "frontier", subject + ": accuracy-cost frontier, error of the total vs samples",
@@ -291,6 +312,7 @@ void write_outputs(const std::string& dir, const std::string& subject, const nlo
 
 void run_advise(const AdviseOptions& o) {
   const AccuracyTargets targets = targets_of(o);
+  if (!o.out.empty()) check_results_directory(o.out, InputPaths{o.trace}, "--out");
   const TraceSource source = read_source(o.trace);
   const Trace trace = load_trace(source, o.seed);
   if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
@@ -311,14 +333,19 @@ void run_advise(const AdviseOptions& o) {
   }
   const std::vector<AdvicePoint> frontier = advisor.frontier();
   const nlohmann::ordered_json json = advice_json(o.trace, targets, advice, frontier, mc);
+  const std::string text = text_report(o.trace, trace, targets, advice, frontier, mc);
   if (!o.out.empty()) {
     const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
-    write_outputs(o.out, fs::path(o.trace).filename().string(), json, frontier, probability_curves(advisor, curve_samples), curve_samples);
+    // Replaced whole, as a results directory: an error or an interrupt leaves the old one.
+    StagedDirectory staged(o.out, InputPaths{o.trace}, "advise " + fs::path(o.trace).filename().string(), "--out");
+    write_outputs(staged.path(), fs::path(o.trace).filename().string(), json, text, frontier,
+                  probability_curves(advisor, curve_samples), curve_samples);
+    staged.commit();
   }
   if (o.json) {
     std::cout << json.dump(2) << '\n';
   } else {
-    print_text(o.trace, trace, targets, advice, frontier, mc);
+    std::fputs(text.c_str(), stdout);
   }
 }
 
@@ -341,13 +368,14 @@ void add_advise_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(non_negative_integer());
   command->add_option("--out", o->out,
-                      "write advice.json, frontier.csv, probability-curves.csv and charts/ into this directory");
+                      "write advice.json, advice.txt, frontier.csv, probability-curves.csv and charts/ into this directory\n(replaced whole; allocsim replaces only a directory it wrote)");
   command->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,
                       "--out: the expected samples (per MB of requests) the probability curves are drawn at")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {
+    handle_interrupts();
     run_advise(*o);
     exit_code = 0;
   });

@@ -23,8 +23,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->add_option("--junit", *junit, "also write the outcomes as JUnit XML to this file");
   command->callback([options, junit, verdict, &exit_code] {
     handle_interrupts();
-    if (!junit->empty()) check_output_path(*junit, OutputKind::file, "--junit");
     const auto scenarios = load_scenarios(*options);
+    if (!junit->empty()) check_output_file(*junit, scenario_inputs(scenarios, *options), "--junit");
     nlohmann::ordered_json verdicts;
     // With --json stdout carries the verdicts alone; the outcomes go to stderr.
     FILE* text = verdict->json ? stderr : stdout;

@@ -11,7 +11,7 @@
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
 #include "allocsim/conformance/verdict_simulation.h"
-#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
 #include "data_paths.h"
@@ -87,7 +87,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
         options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
                              : options->out;
     // An --out that cannot be created fails before the drivers run, not after.
-    if (find_conformance_system(options->run.system) != nullptr) create_output_directory(out);
+    if (find_conformance_system(options->run.system) != nullptr) check_results_directory(out, {}, "--out");
     const ConformanceResult result = run_conformance(options->run);
     write_conformance_results(result, options->run, out, !options->no_chart);
     std::fputs(verdict_table(result).c_str(), stdout);

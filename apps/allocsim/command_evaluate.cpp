@@ -67,7 +67,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     const Scenario scenario = parse_scenario(text, "allocsim evaluate");
     validate_scenarios({scenario}, o->run);
     if (!o->save_scenario.empty()) {
-      check_output_path(o->save_scenario, OutputKind::file, "--save-scenario");
+      check_output_file(o->save_scenario, scenario_inputs({scenario}, o->run), "--save-scenario");
       write_file_atomically(o->save_scenario, text);
     }
     const CompletedScenario done = run_and_write(scenario, o->run);

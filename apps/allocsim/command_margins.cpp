@@ -68,7 +68,7 @@ void run_margins(const CLI::App& command, MarginsOptions o) {
   // Shares are dependent: Bonferroni unless the user asked for Sidak (then refused).
   if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
-  if (!o.out.empty()) check_output_path(o.out, OutputKind::file, "--out");
+  if (!o.out.empty()) check_output_file(o.out, InputPaths{o.workload}, "--out");
   const profile::SamplingModel model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
   const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
 

@@ -39,6 +39,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   command->add_flag("--no-charts", options->no_charts, "do not render the scenario's charts and tables");
   command->callback([parts, options, &exit_code] {
     handle_interrupts();
+    options->other_inputs = *parts;
     std::vector<PartialState> states;
     for (const std::string& path : *parts) states.push_back(decode_partial_state(read_part(path), path));
     CombinedParts combined = combine_parts(std::move(states), *parts);

@@ -10,6 +10,7 @@
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
 
@@ -34,6 +35,14 @@ void run_profile(ProfileOptions options) {
     throw InputError("--level must be in (0, 1)");
   }
   options.read.jemalloc_unbias = options.jemalloc_unbias == "on";
+  const InputPaths inputs{options.path};
+  if (!options.csv.empty()) check_output_file(options.csv, inputs, "--csv");
+  if (!options.pprof.empty()) {
+    check_output_file(options.pprof, inputs, "--pprof");
+    if (!options.csv.empty() && InputPaths{options.csv}.same_file_as(options.pprof) != nullptr) {
+      throw InputError("--pprof \"" + options.pprof + "\": is also --csv; give the two outputs different paths");
+    }
+  }
   const profile::HeapProfile heap = profile::read_profile(options.path, options.read);
   const profile::ProfileReport report = profile::build_report(heap, options.report);
   // Everything is computed before anything is written.

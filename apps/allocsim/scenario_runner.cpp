@@ -72,12 +72,20 @@ std::vector<Scenario> load_scenarios(const ScenarioOptions& options) {
   return scenarios;
 }
 
+InputPaths scenario_inputs(const std::vector<Scenario>& scenarios, const ScenarioOptions& options) {
+  InputPaths inputs;
+  for (const Scenario& scenario : scenarios) inputs.add_all(scenario_inputs(scenario));
+  for (const std::string& path : options.other_inputs) inputs.add(path);
+  return inputs;
+}
+
 void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOptions& options) {
+  const InputPaths inputs = scenario_inputs(scenarios, options);
   if (options.shard) {  // --out names the part file
     if (scenarios.size() != 1) {
       throw InputError("--shard: give exactly one scenario, got " + std::to_string(scenarios.size()));
     }
-    check_output_path(options.out, OutputKind::file, "--out");
+    check_output_file(options.out, inputs, "--out");
   }
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     const Scenario& scenario = scenarios[i];
@@ -88,7 +96,7 @@ void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOp
       }
     }
     check_source_name(scenario);
-    if (!options.shard) check_output_path(results_directory(options.out, scenario), OutputKind::directory, "--out");
+    if (!options.shard) check_results_directory(results_directory(options.out, scenario), inputs, "--out");
   }
 
   std::set<std::string> traces_read;
@@ -107,7 +115,7 @@ CompletedScenario write_results(const Scenario& scenario, ScenarioResult result,
   done.result = std::move(result);
   done.outcomes = check_expectations(scenario, done.result);
   done.directory = results_directory(options.out, scenario);
-  StagedDirectory staged(done.directory);
+  StagedDirectory staged(done.directory, scenario_inputs({scenario}, options), "scenario " + scenario.name, "--out");
   write_result_files(staged.path(), scenario, done.result, done.outcomes);
   if (!options.no_charts) {
     // Named where they will be once the staged directory is in place.

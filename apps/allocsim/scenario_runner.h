@@ -12,6 +12,7 @@
 #include "allocsim/check/expectation_check.h"
 #include "allocsim/engine/experiment.h"
 #include "allocsim/scenario/scenario.h"
+#include "allocsim/util/output_path.h"
 
 namespace allocsim::cli {
 
@@ -27,6 +28,9 @@ struct ScenarioOptions {
   // `run` only: compute shard K/N's work units into the part file --out.
   std::optional<std::string> shard;
   bool mpi = false;  // `run --mpi`: the units are spread over the MPI ranks
+  // Inputs besides the scenarios and their trace files (merge's part files): no
+  // results directory may hold them.
+  std::vector<std::string> other_inputs;
 };
 
 void add_scenario_options(CLI::App& command, ScenarioOptions& options);
@@ -45,6 +49,9 @@ struct CompletedScenario {
 };
 
 RunOptions run_options(const ScenarioOptions& options);
+
+// What the scenarios read (report's scenario_inputs of each) and options.other_inputs.
+InputPaths scenario_inputs(const std::vector<Scenario>& scenarios, const ScenarioOptions& options);
 
 // Checks the expectations of a finished result, then writes its results, charts
 // and tables into a staged directory that replaces <out>/<directory> whole

@@ -71,6 +71,8 @@ struct RunFiles {
 
 RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::optional<std::string>& out,
                         bool charts, std::size_t top) {
+  // Checked before the run: a results directory that may not be replaced costs no work.
+  if (out) check_results_directory(results_directory(*out, scenario), scenario_inputs(scenario), "out");
   RunOptions options;
   options.threads = threads == 0 ? default_thread_count() : threads;
   options.cancelled = python_interrupted;
@@ -86,7 +88,7 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
   if (out) {
     // As the CLI does: the directory is staged and replaces <out>/<name> whole.
     files.directory = results_directory(*out, scenario);
-    StagedDirectory staged(files.directory);
+    StagedDirectory staged(files.directory, scenario_inputs(scenario), "scenario " + scenario.name, "out");
     write_result_files(staged.path(), scenario, result, outcomes);
     if (charts) render_figures({scenario.charts, scenario.tables}, staged.path());
     staged.commit();

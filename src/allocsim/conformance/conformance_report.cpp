@@ -12,6 +12,7 @@
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/staged_directory.h"
 
 namespace fs = std::filesystem;
 
@@ -111,8 +112,10 @@ void write_chart(const ConformanceResult& result, const std::string& out_dir) {
 }  // namespace
 
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
-                               const std::string& out_dir, bool chart) {
-  create_output_directory(out_dir);
+                               const std::string& results_dir, bool chart) {
+  // Replaced whole, as a scenario's results directory (util/staged_directory.h).
+  StagedDirectory staged(results_dir, {}, "conformance " + result.system->name, "--out");
+  const std::string& out_dir = staged.path();
   std::string sites = join(kSiteColumns);
   for (const SiteRow& row : result.comparison.rows) sites += join(site_fields(result, row));
 
@@ -165,6 +168,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
   write_file_atomically((fs::path(out_dir) / "trace.csv.gz").string(), gzip(encode_csv_trace(result.trace)));
   if (chart) write_chart(result, out_dir);
   write_file_atomically((fs::path(out_dir) / "summary.json").string(), summary.dump(2) + "\n");
+  staged.commit();
 }
 
 std::string verdict_table(const ConformanceResult& result) {

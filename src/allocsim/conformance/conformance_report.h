@@ -16,10 +16,11 @@
 
 namespace allocsim {
 
+// Replaces `results_dir` whole, as a results directory (util/staged_directory.h).
 // `chart`: render the chart (needs gnuplot). InputError naming the directory or file
 // that cannot be created or written.
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
-                               const std::string& out_dir, bool chart);
+                               const std::string& results_dir, bool chart);
 
 std::string verdict_table(const ConformanceResult& result);
 

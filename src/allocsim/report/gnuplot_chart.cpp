@@ -45,6 +45,7 @@ ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std:
   files.script = (dir / (spec.name + ".gp")).string();
   files.png = (dir / (spec.name + ".png")).string();
   files.svg = (dir / (spec.name + ".svg")).string();
+  create_output_directory(dir.string());
   write_file_atomically(files.data, gnuplot_data(data));
   write_file_atomically(files.script, gnuplot_script(spec, data, spec.name + ".dat", "../" + source));
 

@@ -141,6 +141,15 @@ std::string results_directory(const std::string& out_root, const Scenario& scena
   return (std::filesystem::path(out_root) / scenario.outputs.directory).string();
 }
 
+InputPaths scenario_inputs(const Scenario& scenario) {
+  InputPaths inputs;
+  inputs.add(scenario.source);
+  for (const SweepPoint& point : scenario.points) {
+    if (const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec)) inputs.add(file->path);
+  }
+  return inputs;
+}
+
 void write_result_files(const std::string& directory, const Scenario& scenario, const ScenarioResult& result,
                         const std::vector<ExpectationOutcome>& outcomes) {
   // summary.json is built first: it is the one file that can still fail (a name

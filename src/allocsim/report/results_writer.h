@@ -13,6 +13,7 @@
 
 #include "allocsim/check/expectation_check.h"
 #include "allocsim/engine/experiment.h"
+#include "allocsim/util/output_path.h"
 
 namespace allocsim {
 
@@ -25,6 +26,10 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
 
 // <out_root>/<scenario.outputs.directory>.
 std::string results_directory(const std::string& out_root, const Scenario& scenario);
+
+// What the scenario reads (its file and its trace files): its results directory may
+// not hold them (util/output_path.h).
+InputPaths scenario_inputs(const Scenario& scenario);
 
 // Writes the result files into `directory`.
 void write_result_files(const std::string& directory, const Scenario& scenario, const ScenarioResult& result,

@@ -147,6 +147,7 @@ std::string write_table(const TableSpec& spec, const CsvTable& results, const st
   const std::string where = (std::filesystem::path(results_dir) / file_name(spec.source)).string();
   const TableText text = table_text(spec, results, where);
   const std::string markdown = (dir / (spec.name + ".md")).string();
+  create_output_directory(dir.string());
   write_file_atomically((dir / (spec.name + ".csv")).string(), text.csv);
   write_file_atomically(markdown, text.markdown);
   return markdown;

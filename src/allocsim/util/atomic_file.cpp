@@ -21,9 +21,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   const std::filesystem::path target(path);
   std::error_code ec;
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  RemovedOnInterrupt cleanup(temporary, [&] {
-    if (target.has_parent_path()) create_output_directory(target.parent_path().string());
-  });
+  RemovedOnInterrupt cleanup(temporary);
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
   if (file == nullptr) throw InputError(path + ": cannot write file");
   const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size() &&
