@@ -20,6 +20,7 @@ scripts/fuzz.sh 20
 scripts/test-python.sh
 scripts/test-install.sh
 scripts/run-notebooks.sh
+mkdir -p build/regression-results  # --junit's directory: allocsim creates no parent of an output file
 build/bin/allocsim check --quiet --out build/regression-results \
   --junit build/regression-results/junit.xml scenarios/regression/*.json
 scripts/conformance.sh --quick

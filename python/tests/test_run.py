@@ -64,6 +64,17 @@ class RunMatchesCli(unittest.TestCase):
         self.assertEqual(self.result.summary["seed"], 5)
         self.assertEqual(self.result.summary["replications"], 40)
 
+    def test_out_never_replaces_a_directory_allocsim_did_not_write(self):
+        with tempfile.TemporaryDirectory() as out:
+            mine = os.path.join(out, "python-small")
+            os.mkdir(mine)
+            with open(os.path.join(mine, "notes.txt"), "w") as f:
+                f.write("mine")
+            with self.assertRaisesRegex(ValueError, "was not written by allocsim"):
+                allocsim.run(self.scenario_file, threads=2, replications=8, out=out, charts=False)
+            self.assertEqual(os.listdir(mine), ["notes.txt"])
+            self.assertEqual(os.listdir(out), ["python-small"])
+
     def test_out_writes_the_cli_files(self):
         with tempfile.TemporaryDirectory() as out:
             result = allocsim.run(self.scenario_file, threads=2, seed=5, replications=40, out=out, charts=False)
