@@ -12,6 +12,7 @@
 #include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace_summary.h"
+#include "arguments.h"
 #include "array_column.h"
 #include "bindings.h"
 #include "errors.h"
@@ -33,11 +34,14 @@ HeaptrackOptions heaptrack_options(const std::string& pairing, const std::string
   return options;
 }
 
-PyTrace load(const std::string& path, const std::string& format_name, const std::string& pairing,
-             const std::string& clock) {
+PyTrace load(const py::object& path_object, const py::object& format_object, const py::object& pairing,
+             const py::object& clock) {
+  const std::string path = path_argument(path_object, "path");
+  const std::string format_name = string_argument(format_object, "format");
   const auto format = parse_trace_format(format_name);
   if (!format) throw InputError("format must be auto, heaptrack, csv or native, got '" + format_name + "'");
-  const HeaptrackOptions options = heaptrack_options(pairing, clock);
+  const HeaptrackOptions options =
+      heaptrack_options(string_argument(pairing, "pairing"), string_argument(clock, "clock"));
   TraceFile file = read_input_file(path, [&](const std::string& p) {
     py::gil_scoped_release released;
     return read_trace_file(p, *format, options);
@@ -59,13 +63,23 @@ std::vector<T> column_or(const std::optional<py::array>& array, const std::strin
   return array_column<T>(*array, name, static_cast<long long>(length), name == "frees");
 }
 
-PyTrace from_arrays(const py::array& sizes, const std::optional<py::array>& threads,
-                    const std::optional<py::array>& stacks, const std::optional<py::array>& times,
-                    const std::optional<py::array>& frees, const std::optional<py::array>& allocated,
-                    const std::optional<py::array>& types, std::vector<std::string> stack_names,
-                    std::vector<std::string> type_names) {
+// Every argument arrives as a plain object and is read here (arguments.h).
+PyTrace from_arrays(const py::object& sizes_object, const py::object& threads_object, const py::object& stacks_object,
+                    const py::object& times_object, const py::object& frees_object,
+                    const py::object& allocated_object, const py::object& types_object,
+                    const py::object& stack_names_object, const py::object& type_names_object) {
+  const auto sizes = optional_array(sizes_object, "sizes");
+  if (!sizes) throw_type_error("sizes must be a NumPy array, got None");
+  const auto threads = optional_array(threads_object, "threads");
+  const auto stacks = optional_array(stacks_object, "stacks");
+  const auto times = optional_array(times_object, "times");
+  const auto frees = optional_array(frees_object, "frees");
+  const auto allocated = optional_array(allocated_object, "allocated");
+  const auto types = optional_array(types_object, "types");
+  std::vector<std::string> stack_names = string_list_argument(stack_names_object, "stack_names");
+  std::vector<std::string> type_names = string_list_argument(type_names_object, "type_names");
   Trace trace;
-  trace.requested = array_column<std::uint64_t>(sizes, "sizes", -1);
+  trace.requested = array_column<std::uint64_t>(*sizes, "sizes", -1);
   const std::size_t n = trace.requested.size();
   trace.thread = column_or<std::uint32_t>(threads, "threads", n, 0);
   trace.stack = column_or<std::uint32_t>(stacks, "stacks", n, 0);
@@ -112,8 +126,8 @@ py::object heaptrack_dict(const PyTrace& t) {
   return py::module_::import("json").attr("loads")(to_json(*t.heaptrack, t.heaptrack_options).dump());
 }
 
-py::object info(const PyTrace& t, std::size_t top) {
-  const TraceSummary summary = summarize_trace(*t.trace, "Trace", top);
+py::object info(const PyTrace& t, const py::object& top) {
+  const TraceSummary summary = summarize_trace(*t.trace, "Trace", integer_argument<std::size_t>(top, "top"));
   py::object parsed = py::module_::import("json").attr("loads")(to_json(summary).dump());
   parsed["format"] = t.format;
   if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(t);
@@ -133,7 +147,9 @@ py::object to_pandas(const py::object& self) {
   return py::module_::import("pandas").attr("DataFrame")(columns);
 }
 
-void save(const PyTrace& t, const std::string& path, const std::optional<std::string>& format) {
+void save(const PyTrace& t, const py::object& path_object, const py::object& format_object) {
+  const std::string path = path_argument(path_object, "path");
+  const std::optional<std::string> format = optional_string(format_object, "format");
   TraceFormat to = output_format_for(path);
   if (format) {
     if (*format != "csv" && *format != "native") throw InputError("format must be csv or native, got '" + *format + "'");
@@ -157,7 +173,8 @@ Build one from NumPy integer arrays (each copied once, converted as it is copied
   allocated  the allocator's sizes, when known
   types      dense type id per allocation (default 0); type_names names them
 or read a file with Trace.load(path). Bad columns raise ValueError naming the
-column and element; non-integer arrays raise TypeError.)";
+column and element; non-integer arrays and arguments of the wrong type raise
+TypeError.)";
 
 }  // namespace
 
@@ -165,8 +182,8 @@ void bind_trace(py::module_& module) {
   py::class_<PyTrace>(module, "Trace", kTraceDoc)
       .def(py::init(&from_arrays), py::arg("sizes"), py::arg("threads") = py::none(),
            py::arg("stacks") = py::none(), py::arg("times") = py::none(), py::arg("frees") = py::none(),
-           py::arg("allocated") = py::none(), py::arg("types") = py::none(),
-           py::arg("stack_names") = std::vector<std::string>{}, py::arg("type_names") = std::vector<std::string>{})
+           py::arg("allocated") = py::none(), py::arg("types") = py::none(), py::arg("stack_names") = py::list(),
+           py::arg("type_names") = py::list())
       .def_static("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("pairing") = "lifo",
                   py::arg("clock") = "events",
                   R"(Reads a trace file of any format allocsim reads.
