@@ -49,12 +49,38 @@ PyTrace load(const py::object& path_object, const py::object& format_object, con
   return {std::make_shared<const Trace>(std::move(file.trace)), to_string(file.format), file.heaptrack, options};
 }
 
-// Dense ids 0..count-1: the count is one more than the largest id (1 when empty),
-// and at least the number of names given.
-template <class Ids>
-std::uint32_t id_count(const Ids& ids, std::size_t names) {
-  const std::uint32_t largest = ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end());
-  return std::max<std::uint32_t>(largest + 1, static_cast<std::uint32_t>(names));
+// How many ids (0..count-1) a column of `what` ids uses, "stack" for the argument
+// stacks named by stack_names, checked before anything is sized by it. With names,
+// every id must have one and the count is the number of names; without, an id must
+// be below the number of allocations, as Trace::validate asks.
+std::uint32_t id_count(const Column<std::uint32_t>& ids, const std::vector<std::string>& names, const std::string& what) {
+  const std::size_t limit = names.empty() ? std::max<std::size_t>(ids.size(), 1) : names.size();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < limit) continue;
+    const std::string element = what + "s[" + std::to_string(i) + "]: " + what + " id " + std::to_string(ids[i]);
+    if (names.empty()) {
+      throw InputError(element + " needs a name: without " + what + "_names, ids must be below the number of " +
+                       "allocations (" + std::to_string(ids.size()) + ")");
+    }
+    throw InputError(element + " has no name (" + what + "_names names ids 0 to " + std::to_string(names.size() - 1) +
+                     ")");
+  }
+  if (ids.empty()) return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(names.size()));
+  const std::uint32_t largest = *std::max_element(ids.begin(), ids.end());
+  return std::max<std::uint32_t>(largest + 1, static_cast<std::uint32_t>(names.size()));
+}
+
+// One more than the largest thread id, each below kMaxTraceThreads.
+std::uint32_t thread_count(const ThreadColumn& threads) {
+  std::uint32_t largest = 0;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    if (threads[i] >= kMaxTraceThreads) {
+      throw InputError("threads[" + std::to_string(i) + "]: thread id " + std::to_string(threads[i]) +
+                       " is not below " + std::to_string(kMaxTraceThreads) + ", the most threads a trace may have");
+    }
+    largest = std::max<std::uint32_t>(largest, threads[i]);
+  }
+  return largest + 1;
 }
 
 template <typename T>
@@ -92,12 +118,9 @@ PyTrace from_arrays(const py::object& sizes_object, const py::object& threads_ob
     trace.time.resize(n);
     for (std::size_t i = 0; i < n; ++i) trace.time.mutable_data()[i] = i;  // the event order
   }
-  trace.thread_count = id_count(trace.thread, 0);
-  trace.stack_count = id_count(trace.stack, stack_names.size());
-  trace.type_count = id_count(trace.type, type_names.size());
-  // Names, when given, cover every id (an id past the names is unnamed).
-  if (!stack_names.empty()) stack_names.resize(trace.stack_count);
-  if (!type_names.empty()) type_names.resize(trace.type_count);
+  trace.thread_count = thread_count(trace.thread);
+  trace.stack_count = id_count(trace.stack, stack_names, "stack");
+  trace.type_count = id_count(trace.type, type_names, "type");
   trace.stack_names = std::move(stack_names);
   trace.type_names = std::move(type_names);
   trace.validate("Trace");
@@ -166,15 +189,16 @@ Build one from NumPy integer arrays (each copied once, converted as it is copied
           allocated=None, types=None, stack_names=[], type_names=[])
   sizes      requested bytes of each allocation (required)
   threads    dense thread index per allocation (default 0)
-  stacks     dense stack id per allocation (default 0); stack_names names them
+  stacks     dense stack id per allocation (default 0); stack_names, when given,
+             names every id (else ids stay below the number of allocations)
   times      non-decreasing timestamps (default 0, 1, 2, ...: the event order)
   frees      when each allocation was freed; -1 (or 2**64-1) = live at the end
              (default: nothing freed)
   allocated  the allocator's sizes, when known
-  types      dense type id per allocation (default 0); type_names names them
-or read a file with Trace.load(path). Bad columns raise ValueError naming the
-column and element; non-integer arrays and arguments of the wrong type raise
-TypeError.)";
+  types      dense type id per allocation (default 0); type_names as stack_names
+Integer arrays of any width, stride and byte order are read as they are. Or read
+a file with Trace.load(path). Bad columns raise ValueError naming the column and
+element; non-integer arrays and arguments of the wrong type raise TypeError.)";
 
 }  // namespace
 

@@ -1,5 +1,6 @@
-"""allocsim.Trace built from arrays: arrays of either byte order and any
-alignment are read as the values they hold."""
+"""allocsim.Trace built from arrays: ids checked against the input before anything
+is sized by them, names covering every id, arrays of either byte order and any
+alignment read as the values they hold."""
 import unittest
 
 import numpy
@@ -7,6 +8,47 @@ import numpy
 from support import allocsim
 
 NEVER_FREED = 2**64 - 1
+
+
+class OneLine(unittest.TestCase):
+    def assert_raises_one_line(self, call, *fragments):
+        with self.assertRaises(ValueError) as raised:
+            call()
+        message = str(raised.exception)
+        self.assertEqual(len(message.splitlines()), 1, message)
+        for fragment in fragments:
+            self.assertIn(fragment, message)
+
+
+class Ids(OneLine):
+    def test_stack_names_must_name_every_stack(self):
+        self.assert_raises_one_line(lambda: allocsim.Trace(sizes=numpy.array([1, 2, 3]), stacks=numpy.array([0, 2, 1]),
+                                                           stack_names=["a"]),
+                                    "stacks[1]: stack id 2 has no name", "ids 0 to 0")
+
+    def test_type_names_must_name_every_type(self):
+        self.assert_raises_one_line(lambda: allocsim.Trace(sizes=numpy.array([1, 2]), types=numpy.array([1, 5]),
+                                                           type_names=["a", "b"]),
+                                    "types[1]: type id 5 has no name")
+
+    def test_more_names_than_ids_are_kept(self):
+        trace = allocsim.Trace(sizes=numpy.array([1]), stack_names=["a", "b", "c"])
+        self.assertEqual((trace.stack_count, trace.stack_names), (3, ["a", "b", "c"]))
+
+    def test_a_huge_id_is_refused_before_names_are_padded_to_it(self):
+        # Padding one name to id 2^32-2 asked for 137 GB (MemoryError).
+        self.assert_raises_one_line(lambda: allocsim.Trace(sizes=numpy.array([1]), stacks=numpy.array([2**32 - 2]),
+                                                           stack_names=["a"]),
+                                    "stacks[0]: stack id 4294967294 has no name")
+
+    def test_the_largest_ids_name_the_element(self):
+        # One more than 2^32-1 wrapped to a count of 0: "counts must be at least 1".
+        cases = [("stacks", "stack id 4294967295 needs a name"), ("types", "type id 4294967295 needs a name"),
+                 ("threads", "thread id 4294967295 is not below 1048576")]
+        for column, message in cases:
+            with self.subTest(column=column):
+                arrays = {"sizes": numpy.array([1, 2]), column: numpy.array([0, 2**32 - 1], dtype=numpy.uint32)}
+                self.assert_raises_one_line(lambda: allocsim.Trace(**arrays), column + "[1]: " + message)
 
 
 class ByteOrderAndLayout(unittest.TestCase):
