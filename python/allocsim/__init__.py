@@ -137,7 +137,8 @@ def run(scenario: Union[dict, str, os.PathLike], *, trace: Optional[Trace] = Non
     The engine runs without the GIL; Ctrl-C stops it (KeyboardInterrupt). A bad
     scenario raises ValueError with the CLI's one-line message, a missing file
     FileNotFoundError, a scenario of the wrong type TypeError. An argument out of
-    range raises ValueError naming it, one of the wrong type TypeError.
+    range raises ValueError naming it, one of the wrong type TypeError, and an
+    empty trace ValueError (every result would be an empty table).
     """
     if trace is not None and not isinstance(trace, Trace):
         raise TypeError("trace must be an allocsim.Trace, got " + _type_name(trace))

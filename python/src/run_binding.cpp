@@ -98,7 +98,9 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
 }
 
 // Every sweep point reads `trace` (shared, not copied), and summary.json says so.
+// An empty trace is refused: every result would be an empty table.
 void use_trace(Scenario& scenario, const PyTrace& trace) {
+  if (trace.trace->size() == 0) throw InputError("trace: the trace holds no allocations, there is nothing to sample");
   for (SweepPoint& point : scenario.points) {
     point.trace = TraceSource{InMemoryTrace{trace.trace}};
     point.trace_key = "in-memory";

@@ -1,11 +1,12 @@
 """allocsim.Trace built from arrays: ids checked against the input before anything
 is sized by them, names covering every id, arrays of either byte order and any
-alignment read as the values they hold."""
+alignment read as the values they hold, and an empty trace refused by run and
+evaluate (each result would be an empty table)."""
 import unittest
 
 import numpy
 
-from support import allocsim
+from support import allocsim, small_scenario
 
 NEVER_FREED = 2**64 - 1
 
@@ -18,6 +19,21 @@ class OneLine(unittest.TestCase):
         self.assertEqual(len(message.splitlines()), 1, message)
         for fragment in fragments:
             self.assertIn(fragment, message)
+
+
+class EmptyTrace(OneLine):
+    def setUp(self):
+        self.empty = allocsim.Trace(sizes=numpy.array([], dtype=numpy.uint64))
+
+    def test_run_and_evaluate_refuse_it(self):
+        self.assert_raises_one_line(lambda: allocsim.run(small_scenario(), trace=self.empty), "no allocations")
+        self.assert_raises_one_line(lambda: allocsim.evaluate(self.empty, "heapprofd", replications=4),
+                                    "no allocations")
+
+    def test_it_can_still_be_inspected(self):
+        self.assertEqual(len(self.empty), 0)
+        self.assertEqual(self.empty.info()["allocations"], 0)
+        self.assertEqual(len(self.empty.to_pandas()), 0)
 
 
 class Ids(OneLine):
@@ -71,6 +87,7 @@ class ByteOrderAndLayout(unittest.TestCase):
         raw = numpy.frombuffer(b"\0" + numpy.array([7, 9, 11], dtype=">u8").tobytes(), dtype=">u8", offset=1)
         self.assertEqual(allocsim.Trace(sizes=raw).to_pandas()["requested"].tolist(), [7, 9, 11])
         self.assertEqual(allocsim.Trace(sizes=numpy.arange(10)[::-3]).to_pandas()["requested"].tolist(), [9, 6, 3, 0])
+
 
 if __name__ == "__main__":
     unittest.main()
