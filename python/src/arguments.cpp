@@ -75,7 +75,8 @@ std::string path_argument(py::handle value, const std::string& name) {
   if (!is_path) throw_type_error(name + " must be a str or an os.PathLike, got " + type_name(value));
   const py::module_ os = py::module_::import("os");
   const std::string path = string_argument(os.attr("fsdecode")(value), name);
-  if (path.find('\0') != std::string::npos) throw InputError(name + " contains a NUL character: " + path);
+  // Escaped here: the message reaches Python as a C string, which would end at the NUL.
+  if (path.find('\0') != std::string::npos) throw InputError(name + " contains a NUL character: " + one_line(path));
   return path;
 }
 

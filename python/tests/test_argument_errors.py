@@ -111,7 +111,7 @@ class OtherArguments(OneLine):
         # The NUL would cut the name short: "t.trace\0x" would write "t.trace".
         with tempfile.TemporaryDirectory() as d:
             self.assert_raises_one_line(ValueError, lambda: TRACE.save(os.path.join(d, "t.trace\0x")),
-                                        "path", "NUL")
+                                        "path", "NUL", "t.trace\\x00x")
             self.assert_raises_one_line(ValueError, lambda: allocsim.run(small_scenario(), out=d + "/o\0x"),
                                         "out", "NUL")
             self.assertEqual(os.listdir(d), [])
