@@ -60,6 +60,20 @@ class RunResult(NamedTuple):
 _TRACE_PLACEHOLDER = {"allocations": 1, "sizes": {"distribution": "constant", "size": 1}}
 
 
+# Characters that would break a message quoting a user's text over lines: C0, DEL,
+# C1 and the Unicode line and paragraph separators (as python/src/one_line.h).
+_LINE_BREAKING = {c: repr(chr(c))[1:-1] for c in [*range(0x20), *range(0x7f, 0xa0), 0x2028, 0x2029]}
+
+
+def _one_line(text):
+    """text with the characters that could break a message's line escaped as repr writes them."""
+    return text.translate(_LINE_BREAKING)
+
+
+def _type_name(value):
+    return _one_line(type(value).__name__)
+
+
 def _scenario_source(scenario, trace):
     """(text or path, is_path) for a dict, a JSON string or a path."""
     if trace is not None:
@@ -71,15 +85,15 @@ def _scenario_source(scenario, trace):
     if isinstance(scenario, str):
         is_json = scenario.lstrip().startswith("{")
         return scenario, not is_json
-    raise TypeError("scenario must be a dict, a JSON string or a path, got " + type(scenario).__name__)
+    raise TypeError("scenario must be a dict, a JSON string or a path, got " + _type_name(scenario))
 
 
 def _with_placeholder_trace(scenario):
     """The scenario's JSON text with the placeholder trace, for run(..., trace=)."""
     if isinstance(scenario, (str, os.PathLike)) and not str(scenario).lstrip().startswith("{"):
-        path = os.fspath(scenario)
+        path = os.fsdecode(scenario)
         if not os.path.exists(path):
-            raise FileNotFoundError(path + ": no such file")
+            raise FileNotFoundError(_one_line(path) + ": no such file")
         with open(path, encoding="utf-8") as f:
             scenario = f.read()
     if isinstance(scenario, str):
@@ -88,7 +102,7 @@ def _with_placeholder_trace(scenario):
         except json.JSONDecodeError as e:
             raise ValueError("<scenario>: " + str(e)) from None
     if not isinstance(scenario, dict):
-        raise TypeError("scenario must be a dict, a JSON string or a path, got " + type(scenario).__name__)
+        raise TypeError("scenario must be a dict, a JSON string or a path, got " + _type_name(scenario))
     return json.dumps(dict(scenario, trace=_TRACE_PLACEHOLDER))
 
 
@@ -122,13 +136,14 @@ def run(scenario: Union[dict, str, os.PathLike], *, trace: Optional[Trace] = Non
 
     The engine runs without the GIL; Ctrl-C stops it (KeyboardInterrupt). A bad
     scenario raises ValueError with the CLI's one-line message, a missing file
-    FileNotFoundError, a scenario of the wrong type TypeError.
+    FileNotFoundError, a scenario of the wrong type TypeError. An argument out of
+    range raises ValueError naming it, one of the wrong type TypeError, and an
+    empty trace ValueError (every result would be an empty table).
     """
     if trace is not None and not isinstance(trace, Trace):
-        raise TypeError("trace must be an allocsim.Trace, got " + type(trace).__name__)
+        raise TypeError("trace must be an allocsim.Trace, got " + _type_name(trace))
     source, is_path = _scenario_source(scenario, trace)
-    files = _run(source, is_path, threads, seed, replications, replay,
-                 None if out is None else os.fspath(out), charts, trace, top)
+    files = _run(source, is_path, threads, seed, replications, replay, out, charts, trace, top)
     texts = {name + ".csv": files[name] for name in ("metrics", "intervals", "profiles", "estimates")
              if files[name] is not None}
     texts["summary.json"] = files["summary"]
@@ -175,14 +190,14 @@ def evaluate(trace: Union[Trace, str, os.PathLike], schemes: Union[str, Sequence
         trace_json, in_memory = _TRACE_PLACEHOLDER, trace
         default_name = "trace"
     elif isinstance(trace, (str, os.PathLike)):
-        path = os.fspath(trace)
+        path = os.fsdecode(trace)
         if not os.path.exists(path):
-            raise FileNotFoundError(path + ": no such file")
+            raise FileNotFoundError(_one_line(path) + ": no such file")
         trace_json, in_memory = {"kind": "file", "path": os.path.abspath(path)}, None
         default_name = os.path.basename(path)
     else:
-        raise TypeError("trace must be an allocsim.Trace or a path, got " + type(trace).__name__)
+        raise TypeError("trace must be an allocsim.Trace or a path, got " + _type_name(trace))
     scenario = _evaluate_scenario(json.dumps(trace_json), trace_name or default_name, _as_list(schemes),
-                                  [str(r) for r in _as_list(rates)], list(groups), list(windows),
+                                  [str(r) for r in _as_list(rates)], _as_list(groups), _as_list(windows),
                                   replications, seed, name or "")
     return run(scenario, trace=in_memory, threads=threads, out=out, charts=charts, top=top)

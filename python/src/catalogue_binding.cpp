@@ -9,6 +9,7 @@
 #include "allocsim/estimate/quantile_table.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
+#include "arguments.h"
 #include "bindings.h"
 
 namespace py = pybind11;
@@ -35,15 +36,18 @@ QuantileRounding parse_rounding(const std::string& name) {
   throw InputError("rounding must be up, down or real, got '" + name + "'");
 }
 
-py::dict bytes_interval(std::int64_t samples, std::int64_t tail_bytes, double p, double level,
-                        const std::string& method, const std::string& rounding, bool boundary_correction) {
-  const interval::BytesInterval b = interval::bytes_interval({.samples = samples,
-                                                              .tail_bytes = tail_bytes,
-                                                              .p = p,
-                                                              .level = level,
-                                                              .method = parse_method(method),
-                                                              .boundary_correction = boundary_correction,
-                                                              .rounding = parse_rounding(rounding)});
+// Every argument arrives as a plain object and is read here (arguments.h).
+py::dict bytes_interval(const py::object& samples, const py::object& tail_bytes, const py::object& p,
+                        const py::object& level, const py::object& method, const py::object& rounding,
+                        const py::object& boundary_correction) {
+  const interval::BytesInterval b = interval::bytes_interval(
+      {.samples = integer_argument<std::int64_t>(samples, "samples"),
+       .tail_bytes = integer_argument<std::int64_t>(tail_bytes, "tail_bytes"),
+       .p = real_argument(p, "p"),
+       .level = real_argument(level, "level"),
+       .method = parse_method(string_argument(method, "method")),
+       .boundary_correction = bool_argument(boundary_correction, "boundary_correction"),
+       .rounding = parse_rounding(string_argument(rounding, "rounding"))});
   py::dict d;
   d["estimate"] = b.estimate;
   d["lower"] = b.lower;
@@ -51,9 +55,11 @@ py::dict bytes_interval(std::int64_t samples, std::int64_t tail_bytes, double p,
   return d;
 }
 
-py::list table(double p, double level, const std::string& rounding) {
+py::list table(const py::object& p, const py::object& level, const py::object& rounding) {
   py::list rows;
-  for (const auto& row : interval::quantile_table(p, level, parse_rounding(rounding))) {
+  const auto quantiles = interval::quantile_table(real_argument(p, "p"), real_argument(level, "level"),
+                                                parse_rounding(string_argument(rounding, "rounding")));
+  for (const auto& row : quantiles) {
     py::dict d;
     d["samples"] = row.samples;
     d["exact_lower"] = row.exact.lower;

@@ -9,7 +9,7 @@ void register_error_translation() {
     try {
       if (error) std::rethrow_exception(error);
     } catch (const InputError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, one_line(e.what()).c_str());
     } catch (const RunCancelled&) {
       // The interrupt's own exception (KeyboardInterrupt) is already set; keep it.
       if (PyErr_Occurred() == nullptr) PyErr_SetString(PyExc_KeyboardInterrupt, "run cancelled");

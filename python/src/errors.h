@@ -1,13 +1,15 @@
 #pragma once
 // How the library's errors reach Python: InputError becomes ValueError with the
 // CLI's one-line message (the text after "allocsim: error: "), a missing input
-// file FileNotFoundError with the same message.
+// file FileNotFoundError with the same message. Each message is made one line
+// (one_line.h) on its way: a file name, scheme or option it quotes may hold a newline.
 #include <pybind11/pybind11.h>
 
 #include <filesystem>
 #include <string>
 
 #include "allocsim/util/error.h"
+#include "one_line.h"
 
 namespace allocsim::python {
 
@@ -21,7 +23,7 @@ auto read_input_file(const std::string& path, Read&& read) {
     return read(path);
   } catch (const InputError& e) {
     if (!std::filesystem::exists(path)) {
-      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+      PyErr_SetString(PyExc_FileNotFoundError, one_line(e.what()).c_str());
       throw pybind11::error_already_set();
     }
     throw;

@@ -18,6 +18,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
+#include "arguments.h"
 #include "bindings.h"
 #include "errors.h"
 #include "py_trace.h"
@@ -27,9 +28,10 @@ namespace py = pybind11;
 namespace allocsim::python {
 namespace {
 
-// The CLI's bounds for --replications and --threads.
+// The CLI's bounds for --replications, --threads and --top.
 constexpr std::uint64_t kMaxReplications = 1'000'000'000;
 constexpr unsigned kMaxThreads = 4096;
+constexpr std::size_t kMaxTop = 1000;
 
 struct Overrides {
   unsigned threads = 0;  // 0 = all cores
@@ -38,23 +40,24 @@ struct Overrides {
   std::optional<std::string> replay;
 };
 
+// The overrides read from run()'s arguments, each checked as the CLI checks its flag.
+Overrides read_overrides(const py::object& threads, const py::object& seed, const py::object& replications,
+                         const py::object& replay) {
+  Overrides o;
+  o.threads = integer_argument<unsigned>(threads, "threads", 0, kMaxThreads);
+  o.seed = optional_integer<std::uint64_t>(seed, "seed");
+  o.replications = optional_integer<std::uint64_t>(replications, "replications", 2, kMaxReplications);
+  o.replay = optional_string(replay, "replay");
+  if (o.replay && *o.replay != "skip_ahead" && *o.replay != "streaming") {
+    throw InputError("replay must be skip_ahead or streaming, got '" + *o.replay + "'");
+  }
+  return o;
+}
+
 void apply(const Overrides& o, Scenario& scenario) {
-  if (o.threads > kMaxThreads) {
-    throw InputError("threads must be in [0, 4096] (0: all cores), got " + std::to_string(o.threads));
-  }
   if (o.seed) scenario.seed = *o.seed;
-  if (o.replications) {
-    if (*o.replications < 2 || *o.replications > kMaxReplications) {
-      throw InputError("replications must be in [2, 1000000000], got " + std::to_string(*o.replications));
-    }
-    scenario.replications = *o.replications;
-  }
-  if (o.replay) {
-    if (*o.replay != "skip_ahead" && *o.replay != "streaming") {
-      throw InputError("replay must be skip_ahead or streaming, got '" + *o.replay + "'");
-    }
-    scenario.replay = *o.replay == "streaming" ? ReplayMode::streaming : ReplayMode::skip_ahead;
-  }
+  if (o.replications) scenario.replications = *o.replications;
+  if (o.replay) scenario.replay = *o.replay == "streaming" ? ReplayMode::streaming : ReplayMode::skip_ahead;
 }
 
 // Asked by the engine on this (the calling) thread while it runs without the GIL:
@@ -97,7 +100,9 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
 }
 
 // Every sweep point reads `trace` (shared, not copied), and summary.json says so.
+// An empty trace is refused: every result would be an empty table.
 void use_trace(Scenario& scenario, const PyTrace& trace) {
+  if (trace.trace->size() == 0) throw InputError("trace: the trace holds no allocations, there is nothing to sample");
   for (SweepPoint& point : scenario.points) {
     point.trace = TraceSource{InMemoryTrace{trace.trace}};
     point.trace_key = "in-memory";
@@ -107,7 +112,6 @@ void use_trace(Scenario& scenario, const PyTrace& trace) {
 
 py::dict run(const std::string& source, bool is_path, const Overrides& overrides,
              const std::optional<std::string>& out, bool charts, const PyTrace* trace, std::size_t top) {
-  if (top < 1 || top > 1000) throw InputError("top must be in [1, 1000], got " + std::to_string(top));
   Scenario scenario = is_path ? read_input_file(source, load_scenario) : parse_scenario(source, "<scenario>");
   apply(overrides, scenario);
   if (trace != nullptr) use_trace(scenario, *trace);
@@ -131,12 +135,19 @@ py::dict run(const std::string& source, bool is_path, const Overrides& overrides
 }  // namespace
 
 void bind_run(py::module_& module) {
+  // The numbers and names a user passes to allocsim.run and allocsim.evaluate arrive
+  // as plain objects, read by arguments.h; the rest comes from the package itself.
   module.def(
       "_run",
-      [](const std::string& source, bool is_path, unsigned threads, std::optional<std::uint64_t> seed,
-         std::optional<std::uint64_t> replications, std::optional<std::string> replay,
-         std::optional<std::string> out, bool charts, const PyTrace* trace, std::size_t top) {
-        return run(source, is_path, {threads, seed, replications, replay}, out, charts, trace, top);
+      [](const py::object& source, bool is_path, const py::object& threads, const py::object& seed,
+         const py::object& replications, const py::object& replay, const py::object& out,
+         const py::object& charts, const PyTrace* trace, const py::object& top) {
+        const Overrides overrides = read_overrides(threads, seed, replications, replay);
+        const auto top_count = integer_argument<std::size_t>(top, "top", 1, kMaxTop);
+        const std::optional<std::string> out_path =
+            out.is_none() ? std::nullopt : std::optional(path_argument(out, "out"));
+        const std::string text = is_path ? path_argument(source, "scenario") : string_argument(source, "scenario");
+        return run(text, is_path, overrides, out_path, bool_argument(charts, "charts"), trace, top_count);
       },
       py::arg("source"), py::arg("is_path"), py::arg("threads"), py::arg("seed"), py::arg("replications"),
       py::arg("replay"), py::arg("out"), py::arg("charts"), py::arg("trace").none(true), py::arg("top"),
@@ -144,12 +155,18 @@ void bind_run(py::module_& module) {
       "files' text and the verdict. Use allocsim.run.");
   module.def(
       "_evaluate_scenario",
-      [](const std::string& trace_json, const std::string& trace_name, std::vector<std::string> schemes,
-         std::vector<std::string> rates, std::vector<std::string> groups, std::vector<std::string> windows,
-         std::uint64_t replications, std::uint64_t seed, const std::string& name) {
-        EvaluateRequest request{nlohmann::json::parse(trace_json), trace_name, std::move(schemes),
-                                std::move(rates), std::move(groups), std::move(windows), replications,
-                                seed, name};
+      [](const std::string& trace_json, const py::object& trace_name, const py::object& schemes,
+         const py::object& rates, const py::object& groups, const py::object& windows,
+         const py::object& replications, const py::object& seed, const py::object& name) {
+        EvaluateRequest request{nlohmann::json::parse(trace_json),
+                                string_argument(trace_name, "trace_name"),
+                                string_list_argument(schemes, "schemes"),
+                                string_list_argument(rates, "rates"),
+                                string_list_argument(groups, "groups"),
+                                string_list_argument(windows, "windows"),
+                                integer_argument<std::uint64_t>(replications, "replications", 2, kMaxReplications),
+                                integer_argument<std::uint64_t>(seed, "seed"),
+                                string_argument(name, "name")};
         return evaluate_scenario(request).dump();
       },
       py::arg("trace_json"), py::arg("trace_name"), py::arg("schemes"), py::arg("rates"), py::arg("groups"),
