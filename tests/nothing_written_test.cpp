@@ -1,0 +1,42 @@
+// Bad input found before anything is written: a synthetic trace past the 2^62-byte
+// limit in the second of two scenarios. Exit 2, one line naming where the problem
+// is, and no output.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "test_support.h"
+#include "trace_test_files.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+constexpr const char* kSmallScenario = R"({"name": "small", "seed": 1, "replications": 4,
+  "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 100}},
+  "schemes": [{"scheme": "poisson", "rate": 64}]})";
+
+// Exit 2 and the one line `expected` begins with.
+void expect_refused(const testing::CliResult& result, const std::string& expected) {
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_EQ(result.output.rfind("allocsim: error: " + expected, 0), 0u) << result.output;
+  EXPECT_EQ(result.output.find('\n'), result.output.size() - 1) << result.output;
+}
+
+TEST(NothingWritten, SyntheticBytesPastTheLimitAreFoundBeforeTheFirstScenarioRuns) {
+  testing::ScratchDirectory dir;
+  testing::write_bytes(dir.file("a.json"), kSmallScenario);
+  testing::write_bytes(dir.file("b.json"), R"({"name": "huge", "trace": {"allocations": 100000,
+    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})");
+  expect_refused(run_cli("run --quiet --out " + dir.file("out") + " " + dir.file("a.json") + " " + dir.file("b.json"),
+                         true),
+                 dir.file("b.json") + ": $.trace.allocations: 100000 allocations of at least 281474976710656 "
+                                      "requested bytes each add up to more than 2^62");
+  EXPECT_FALSE(fs::exists(dir.file("out")));
+}
+
+}  // namespace
+}  // namespace allocsim
