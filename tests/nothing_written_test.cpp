@@ -1,6 +1,6 @@
 // Bad input found before anything is written: a synthetic trace past the 2^62-byte
-// limit in the second of two scenarios. Exit 2, one line naming where the problem
-// is, and no output.
+// limit in the second of two scenarios, and a --junit path no file can be written
+// at. Each: exit 2, one line naming where the problem is, and no output.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -36,6 +36,26 @@ TEST(NothingWritten, SyntheticBytesPastTheLimitAreFoundBeforeTheFirstScenarioRun
                  dir.file("b.json") + ": $.trace.allocations: 100000 allocations of at least 281474976710656 "
                                       "requested bytes each add up to more than 2^62");
   EXPECT_FALSE(fs::exists(dir.file("out")));
+}
+
+// Names the file system refuses: the report's own (with the ".tmp.<pid>" suffix of
+// its temporary file), and a directory that would be created for it.
+TEST(NothingWritten, AJunitPathThatCannotBeWrittenIsFoundBeforeAnythingRuns) {
+  testing::ScratchDirectory dir;
+  testing::write_bytes(dir.file("s.json"), kSmallScenario);
+  const std::string long_name(250, 'j');
+  for (const std::string& junit : {dir.file(long_name + ".xml"), dir.file(long_name + "xxxxxxxxxx/report.xml")}) {
+    expect_refused(run_cli("check --quiet --out " + dir.file("out") + " --junit " + junit + " " + dir.file("s.json"),
+                           true),
+                   "--junit \"" + junit + "\": cannot write: File name too long");
+    EXPECT_FALSE(fs::exists(dir.file("out"))) << junit;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.file("")), fs::directory_iterator()), 1) << "only s.json";
+  // A writable one: the report is written.
+  ASSERT_EQ(run_cli("check --quiet --out " + dir.file("out") + " --junit " + dir.file("r.xml") + " " +
+                    dir.file("s.json")).exit_code,
+            0);
+  EXPECT_TRUE(fs::exists(dir.file("r.xml")));
 }
 
 }  // namespace

@@ -1,10 +1,19 @@
 // `allocsim check SCENARIO...`: runs scenarios and enforces their expectations.
 // Exit 1 if any expectation fails.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "allocsim/report/junit.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
 #include "commands.h"
@@ -12,6 +21,44 @@
 #include "verdict_output.h"
 
 namespace allocsim::cli {
+namespace {
+
+// What check_output_path cannot see without writing (a name too long for the file
+// system, permissions that root's access() ignores): the temporary file
+// write_file_atomically will write the report to is made and removed now, before
+// anything runs. A parent it would create is not made: its names are measured.
+void probe_junit_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const fs::path target = fs::absolute(temporary).lexically_normal();
+  fs::path existing = target.parent_path();
+  std::vector<std::string> missing{target.filename().string()};
+  std::error_code ec;
+  while (!fs::exists(existing, ec) && existing != existing.parent_path()) {
+    missing.push_back(existing.filename().string());
+    existing = existing.parent_path();
+  }
+  const auto fail = [&](const std::string& why) {
+    throw InputError("--junit \"" + path + "\": cannot write: " + why);
+  };
+  if (missing.size() > 1) {
+    const long name_max = ::pathconf(existing.c_str(), _PC_NAME_MAX);
+    for (const std::string& name : missing) {
+      if (name_max > 0 && name.size() > static_cast<std::size_t>(name_max)) fail(std::strerror(ENAMETOOLONG));
+    }
+    return;
+  }
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno != EEXIST) fail(std::strerror(errno));  // one that exists is not ours to remove
+    return;
+  }
+  const RemovedOnInterrupt cleanup(temporary);  // registered once it is ours
+  ::close(fd);
+  ::unlink(temporary.c_str());
+}
+
+}  // namespace
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ScenarioOptions>();
@@ -23,7 +70,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->add_option("--junit", *junit, "also write the outcomes as JUnit XML to this file");
   command->callback([options, junit, verdict, &exit_code] {
     handle_interrupts();
-    if (!junit->empty()) check_output_path(*junit, OutputKind::file, "--junit");
+    if (!junit->empty()) {
+      check_output_path(*junit, OutputKind::file, "--junit");
+      probe_junit_path(*junit);
+    }
     const auto scenarios = load_scenarios(*options);
     nlohmann::ordered_json verdicts;
     // With --json stdout carries the verdicts alone; the outcomes go to stderr.
