@@ -1,11 +1,13 @@
 // Bad input found before anything is written: a synthetic trace past the 2^62-byte
-// limit in the second of two scenarios, and a --junit path no file can be written
-// at. Each: exit 2, one line naming where the problem is, and no output.
+// limit in the second of two scenarios, a --junit path no file can be written at,
+// and a `trace` command whose output is its own input. Each: exit 2, one line
+// naming where the problem is, and no output.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
+#include "allocsim/trace/format/native_trace.h"
 #include "test_support.h"
 #include "trace_test_files.h"
 
@@ -56,6 +58,37 @@ TEST(NothingWritten, AJunitPathThatCannotBeWrittenIsFoundBeforeAnythingRuns) {
                     dir.file("s.json")).exit_code,
             0);
   EXPECT_TRUE(fs::exists(dir.file("r.xml")));
+}
+
+// convert A A, an output that names the input another way (a link, "dir/.."),
+// import over its input, generate over its own spec: refused, the input unchanged.
+TEST(NothingWritten, ATraceCommandIsRefusedItsOwnInputAsOutput) {
+  testing::ScratchDirectory dir;
+  const std::string trace = dir.file("t.ast");
+  const std::string bytes = encode_native_trace(testing::make_trace({10, 20, 30}));
+  testing::write_bytes(trace, bytes);
+  fs::create_directory(dir.file("sub"));
+  fs::create_symlink(trace, dir.file("link.ast"));
+  for (const std::string& output : {trace, dir.file("sub/../t.ast"), dir.file("link.ast")}) {
+    expect_refused(run_cli("trace convert " + trace + " " + output, true),
+                   "OUT: \"" + output + "\" is the input file \"" + trace + "\"");
+    expect_refused(run_cli("trace convert " + trace + " " + output + " --to csv", true),
+                   "OUT: \"" + output + "\" is the input file \"" + trace + "\"");
+    expect_refused(run_cli("trace import " + trace + " -o " + output, true),
+                   "--output: \"" + output + "\" is the input file \"" + trace + "\"");
+    EXPECT_EQ(testing::read_bytes(trace), bytes) << output;
+  }
+  const std::string spec = dir.file("spec.json");
+  const std::string spec_text = R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})";
+  testing::write_bytes(spec, spec_text);
+  for (const std::string& flags : {"", " --to csv"}) {
+    expect_refused(run_cli("trace generate " + spec + " -o " + spec + flags, true),
+                   "--output: \"" + spec + "\" is the input file \"" + spec + "\"");
+  }
+  EXPECT_EQ(testing::read_bytes(spec), spec_text);
+  // Another file: written.
+  EXPECT_EQ(run_cli("trace convert " + trace + " " + dir.file("t.csv")).exit_code, 0);
+  EXPECT_TRUE(fs::exists(dir.file("t.csv")));
 }
 
 }  // namespace

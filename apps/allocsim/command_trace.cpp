@@ -1,8 +1,10 @@
 // `allocsim trace import|info|convert|generate`: reading, inspecting, converting
 // and generating trace files (heaptrack, CSV, allocsim's native format).
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/heaptrack_json.h"
@@ -11,6 +13,7 @@
 #include "allocsim/trace/synthetic_file.h"
 #include "allocsim/trace/trace_summary.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -54,6 +57,24 @@ void add_input_options(CLI::App& command, TraceOptions& o) {
       ->check(CLI::IsMember({"lifo", "fifo"}));
   command.add_option("--clock", o.clock, "heaptrack: time is the event order or the millisecond stamps")
       ->check(CLI::IsMember({"events", "milliseconds"}));
+}
+
+// Whether `a` and `b` are one file: by device and inode when both exist, else by
+// their normalized absolute paths. (Local to `trace`: a general "an output must not
+// be an input" check belongs in util/ and may replace it.)
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const bool same = std::filesystem::equivalent(a, b, ec);
+  if (!ec) return same;
+  return std::filesystem::absolute(a, ec).lexically_normal() == std::filesystem::absolute(b, ec).lexically_normal();
+}
+
+// Refused before anything is read or written: the output would replace its own input.
+void check_output_is_not_input(const TraceOptions& o, const std::string& output_name) {
+  if (same_file(o.input, o.output)) {
+    throw InputError(output_name + ": \"" + o.output + "\" is the input file \"" + o.input +
+                     "\"; write the output to another file");
+  }
 }
 
 TraceFile read_input(const TraceOptions& o) {
@@ -141,7 +162,9 @@ void add_conversion(CLI::App& trace, int& exit_code, const char* name, const cha
   }
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
   add_input_options(*command, *o);
-  command->callback([o, &exit_code] {
+  command->callback([o, &exit_code, output_name = std::string(output_flag ? "--output" : "OUT")] {
+    handle_interrupts();
+    check_output_is_not_input(*o, output_name);
     const TraceFormat to = output_format(*o);
     const TraceFile file = read_input(*o);
     write_trace_file(file.trace, o->output, to);
@@ -160,6 +183,8 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
   command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
   command->callback([o, &exit_code] {
+    handle_interrupts();
+    check_output_is_not_input(*o, "--output");
     const TraceFormat to = output_format(*o);
     // A native file is written piece by piece, so its size is not bounded by memory.
     const SyntheticTarget target = to == TraceFormat::native ? SyntheticTarget::file : SyntheticTarget::memory;
