@@ -81,7 +81,7 @@ TEST(NothingWritten, ATraceCommandIsRefusedItsOwnInputAsOutput) {
   const std::string spec = dir.file("spec.json");
   const std::string spec_text = R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})";
   testing::write_bytes(spec, spec_text);
-  for (const std::string& flags : {"", " --to csv"}) {
+  for (const char* flags : {"", " --to csv"}) {
     expect_refused(run_cli("trace generate " + spec + " -o " + spec + flags, true),
                    "--output: \"" + spec + "\" is the input file \"" + spec + "\"");
   }
