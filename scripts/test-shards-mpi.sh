@@ -92,7 +92,9 @@ source, target, field = sys.argv[1:4]
 data = open(source, "rb").read()[:-8]
 at = len(b"ALLOCSIM-PART\n") + 8
 size = struct.unpack_from("<Q", data, at)[0]
-if field == "version":
+if field == "format":  # the format version before trace identities
+    data = data[:at - 8] + struct.pack("<I", 1) + data[at - 4:]
+elif field == "version":
     data = data[:at] + struct.pack("<Q", 5) + b"9.9.9" + data[at + 8 + size:]
 else:  # shard count: after the version, hash, seed, replications, replay mode, source, document, K
     at += 8 + size + 3 * 8 + 1
@@ -109,7 +111,22 @@ forge "$work/part1" "$work/version" version
 rejects "written by allocsim 9.9.9" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/part0" "$work/version" "$work/part2"
 forge "$work/part0" "$work/huge" shards
 rejects "shard 1/4611686018427387904 is missing" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/huge"
-echo "shards: 3 and 20 shards merged byte-identical to one process; 13 bad inputs rejected"
+forge "$work/part1" "$work/format1" format
+rejects "partial-state format version 1" "$work/bad/shards" "$allocsim" merge --quiet --out "$work/bad" "$work/part0" "$work/format1" "$work/part2"
+# Parts bind the bytes of their trace files: a trace changed after the shards ran,
+# or shards run on different traces, are refused.
+echo '{"allocations": 2000, "sizes": {"distribution": "lognormal", "median": 64, "sigma": 1}}' >"$work/spec.json"
+echo '{"name": "filed", "seed": 3, "replications": 40, "trace": {"kind": "file", "path": "t.ast"},
+  "schemes": [{"scheme": "poisson", "rate": 512}, {"scheme": "jemalloc", "rate": 512}]}' >"$work/filed.json"
+"$allocsim" trace generate --seed 1 -o "$work/t.ast" "$work/spec.json" >/dev/null
+for k in 0 1; do "$allocsim" run --quiet --threads 1 --shard "$k/2" --out "$work/filed$k" "$work/filed.json"; done
+"$allocsim" trace generate --seed 2 -o "$work/t.ast" "$work/spec.json" >/dev/null
+rejects "$work/filed0: trace \"$work/t.ast\" changed since the shards ran" "$work/bad/filed" \
+  "$allocsim" merge --quiet --out "$work/bad" "$work/filed0" "$work/filed1"
+"$allocsim" run --quiet --threads 1 --shard 1/2 --out "$work/filed1" "$work/filed.json"
+rejects "$work/filed1: ran on other bytes of trace" "$work/bad/filed" \
+  "$allocsim" merge --quiet --out "$work/bad" "$work/filed0" "$work/filed1"
+echo "shards: 3 and 20 shards merged byte-identical to one process; 16 bad inputs rejected"
 
 if ! command -v mpirun >/dev/null; then
   echo "SKIP mpi: no mpirun"

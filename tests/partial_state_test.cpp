@@ -64,11 +64,17 @@ class PartialStateFile : public ::testing::Test {
 
   // Offset of the part's unit count: after the magic, format version and byte
   // order, the version text, hash, seed, replications, replay mode, source and
-  // document texts, shard K and N and the scenario's unit count (partial_state.h).
-  std::size_t unit_count_offset() const {
+  // document texts, shard K and N, the scenario's unit count and the trace
+  // identities (partial_state.h).
+  std::size_t trace_count_offset() const {
     const PartHeader& h = part_.header;
     return 14 + 4 + 4 + (8 + h.allocsim_version.size()) + 3 * 8 + 1 + (8 + h.source.size()) +
            (8 + h.document.size()) + 3 * 8;
+  }
+  std::size_t unit_count_offset() const {
+    std::size_t offset = trace_count_offset() + 8;
+    for (const TraceIdentity& trace : part_.header.traces) offset += 8 + trace.name.size() + 8;
+    return offset;
   }
   // `bytes_` with the 8 bytes at `offset` set to `value` and the checksum made right.
   std::string forged(std::size_t offset, std::uint64_t value) const {
@@ -120,6 +126,27 @@ TEST_F(PartialStateFile, EveryChangedByteIsRejected) {
   }
 }
 
+// Version 1 parts bound no traces: refused with what to do, not merged unbound.
+TEST_F(PartialStateFile, PartsOfTheFormatBeforeTraceIdentitiesAreRefused) {
+  std::string old = bytes_;
+  const std::uint32_t version = 1;
+  std::memcpy(old.data() + 14, &version, sizeof version);
+  seal_partial_state(old);
+  EXPECT_EQ(error_of(old), "part.bin: partial-state format version 1, but this allocsim reads only version 2: "
+                           "run the shards again with this allocsim (at byte 18)");
+}
+
+// The part names each distinct trace once: the scenario's one synthetic trace.
+TEST_F(PartialStateFile, TheHeaderBindsTheScenarioTraces) {
+  const PartialState decoded = decode_partial_state(bytes_, "part.bin");
+  ASSERT_EQ(decoded.header.traces.size(), 1u);
+  EXPECT_EQ(decoded.header.traces[0].name, "synthetic trace of sweep point 0");
+  EXPECT_EQ(decoded.header.traces[0].hash, trace_identities(scenario_)[0].hash);
+  Scenario reseeded = scenario_;
+  reseeded.seed += 1;
+  EXPECT_NE(trace_identities(reseeded)[0].hash, decoded.header.traces[0].hash);
+}
+
 TEST_F(PartialStateFile, TrailingBytesAndOtherFilesAreRejected) {
   EXPECT_NE(error_of(bytes_ + "x").find("part.bin: "), std::string::npos);
   EXPECT_NE(error_of("not a part file at all, just text").find("not an allocsim partial-state file"),
@@ -133,6 +160,8 @@ TEST_F(PartialStateFile, HostileCountsAreRejectedBeforeAllocating) {
   const std::size_t first_block_at = units_at + 8 + 8;  // the unit count, then unit 0's index
   for (std::uint64_t count : {std::uint64_t{1} << 62, ~std::uint64_t{0}, std::uint64_t{1} << 20}) {
     EXPECT_NE(error_of(forged(units_at, count)).find("runs past the end of the file"), std::string::npos) << count;
+    EXPECT_NE(error_of(forged(trace_count_offset(), count)).find("runs past the end of the file"), std::string::npos)
+        << count;
     EXPECT_NE(error_of(forged(first_block_at, count)).find("runs past the end of the file"), std::string::npos)
         << count;
     EXPECT_NE(error_of(forged(14 + 4 + 4, count)).find("runs past the end of the file"), std::string::npos)

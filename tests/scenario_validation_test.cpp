@@ -125,11 +125,36 @@ TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
   EXPECT_EQ(error_of(text), "s.json: $.sweep: 40000 x 40000 values make 1600000000 points, more than the 100000 allowed");
 }
 
-// The sizes are drawn, so the total is known after generation: 100 000 x 2^48
-// bytes is 2^64.6 and wrapped the skip-ahead prefix sums (heapprofd rel_bias -0.655).
-TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefused) {
-  const Scenario s = parse_scenario(R"({"name": "t", "trace": {"allocations": 100000,
+// 100 000 x 2^48 bytes is 2^64.6, past the 2^62 a trace may hold whatever is drawn
+// (it wrapped the skip-ahead prefix sums once: heapprofd rel_bias -0.655): refused
+// when the scenario is read, naming the file and the JSON path.
+TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefusedWhenRead) {
+  const std::string limit = " bytes each add up to more than 2^62 = 4611686018427387904 bytes, the most a trace may hold";
+  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 100000,
+    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})"),
+            "s.json: $.trace.allocations: 100000 allocations of at least 281474976710656 requested" + limit);
+  // The smallest size of each family bounds the total: a mixture's smallest
+  // component, a bucket's lo, a pareto's scale.
+  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 20000, "sizes": {"distribution": "mixture", "components": [
+    {"weight": 1, "distribution": "uniform", "min": 281474976710000, "max": 281474976710656},
+    {"weight": 1, "distribution": "pareto", "scale": 250000000000000, "shape": 2}]}}, "schemes": [{"scheme": "poisson"}]})"),
+            "s.json: $.trace.allocations: 20000 allocations of at least 250000000000000 requested" + limit);
+  // Sizes under the limit, rounded up past it.
+  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 20000,
+    "sizes": {"distribution": "constant", "size": 140737488355329}, "allocated": {"rounding": "power_of_two"}},
+    "schemes": [{"scheme": "poisson"}]})"),
+            "s.json: $.trace.allocations: 20000 allocations of at least 281474976710656 allocated" + limit);
+  // 2^14 of them are exactly 2^62: allowed.
+  const Scenario edge = parse_scenario(R"({"name": "t", "trace": {"allocations": 16384,
     "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})", "s.json");
+  EXPECT_EQ(load_trace(edge.points[0].trace, 1).size(), 16384u);
+}
+
+// Uniform on [1, 2^48]: only the draws decide whether 50 000 of them pass 2^62 (their
+// mean is 2^47, so they do, by 2^62.6), which is found when the trace is made.
+TEST(ScenarioValidation, SyntheticBytesPastTheLimitForSomeDrawsAreRefusedWhenMade) {
+  const Scenario s = parse_scenario(R"({"name": "t", "trace": {"allocations": 50000,
+    "sizes": {"distribution": "uniform", "min": 1, "max": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})", "s.json");
   try {
     load_trace(s.points[0].trace, 1);
     FAIL() << "accepted";
@@ -137,10 +162,6 @@ TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefused) {
     EXPECT_EQ(std::string(e.what()), "$.trace: the trace's requested sizes add up to more than 2^62 = "
                                      "4611686018427387904 bytes, the most a trace may hold");
   }
-  // 2^14 of them are exactly 2^62: allowed.
-  const Scenario edge = parse_scenario(R"({"name": "t", "trace": {"allocations": 16384,
-    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})", "s.json");
-  EXPECT_EQ(load_trace(edge.points[0].trace, 1).size(), 16384u);
 }
 
 // allocations: 2e9 needs 2e9 x 44 bytes = 88 GB for the columns and index: refused

@@ -1,10 +1,19 @@
 // `allocsim check SCENARIO...`: runs scenarios and enforces their expectations.
 // Exit 1 if any expectation fails.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "allocsim/report/junit.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
 #include "commands.h"
@@ -12,6 +21,28 @@
 #include "verdict_output.h"
 
 namespace allocsim::cli {
+namespace {
+
+// What check_output_file cannot see without writing (a name too long for the file
+// system, permissions that root's access() ignores): the temporary file
+// write_file_atomically will write the report to is made and removed now, before
+// anything runs (its parent exists: check_output_file).
+void probe_junit_path(const std::string& path) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const auto fail = [&](const std::string& why) {
+    throw InputError("--junit \"" + path + "\": cannot write: " + why);
+  };
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno != EEXIST) fail(std::strerror(errno));  // one that exists is not ours to remove
+    return;
+  }
+  const RemovedOnInterrupt cleanup(temporary);  // registered once it is ours
+  ::close(fd);
+  ::unlink(temporary.c_str());
+}
+
+}  // namespace
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ScenarioOptions>();
@@ -24,7 +55,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->callback([options, junit, verdict, &exit_code] {
     handle_interrupts();
     const auto scenarios = load_scenarios(*options);
-    if (!junit->empty()) check_output_file(*junit, scenario_inputs(scenarios, *options), "--junit");
+    if (!junit->empty()) {
+      check_output_file(*junit, scenario_inputs(scenarios, *options), "--junit");
+      probe_junit_path(*junit);
+    }
     nlohmann::ordered_json verdicts;
     // With --json stdout carries the verdicts alone; the outcomes go to stderr.
     FILE* text = verdict->json ? stderr : stdout;

@@ -1,8 +1,10 @@
 // `allocsim trace import|info|convert|generate`: reading, inspecting, converting
 // and generating trace files (heaptrack, CSV, allocsim's native format).
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/heaptrack_json.h"
@@ -11,6 +13,8 @@
 #include "allocsim/trace/synthetic_file.h"
 #include "allocsim/trace/trace_summary.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -54,6 +58,12 @@ void add_input_options(CLI::App& command, TraceOptions& o) {
       ->check(CLI::IsMember({"lifo", "fifo"}));
   command.add_option("--clock", o.clock, "heaptrack: time is the event order or the millisecond stamps")
       ->check(CLI::IsMember({"events", "milliseconds"}));
+}
+
+// Refused before anything is read or written: an output that is its own input,
+// lies in a missing directory or in a system directory (util/output_path.h).
+void check_output_is_not_input(const TraceOptions& o, const std::string& output_name) {
+  check_output_file(o.output, InputPaths{o.input}, output_name);
 }
 
 TraceFile read_input(const TraceOptions& o) {
@@ -141,7 +151,9 @@ void add_conversion(CLI::App& trace, int& exit_code, const char* name, const cha
   }
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
   add_input_options(*command, *o);
-  command->callback([o, &exit_code] {
+  command->callback([o, &exit_code, output_name = std::string(output_flag ? "--output" : "OUT")] {
+    handle_interrupts();
+    check_output_is_not_input(*o, output_name);
     const TraceFormat to = output_format(*o);
     const TraceFile file = read_input(*o);
     write_trace_file(file.trace, o->output, to);
@@ -160,6 +172,8 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
   command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
   command->callback([o, &exit_code] {
+    handle_interrupts();
+    check_output_is_not_input(*o, "--output");
     const TraceFormat to = output_format(*o);
     // A native file is written piece by piece, so its size is not bounded by memory.
     const SyntheticTarget target = to == TraceFormat::native ? SyntheticTarget::file : SyntheticTarget::memory;

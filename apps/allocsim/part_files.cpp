@@ -14,6 +14,43 @@ namespace {
 
 std::string shard_text(Shard shard) { return std::to_string(shard.index) + "/" + std::to_string(shard.count); }
 
+std::string hex(std::uint64_t hash) {
+  char text[19];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+// A part's trace identities against those of the first part: the scenario is the
+// same (its hash was compared), so the traces are the same in number and order.
+void check_same_traces(const PartHeader& part, const std::string& name, const PartHeader& first,
+                       const std::string& first_name) {
+  if (part.traces.size() != first.traces.size()) {
+    throw InputError(name + ": binds " + std::to_string(part.traces.size()) + " traces, but " + first_name +
+                     " binds " + std::to_string(first.traces.size()));
+  }
+  for (std::size_t t = 0; t < part.traces.size(); ++t) {
+    if (part.traces[t].hash != first.traces[t].hash) {
+      throw InputError(name + ": ran on other bytes of trace \"" + part.traces[t].name + "\" (XXH64 " +
+                       hex(part.traces[t].hash) + ") than " + first_name + " (" + hex(first.traces[t].hash) + ")");
+    }
+  }
+}
+
+// The traces as they are now, against those the parts ran on.
+void check_traces_unchanged(const Scenario& scenario, const PartHeader& part, const std::string& name) {
+  const std::vector<TraceIdentity> now = trace_identities(scenario);
+  if (now.size() != part.traces.size()) {
+    throw InputError(name + ": binds " + std::to_string(part.traces.size()) + " traces, but its scenario has " +
+                     std::to_string(now.size()));
+  }
+  for (std::size_t t = 0; t < now.size(); ++t) {
+    if (now[t].hash != part.traces[t].hash) {
+      throw InputError(name + ": trace \"" + now[t].name + "\" changed since the shards ran (XXH64 " +
+                       hex(now[t].hash) + " now, " + hex(part.traces[t].hash) + " when they ran)");
+    }
+  }
+}
+
 }  // namespace
 
 std::string run_part(const Scenario& scenario, Shard shard, const RunOptions& run) {
@@ -54,6 +91,7 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
     if (h.scenario_hash != first.scenario_hash) {
       throw InputError(name + ": other replications or replay mode than " + names.front());
     }
+    check_same_traces(h, name, first, names.front());
     if (h.shard.count != first.shard.count) {
       throw InputError(name + ": shard " + shard_text(h.shard) + ", but " + names.front() + " is of " +
                        std::to_string(first.shard.count) + " shards");
@@ -80,6 +118,7 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
   if (scenario_hash(combined.scenario) != first.scenario_hash) {
     throw InputError(names.front() + ": the scenario it names does not hash to its header's hash");
   }
+  check_traces_unchanged(combined.scenario, first, names.front());
   const std::vector<WorkUnit> plan = plan_work_units(combined.scenario);
   combined.units.resize(plan.size());
   combined.origins.resize(plan.size());

@@ -25,8 +25,10 @@ struct CombinedParts {
 
 // Checks that `parts` (named by `names`) are all N shards of one scenario, seed and
 // allocsim version, each exactly once, then puts their units in order; any other
-// set of parts is an InputError naming the part at fault. The units' shapes are
-// checked by merge_units, which sets up the traces they need (pass it `origins`).
+// set of parts is an InputError naming the part at fault, and so are parts run on
+// other traces than each other or than the scenario's trace files hold now. The
+// units' shapes are checked by merge_units, which sets up the traces they need
+// (pass it `origins`).
 CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector<std::string>& names);
 
 }  // namespace allocsim::cli

@@ -101,8 +101,12 @@ class PointSetups {
         static_cast<unsigned>(std::max<std::size_t>(1, threads_ / std::max<std::size_t>(1, new_keys.size())));
     parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
       loaded[t] = std::make_shared<TraceSetup>();
-      loaded[t]->trace = std::make_shared<const Trace>(
-          load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
+      try {
+        loaded[t]->trace = std::make_shared<const Trace>(
+            load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
+      } catch (const InputError& e) {  // a synthetic trace whose drawn sizes add up past the limit
+        throw InputError(scenario_.source + ": " + e.what());
+      }
     }, {});
     parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
       TraceSetup& setup = *loaded[t];

@@ -11,7 +11,8 @@ namespace {
 
 constexpr char kMagic[] = "ALLOCSIM-PART\n";
 constexpr std::size_t kMagicSize = sizeof(kMagic) - 1;
-constexpr std::uint32_t kFormatVersion = 1;
+// Version 2 added the trace identities.
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint32_t kByteOrder = 0x01020304;
 
 // FNV-1a, 64 bits (Fowler, Noll, Vo: offset basis 14695981039346656037, prime 1099511628211).
@@ -167,8 +168,9 @@ std::uint64_t scenario_hash(const Scenario& scenario) {
 }
 
 PartHeader part_header(const Scenario& scenario, Shard shard) {
-  return {ALLOCSIM_VERSION,      scenario_hash(scenario), scenario.seed, scenario.replications, scenario.replay,
-          scenario.source,       scenario.document.dump(), shard,       plan_work_units(scenario).size()};
+  return {ALLOCSIM_VERSION,      scenario_hash(scenario),   scenario.seed, scenario.replications,
+          scenario.replay,       scenario.source,           scenario.document.dump(),
+          shard,                 plan_work_units(scenario).size(), trace_identities(scenario)};
 }
 
 std::string encode_partial_state(const PartialState& state) {
@@ -187,6 +189,11 @@ std::string encode_partial_state(const PartialState& state) {
   out.put(h.shard.index);
   out.put(h.shard.count);
   out.put(h.scenario_units);
+  out.put<std::uint64_t>(h.traces.size());
+  for (const TraceIdentity& trace : h.traces) {
+    out.put(trace.name);
+    out.put(trace.hash);
+  }
   out.put<std::uint64_t>(state.units.size());
   for (std::size_t i = 0; i < state.units.size(); ++i) {
     out.put(state.units[i]);
@@ -199,7 +206,10 @@ std::string encode_partial_state(const PartialState& state) {
 PartialState decode_partial_state(const std::string& bytes, const std::string& where) {
   Reader whole(bytes, bytes.size(), where);
   whole.expect_raw(kMagic, kMagicSize, "not an allocsim partial-state file");
-  if (whole.get<std::uint32_t>() != kFormatVersion) whole.fail("unknown partial-state format version");
+  if (const auto version = whole.get<std::uint32_t>(); version != kFormatVersion) {
+    whole.fail("partial-state format version " + std::to_string(version) + ", but this allocsim reads only version " +
+               std::to_string(kFormatVersion) + ": run the shards again with this allocsim");
+  }
   if (whole.get<std::uint32_t>() != kByteOrder) whole.fail("written on a machine of another byte order");
   if (bytes.size() < kMagicSize + 8 + 8) whole.fail("truncated");
   const std::size_t body = bytes.size() - 8;
@@ -230,6 +240,11 @@ PartialState decode_partial_state(const std::string& bytes, const std::string& w
   h.shard.count = in.get<std::uint64_t>();
   if (h.shard.count == 0 || h.shard.index >= h.shard.count) in.fail("shard index out of range");
   h.scenario_units = in.get<std::uint64_t>();
+  h.traces.resize(in.count(8 + 8));  // each a name's length and a hash at least
+  for (TraceIdentity& trace : h.traces) {
+    trace.name = in.text();
+    trace.hash = in.get<std::uint64_t>();
+  }
   const std::size_t units = in.count(8);
   for (std::size_t i = 0; i < units; ++i) {
     const auto unit = in.get<std::uint64_t>();

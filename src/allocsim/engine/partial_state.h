@@ -6,13 +6,15 @@
 // Layout (host byte order, checked by a marker): magic "ALLOCSIM-PART\n", format
 // version, byte-order marker; allocsim version; scenario hash, seed, replications,
 // replay mode, scenario source and document; shard K, N; the scenario's unit count;
-// the part's units, each its index then its BlockResult; an FNV-1a checksum of all
-// the bytes before it.
+// the identity of each of the scenario's traces (engine/trace_identity.h: its name,
+// then its hash); the part's units, each its index then its BlockResult; an FNV-1a
+// checksum of all the bytes before it.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "allocsim/engine/scheme_evaluator.h"
+#include "allocsim/engine/trace_identity.h"
 #include "allocsim/engine/work_units.h"
 #include "allocsim/scenario/scenario.h"
 
@@ -28,6 +30,7 @@ struct PartHeader {
   std::string document;  // the scenario's JSON text
   Shard shard;
   std::uint64_t scenario_units = 0;  // in plan_work_units(scenario)
+  std::vector<TraceIdentity> traces;  // trace_identities(scenario) when the part was made
 };
 
 struct PartialState {
@@ -40,6 +43,7 @@ struct PartialState {
 // and replay mode (FNV-1a, 64 bits).
 std::uint64_t scenario_hash(const Scenario& scenario);
 
+// Reads every trace file of the scenario to hash it (trace_identities).
 PartHeader part_header(const Scenario& scenario, Shard shard);
 
 std::string encode_partial_state(const PartialState& state);

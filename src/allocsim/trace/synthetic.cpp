@@ -9,8 +9,10 @@
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "allocsim/json/byte_size.h"
+#include "allocsim/trace/smallest_size.h"
 #include "allocsim/util/huge_pages.h"
 #include "allocsim/util/parallel.h"
 
@@ -144,6 +146,23 @@ std::uint64_t synthetic_trace_memory(const SyntheticSpec& spec) {
   return spec.allocations * per_event;
 }
 
+// The fewest bytes the trace can hold, requested and allocated (rounding up keeps
+// the smallest size the smallest): past kMaxTraceBytes whatever is drawn, so
+// refused when the spec is read. Totals past it for some draws only are found once
+// the trace is made (generate_synthetic).
+void check_least_bytes(const SyntheticSpec& spec, const JsonValue& allocations) {
+  const std::uint64_t requested = smallest_size(spec.sizes);
+  const bool rounded = spec.allocated.kind != AllocatedRounding::Kind::none;
+  for (const auto& [size, what] : {std::pair{requested, "requested"},
+                                   std::pair{rounded ? allocated_size(spec.allocated, requested) : 0, "allocated"}}) {
+    if (static_cast<unsigned __int128>(spec.allocations) * size > kMaxTraceBytes) {
+      allocations.fail(std::to_string(spec.allocations) + " allocations of at least " + std::to_string(size) + " " +
+                       what + " bytes each add up to more than 2^62 = " + std::to_string(kMaxTraceBytes) +
+                       " bytes, the most a trace may hold");
+    }
+  }
+}
+
 }  // namespace
 
 SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
@@ -179,6 +198,7 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
   }
   if (auto seed = object.maybe("seed")) spec.seed = seed->uint();
   object.finish();
+  check_least_bytes(spec, allocations);
   if (target == SyntheticTarget::memory && synthetic_trace_memory(spec) > physical_memory()) {
     allocations.fail(std::to_string(spec.allocations) + " allocations need " +
                      gigabytes(synthetic_trace_memory(spec)) + " for the trace and its index, more than the " +

@@ -11,9 +11,12 @@
 namespace allocsim {
 
 AtomicOutput::AtomicOutput(const std::string& path)
-    : path_(path), temporary_(path + ".tmp." + std::to_string(::getpid())) {
-  const std::filesystem::path target(path);
-  if (target.has_parent_path()) create_output_directory(target.parent_path().string());
+    : path_(path),
+      temporary_(path + ".tmp." + std::to_string(::getpid())),
+      cleanup_(temporary_, [&] {
+        const std::filesystem::path target(path);
+        if (target.has_parent_path()) create_output_directory(target.parent_path().string());
+      }) {
   file_ = std::fopen(temporary_.c_str(), "wb");
   if (file_ == nullptr) throw InputError(path + ": cannot write file");
 }
@@ -44,7 +47,7 @@ void AtomicOutput::commit() {
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   std::error_code ec;
-  if (flushed && closed) std::filesystem::rename(temporary_, path_, ec);
+  if (flushed && closed) cleanup_.commit([&] { std::filesystem::rename(temporary_, path_, ec); });
   if (!flushed || !closed || ec) {
     std::remove(temporary_.c_str());
     throw InputError(path_ + ": write failed" + (ec ? ": " + ec.message() : std::string()));

@@ -2,11 +2,14 @@
 // A file written piece by piece and published whole: the bytes go to a temporary
 // file beside the target, and commit() flushes it to disk and renames it over the
 // target. Destroyed without commit(), it removes the temporary file, so a failed
-// write leaves no output. For content built in memory, see util/atomic_file.h.
+// write leaves no output; so does an interrupt, once handle_interrupts() was called
+// (util/interrupt_cleanup.h). For content built in memory, see util/atomic_file.h.
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
+
+#include "allocsim/util/interrupt_cleanup.h"
 
 namespace allocsim {
 
@@ -25,6 +28,7 @@ class AtomicOutput {
  private:
   std::string path_;
   std::string temporary_;
+  RemovedOnInterrupt cleanup_;  // registered before the temporary file is created
   std::FILE* file_ = nullptr;
 };
 
