@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -13,10 +12,7 @@ namespace allocsim {
 AtomicOutput::AtomicOutput(const std::string& path)
     : path_(path),
       temporary_(path + ".tmp." + std::to_string(::getpid())),
-      cleanup_(temporary_, [&] {
-        const std::filesystem::path target(path);
-        if (target.has_parent_path()) create_output_directory(target.parent_path().string());
-      }) {
+      cleanup_(temporary_) {  // the parent must exist: nothing is created silently
   file_ = std::fopen(temporary_.c_str(), "wb");
   if (file_ == nullptr) throw InputError(path + ": cannot write file");
 }
