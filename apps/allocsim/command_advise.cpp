@@ -23,6 +23,7 @@
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
 #include "trace_argument.h"
@@ -269,7 +270,7 @@ void write_outputs(const std::string& dir, const std::string& subject, const nlo
   const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
   write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
-  write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
+  write_file_atomically((fs::path(dir) / "advice.json").string(), json_text(json, 2) + "\n");
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
   const std::string per_mb = "expected samples per MB";
   render_chart_of(table, dir, "frontier.csv", "frontier", subject + ": accuracy-cost frontier, error of the total vs samples",
@@ -316,7 +317,7 @@ void run_advise(const AdviseOptions& o) {
     write_outputs(o.out, fs::path(o.trace).filename().string(), json, frontier, probability_curves(advisor, curve_samples), curve_samples);
   }
   if (o.json) {
-    std::cout << json.dump(2) << '\n';
+    std::cout << json_text(json, 2) << '\n';
   } else {
     print_text(o.trace, trace, targets, advice, frontier, mc);
   }

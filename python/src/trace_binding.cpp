@@ -12,6 +12,7 @@
 #include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace_summary.h"
+#include "allocsim/util/json_text.h"
 #include "array_column.h"
 #include "bindings.h"
 #include "errors.h"
@@ -109,12 +110,12 @@ py::array view(const NarrowColumn<T, Narrow>& column, const py::object&) {
 
 // The CLI's JSON (trace/format/heaptrack_json.h) as Python objects.
 py::object heaptrack_dict(const PyTrace& t) {
-  return py::module_::import("json").attr("loads")(to_json(*t.heaptrack, t.heaptrack_options).dump());
+  return py::module_::import("json").attr("loads")(json_text(to_json(*t.heaptrack, t.heaptrack_options)));
 }
 
 py::object info(const PyTrace& t, std::size_t top) {
   const TraceSummary summary = summarize_trace(*t.trace, "Trace", top);
-  py::object parsed = py::module_::import("json").attr("loads")(to_json(summary).dump());
+  py::object parsed = py::module_::import("json").attr("loads")(json_text(to_json(summary)));
   parsed["format"] = t.format;
   if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(t);
   return parsed;

@@ -12,6 +12,7 @@
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
 
 namespace fs = std::filesystem;
 
@@ -164,7 +165,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
   write_file_atomically((fs::path(out_dir) / "plan.txt").string(), encode_plan(result.plan));
   write_file_atomically((fs::path(out_dir) / "trace.csv.gz").string(), gzip(encode_csv_trace(result.trace)));
   if (chart) write_chart(result, out_dir);
-  write_file_atomically((fs::path(out_dir) / "summary.json").string(), summary.dump(2) + "\n");
+  write_file_atomically((fs::path(out_dir) / "summary.json").string(), json_text(summary, 2) + "\n");
 }
 
 std::string verdict_table(const ConformanceResult& result) {
