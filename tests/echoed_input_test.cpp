@@ -65,8 +65,8 @@ TEST(EchoedInput, FlagValueWithAnEscapeAndABadByte) {
   // /bin/sh's printf writes the bytes: ESC (octal 033) and FF (377), and a line break.
   expect_one_line_error("trace info --format \"$(printf '\\033[2J\\377')\" " + dir.file("t.csv"),
                         R"(got "\x1b[2J\xff")");
-  expect_one_line_error("interval --scheme poisson --samples 3 --size 64 --rate 4096 --method \"$(printf 'a\\nb')\"",
-                        R"(got "a\nb")");
+  expect_one_line_error("margins --scheme poisson --rate 4096 --split \"$(printf 'a\\nb')\" " + dir.file("t.csv"),
+                        R"(--split must be sidak or bonferroni, got "a\nb")");
 }
 
 TEST(EchoedInput, CsvTraceFieldWithAnEscape) {
