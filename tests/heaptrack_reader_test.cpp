@@ -198,7 +198,7 @@ TEST(HeaptrackReader, BadInputNamesFileAndLine) {
       {"malformed summary", interpreted("# strings: x\n"), "line 7: malformed end-of-file summary"},
       {"free before the kind is known", "v 10400 3\n- zz\n", "line 2: bad hex number"},
       {"free with two fields before the kind is known", "v 10400 3\n- 1 2\n", "line 2: "},
-      {"unknown line type", interpreted("Q 1\n"), "line 7: unknown line type 'Q'"},
+      {"unknown line type", interpreted("Q 1\n"), "line 7: unknown line type \"Q\""},
       {"free with no live allocation", interpreted("+ 0\n- 0\n- 0\n"), "line 9: free of allocation info 0"},
       {"undefined allocation info", interpreted("+ 7\n"), "line 7: allocation info 7 is not defined"},
       {"undefined trace", "v 10400 3\na 10 5\n", "line 2: trace 5 is not defined"},

@@ -104,7 +104,7 @@ TEST(TraceCli, BadInputExitsTwoAndWritesNothing) {
       {dir.file("cut.zst"), "truncated zstd stream"},
       {dir.file("garbage.zst"), "garbage after the end of the zstd stream"},
       {dir.file("unknown.txt"), "unknown trace format"},
-      {dir.file("line.txt"), "line 2: unknown line type 'Z'"},
+      {dir.file("line.txt"), "line 2: unknown line type \"Z\""},
       {dir.file("missing.zst"), "cannot open file"},
   };
   for (const auto& [input, expected] : cases) {

@@ -27,6 +27,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
@@ -289,7 +290,7 @@ void write_outputs(const std::string& dir, const std::string& subject, const nlo
   const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
   write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
-  write_file_atomically((fs::path(dir) / "advice.json").string(), json.dump(2) + "\n");
+  write_file_atomically((fs::path(dir) / "advice.json").string(), json_text(json, 2) + "\n");
   write_file_atomically((fs::path(dir) / "advice.txt").string(), text);
   const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
   const std::string per_mb = "expected samples per MB";
@@ -343,7 +344,7 @@ void run_advise(const AdviseOptions& o) {
     staged.commit();
   }
   if (o.json) {
-    std::cout << json.dump(2) << '\n';
+    std::cout << json_text(json, 2) << '\n';
   } else {
     std::fputs(text.c_str(), stdout);
   }

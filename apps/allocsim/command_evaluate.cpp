@@ -10,6 +10,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "scenario_runner.h"
@@ -63,7 +64,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     o->request.trace = trace_argument(o->trace);
     o->request.trace_name = fs::path(o->trace).filename().string();
     const nlohmann::ordered_json document = evaluate_scenario(o->request);
-    const std::string text = document.dump(2) + "\n";
+    const std::string text = json_text(document, 2) + "\n";
     const Scenario scenario = parse_scenario(text, "allocsim evaluate");
     validate_scenarios({scenario}, o->run);
     if (!o->save_scenario.empty()) {
@@ -73,7 +74,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     const CompletedScenario done = run_and_write(scenario, o->run);
     nlohmann::ordered_json verdicts;
     report_verdict(scenario, done, o->verdict, verdicts);
-    if (o->verdict.json) std::printf("%s\n", verdicts.front().dump(2).c_str());
+    if (o->verdict.json) std::printf("%s\n", json_text(verdicts.front(), 2).c_str());
     if (!o->run.quiet && !o->verdict.json) {
       std::fprintf(stderr, "results in %s/ (metrics.csv, charts/)%s\n", done.directory.c_str(),
                    o->save_scenario.empty() ? "" : ("; scenario in " + o->save_scenario).c_str());

@@ -16,6 +16,8 @@
 #include "allocsim/estimate/quantile_table.h"
 #include "allocsim/profile/entry_interval.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -43,7 +45,7 @@ std::vector<IntervalMethod> parse_methods(const std::string& name) {
   if (name == "exact") return {IntervalMethod::exact};
   if (name == "camp-paulson") return {IntervalMethod::camp_paulson};
   if (name == "both") return {IntervalMethod::exact, IntervalMethod::camp_paulson};
-  throw InputError("--method must be exact, camp-paulson or both, got '" + name + "'");
+  throw InputError("--method must be exact, camp-paulson or both, got " + printable(name));
 }
 
 QuantileRounding parse_rounding(const std::string& name) {
@@ -51,7 +53,7 @@ QuantileRounding parse_rounding(const std::string& name) {
        {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
     if (name == interval::rounding_name(rounding)) return rounding;
   }
-  throw InputError("--rounding must be up, down or real, got '" + name + "'");
+  throw InputError("--rounding must be up, down or real, got " + printable(name));
 }
 
 // Whole numbers print as integers, anything else with ten significant digits.
@@ -99,7 +101,7 @@ void print_interval(const IntervalOptions& options, QuantileRounding rounding) {
                        {"rounding", interval::rounding_name(rounding)}});
   }
   if (options.json) {
-    std::cout << (results.size() == 1 ? results.front() : results).dump(2) << '\n';
+    std::cout << json_text(results.size() == 1 ? results.front() : results, 2) << '\n';
     return;
   }
   std::printf("bytes allocated, %.10g%% interval from %lld samples and %lld tail bytes\n",
@@ -134,7 +136,7 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
            {"camp_paulson_max_cdf_error", row.camp_paulson_cdf_error.max_abs_error},
            {"camp_paulson_max_cdf_error_at_failures", row.camp_paulson_cdf_error.at_failures}});
     }
-    std::cout << table.dump(2) << '\n';
+    std::cout << json_text(table, 2) << '\n';
     return;
   }
   std::printf("negative binomial failures at CDF = %.10g and %.10g (p = %.10g, rounding %s)\n",
@@ -177,7 +179,7 @@ void print_scheme_interval(const IntervalOptions& options) {
       {"detection_limit_bytes", {{"p50", profile::detection_limit_bytes(model, 0.5, options.size)},
                                  {"p95", profile::detection_limit_bytes(model, 0.95, options.size)}}}};
   if (options.json) {
-    std::cout << result.dump(2) << '\n';
+    std::cout << json_text(result, 2) << '\n';
     return;
   }
   std::printf("%s: %lld samples of %s-byte objects at rate %s (%s)\n", options.scheme.c_str(),

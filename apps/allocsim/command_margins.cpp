@@ -16,6 +16,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
+#include "allocsim/util/printable.h"
 #include "commands.h"
 #include "trace_argument.h"
 
@@ -58,10 +59,10 @@ Trace load_workload(const std::string& path) {
 
 void run_margins(const CLI::App& command, MarginsOptions o) {
   if (o.split != "sidak" && o.split != "bonferroni") {
-    throw InputError("--split must be sidak or bonferroni, got '" + o.split + "'");
+    throw InputError("--split must be sidak or bonferroni, got " + printable(o.split));
   }
   if (o.value != "bytes" && o.value != "samples" && o.value != "share") {
-    throw InputError("--value must be bytes, samples or share, got '" + o.value + "'");
+    throw InputError("--value must be bytes, samples or share, got " + printable(o.value));
   }
   if (!(o.min_share >= 0 && o.min_share < 1)) throw InputError("--min-share must be in [0, 1)");
   o.margin.value = o.value == "bytes" ? MarginValue::bytes : o.value == "samples" ? MarginValue::samples : MarginValue::share;

@@ -12,6 +12,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
+#include "allocsim/util/printable.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -29,7 +30,7 @@ struct ProfileOptions {
 
 void run_profile(ProfileOptions options) {
   if (options.jemalloc_unbias != "on" && options.jemalloc_unbias != "off") {
-    throw InputError("--jemalloc-unbias must be on or off, got '" + options.jemalloc_unbias + "'");
+    throw InputError("--jemalloc-unbias must be on or off, got " + printable(options.jemalloc_unbias));
   }
   if (!(options.report.level > 0 && options.report.level < 1)) {
     throw InputError("--level must be in (0, 1)");

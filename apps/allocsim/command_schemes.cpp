@@ -9,6 +9,8 @@
 #include "allocsim/advice/estimator_bias.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -17,7 +19,7 @@ namespace {
 void print_parameters(const SchemeDescriptor& d) {
   for (const auto& p : d.parameters) {
     std::printf("  param %-12s %-8s default %-10s %s\n", p.name.c_str(), p.type.c_str(),
-                p.default_value.dump().c_str(), p.description.c_str());
+                json_text(p.default_value).c_str(), p.description.c_str());
   }
 }
 
@@ -102,20 +104,20 @@ void add_schemes_command(CLI::App& app, int& exit_code) {
     if (!name->empty()) {
       one = find_scheme(*name);
       if (one == nullptr) {
-        throw InputError("schemes " + *name + ": unknown scheme \"" + *name + "\"" + scheme_suggestion(*name) +
+        throw InputError("schemes: unknown scheme " + printable(*name) + scheme_suggestion(*name) +
                          " (known: " + known_scheme_names() + ")");
       }
     }
     if (*json) {
       nlohmann::json all = describe_schemes_json();
       if (one == nullptr) {
-        std::printf("%s\n", all.dump(2).c_str());
+        std::printf("%s\n", json_text(all, 2).c_str());
       } else {
         for (const auto& entry : all) {
           if (entry["name"] != *name) continue;
           nlohmann::ordered_json item(entry);
           item["estimators"] = estimators_json(*one);
-          std::printf("%s\n", item.dump(2).c_str());
+          std::printf("%s\n", json_text(item, 2).c_str());
         }
       }
     } else if (one != nullptr) {

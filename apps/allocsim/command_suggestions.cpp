@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "allocsim/util/did_you_mean.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim::cli {
 namespace {
@@ -19,7 +20,7 @@ std::string unknown_option_hint(const CLI::App& command, int argc, const char* c
     if (word.size() < 3 || word.substr(0, 2) != "--") continue;
     const std::string name(word.substr(0, word.find('=')));
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
-    return command.get_name() + ": unknown option \"" + name + "\"" + did_you_mean(name, known);
+    return command.get_name() + ": unknown option " + printable(name) + did_you_mean(name, known);
   }
   return "";
 }
@@ -33,7 +34,7 @@ std::string command_line_hint(const CLI::App& app, int argc, const char* const* 
     if (sub->get_name() == argv[1]) return unknown_option_hint(*sub, argc, argv);
     names.push_back(sub->get_name());
   }
-  return std::string("unknown command \"") + argv[1] + "\"" + did_you_mean(argv[1], names) +
+  return "unknown command " + printable(argv[1]) + did_you_mean(argv[1], names) +
          " (`allocsim --help` lists them)";
 }
 

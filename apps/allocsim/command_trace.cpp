@@ -15,6 +15,8 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 #include "commands.h"
 
 namespace allocsim::cli {
@@ -33,7 +35,7 @@ struct TraceOptions {
 
 TraceFormat input_format(const TraceOptions& o) {
   const auto format = parse_trace_format(o.from);
-  if (!format) throw InputError("--format must be auto, heaptrack, csv or native, got '" + o.from + "'");
+  if (!format) throw InputError("--format must be auto, heaptrack, csv or native, got " + printable(o.from));
   return *format;
 }
 
@@ -41,7 +43,7 @@ TraceFormat output_format(const TraceOptions& o) {
   if (o.to.empty()) return output_format_for(o.output);
   if (o.to == "csv") return TraceFormat::csv;
   if (o.to == "native") return TraceFormat::native;
-  throw InputError("--to must be csv or native, got '" + o.to + "'");
+  throw InputError("--to must be csv or native, got " + printable(o.to));
 }
 
 HeaptrackOptions heaptrack_options(const TraceOptions& o) {
@@ -131,7 +133,7 @@ void add_info(CLI::App& trace, int& exit_code) {
       out.update(to_json(summary));
       if (file.heaptrack) out["heaptrack"] = to_json(*file.heaptrack, heaptrack_options(*o));
       // Names come from the file as they are; bytes that are not UTF-8 print as U+FFFD.
-      std::printf("%s\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
+      std::printf("%s\n", json_text(out, 2).c_str());
     } else {
       print_summary_text(file, summary, *o);
     }

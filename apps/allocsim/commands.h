@@ -4,6 +4,8 @@
 // (0 ok, 1 expectation failed, 2 bad input); InputError escapes to main().
 #include <CLI/CLI.hpp>
 
+#include "allocsim/util/printable.h"
+
 namespace allocsim::cli {
 
 void add_run_command(CLI::App& app, int& exit_code);
@@ -25,7 +27,7 @@ inline CLI::Validator non_negative_integer() {
       [](const std::string& text) {
         return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
                    ? std::string()
-                   : "expected an integer >= 0, got '" + text + "'";
+                   : "expected an integer >= 0, got " + printable(text);
       },
       "UINT");
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 #include "command_suggestions.h"
 #include "commands.h"
 
@@ -40,13 +41,13 @@ int main(int argc, char** argv) {
       std::replace(message.begin(), message.end(), '\n', ' ');
       message += " (see --help)";
     }
-    std::fprintf(stderr, "allocsim: error: %s\n", message.c_str());
+    std::fprintf(stderr, "allocsim: error: %s\n", allocsim::one_line(message).c_str());
     return 2;
   } catch (const allocsim::InputError& e) {
-    std::fprintf(stderr, "allocsim: error: %s\n", e.what());
+    std::fprintf(stderr, "allocsim: error: %s\n", allocsim::one_line(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "allocsim: internal error: %s\n", e.what());
+    std::fprintf(stderr, "allocsim: internal error: %s\n", allocsim::one_line(e.what()).c_str());
     return 3;
   }
   return exit_code;

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <set>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
+#include "allocsim/util/printable.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
 
@@ -32,12 +32,12 @@ void read_trace_files(const Scenario& scenario, std::set<std::string>& read) {
   }
 }
 
-// summary.json holds the scenario's file name, and JSON text must be UTF-8.
+// summary.json records which file the results came from. JSON text is UTF-8, so a
+// name that is not would be written with U+FFFD in it: a record of a file that does
+// not exist. Refused instead, before anything runs.
 void check_source_name(const Scenario& scenario) {
-  try {
-    (void)nlohmann::json(scenario.source).dump();
-  } catch (const nlohmann::json::type_error&) {
-    throw InputError(scenario.source + ": the file name is not UTF-8, and summary.json must name it");
+  if (!is_utf8(scenario.source)) {
+    throw InputError(printable_unquoted(scenario.source) + ": the file name is not UTF-8, and summary.json must name it");
   }
 }
 
@@ -91,8 +91,8 @@ void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOp
     const Scenario& scenario = scenarios[i];
     for (std::size_t j = 0; j < i; ++j) {
       if (scenarios[j].outputs.directory == scenario.outputs.directory) {
-        throw InputError(scenario.source + ": writes to the same results directory \"" +
-                         scenario.outputs.directory + "\" as " + scenarios[j].source);
+        throw InputError(printable_unquoted(scenario.source) + ": writes to the same results directory \"" +
+                         scenario.outputs.directory + "\" as " + printable_unquoted(scenarios[j].source));
       }
     }
     check_source_name(scenario);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "allocsim/report/verdict.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim::cli {
 
@@ -29,7 +30,7 @@ void report_verdict(const Scenario& scenario, const CompletedScenario& done, con
 }
 
 void print_verdict_json(const nlohmann::ordered_json& document) {
-  if (document.is_array()) std::printf("%s\n", document.dump(2).c_str());
+  if (document.is_array()) std::printf("%s\n", json_text(document, 2).c_str());
 }
 
 }  // namespace allocsim::cli

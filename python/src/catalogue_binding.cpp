@@ -10,6 +10,7 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
 #include "arguments.h"
+#include "allocsim/util/json_text.h"
 #include "bindings.h"
 
 namespace py = pybind11;
@@ -77,7 +78,7 @@ py::list table(const py::object& p, const py::object& level, const py::object& r
 
 void bind_catalogue(py::module_& module) {
   module.def(
-      "schemes", [] { return from_json(describe_schemes_json().dump()); },
+      "schemes", [] { return from_json(json_text(describe_schemes_json())); },
       "The sampling schemes a scenario can name, with their parameters, as `allocsim schemes --json`.");
   module.def("interval", &bytes_interval, py::arg("samples"), py::arg("tail_bytes"), py::arg("p"),
              py::arg("level") = 0.95, py::arg("method") = "exact", py::arg("rounding") = "up",

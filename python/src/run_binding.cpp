@@ -16,6 +16,7 @@
 #include "allocsim/report/results_writer.h"
 #include "allocsim/report/verdict.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
 #include "arguments.h"
@@ -84,7 +85,7 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
   RunFiles files;
   files.metrics = metrics_csv(scenario, result);
   files.summary = summary_json(scenario, result, outcomes);
-  files.verdict = verdict_json(scenario, make_verdict(scenario, result, top)).dump();
+  files.verdict = json_text(verdict_json(scenario, make_verdict(scenario, result, top)));
   if (!result.profile_rows.empty()) files.profiles = profiles_csv(scenario, result);
   if (scenario.outputs.intervals && !result.interval_rows.empty()) files.intervals = intervals_csv(scenario, result);
   if (scenario.outputs.estimates) files.estimates = estimates_csv(scenario, result);
@@ -127,7 +128,7 @@ py::dict run(const std::string& source, bool is_path, const Overrides& overrides
   result["estimates"] = files.estimates;
   result["summary"] = files.summary;
   result["verdict"] = files.verdict;
-  result["scenario"] = scenario.document.dump();
+  result["scenario"] = json_text(scenario.document);
   result["directory"] = out ? py::object(py::str(files.directory)) : py::object(py::none());
   return result;
 }
@@ -167,7 +168,7 @@ void bind_run(py::module_& module) {
                                 integer_argument<std::uint64_t>(replications, "replications", 2, kMaxReplications),
                                 integer_argument<std::uint64_t>(seed, "seed"),
                                 string_argument(name, "name")};
-        return evaluate_scenario(request).dump();
+        return json_text(evaluate_scenario(request));
       },
       py::arg("trace_json"), py::arg("trace_name"), py::arg("schemes"), py::arg("rates"), py::arg("groups"),
       py::arg("windows"), py::arg("replications"), py::arg("seed"), py::arg("name"),

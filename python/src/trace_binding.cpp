@@ -13,6 +13,7 @@
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace_summary.h"
 #include "arguments.h"
+#include "allocsim/util/json_text.h"
 #include "array_column.h"
 #include "bindings.h"
 #include "errors.h"
@@ -146,12 +147,12 @@ py::array view(const NarrowColumn<T, Narrow>& column, const py::object&) {
 
 // The CLI's JSON (trace/format/heaptrack_json.h) as Python objects.
 py::object heaptrack_dict(const PyTrace& t) {
-  return py::module_::import("json").attr("loads")(to_json(*t.heaptrack, t.heaptrack_options).dump());
+  return py::module_::import("json").attr("loads")(json_text(to_json(*t.heaptrack, t.heaptrack_options)));
 }
 
 py::object info(const PyTrace& t, const py::object& top) {
   const TraceSummary summary = summarize_trace(*t.trace, "Trace", integer_argument<std::size_t>(top, "top"));
-  py::object parsed = py::module_::import("json").attr("loads")(to_json(summary).dump());
+  py::object parsed = py::module_::import("json").attr("loads")(json_text(to_json(summary)));
   parsed["format"] = t.format;
   if (t.heaptrack) parsed["heaptrack"] = heaptrack_dict(t);
   return parsed;

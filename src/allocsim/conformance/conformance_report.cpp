@@ -13,6 +13,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/staged_directory.h"
+#include "allocsim/util/json_text.h"
 
 namespace fs = std::filesystem;
 
@@ -167,7 +168,7 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
   write_file_atomically((fs::path(out_dir) / "plan.txt").string(), encode_plan(result.plan));
   write_file_atomically((fs::path(out_dir) / "trace.csv.gz").string(), gzip(encode_csv_trace(result.trace)));
   if (chart) write_chart(result, out_dir);
-  write_file_atomically((fs::path(out_dir) / "summary.json").string(), summary.dump(2) + "\n");
+  write_file_atomically((fs::path(out_dir) / "summary.json").string(), json_text(summary, 2) + "\n");
   staged.commit();
 }
 

@@ -5,6 +5,7 @@
 
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim {
 namespace {
@@ -159,7 +160,7 @@ BlockResult get_block(Reader& in) {
 
 std::uint64_t scenario_hash(const Scenario& scenario) {
   Writer identity;
-  identity.put(scenario.document.dump());
+  identity.put(json_text(scenario.document));
   identity.put(scenario.source);
   identity.put(scenario.seed);
   identity.put(scenario.replications);
@@ -169,7 +170,7 @@ std::uint64_t scenario_hash(const Scenario& scenario) {
 
 PartHeader part_header(const Scenario& scenario, Shard shard) {
   return {ALLOCSIM_VERSION,      scenario_hash(scenario),   scenario.seed, scenario.replications,
-          scenario.replay,       scenario.source,           scenario.document.dump(),
+          scenario.replay,       scenario.source,           json_text(scenario.document),
           shard,                 plan_work_units(scenario).size(), trace_identities(scenario)};
 }
 

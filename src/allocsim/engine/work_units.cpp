@@ -6,6 +6,7 @@
 #include "allocsim/engine/replications.h"
 #include "allocsim/engine/unit_cost.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 
@@ -42,7 +43,7 @@ Shard parse_shard(const std::string& text, const std::string& where) {
   };
   if (slash == std::string::npos || !number(0, slash, shard.index) ||
       !number(slash + 1, text.size(), shard.count) || shard.count == 0 || shard.index >= shard.count) {
-    throw InputError(where + ": expected K/N with 0 <= K < N (shard K of N), got '" + text + "'");
+    throw InputError(where + ": expected K/N with 0 <= K < N (shard K of N), got " + printable(text));
   }
   return shard;
 }

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "allocsim/util/json_text.h"
+
 namespace allocsim {
 
 std::string format_number(double value) {
@@ -29,7 +31,7 @@ std::string csv_field(std::string_view text) {
 std::string format_sweep_value(const nlohmann::json& value) {
   if (value.is_string()) return csv_field(value.get<std::string>());
   if (value.is_number_float()) return format_number(value.get<double>());
-  return value.dump();
+  return json_text(value);
 }
 
 }  // namespace allocsim

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -41,13 +42,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string in_quotes(std::string_view text) {
-  std::string out = "\"";
-  out.append(text);
-  out += '"';
-  return out;
-}
-
 }  // namespace
 
 double parse_byte_size(std::string_view text, const std::string& where) {
@@ -64,7 +58,7 @@ double parse_byte_size(std::string_view text, const std::string& where) {
   }
   const auto [parsed_end, error] = std::from_chars(begin, digits_end, number, std::chars_format::fixed);
   if (digits_end == begin || error != std::errc() || parsed_end != digits_end) {
-    fail("expected a byte size such as 4096, \"4k\" or \"2MiB\", got " + in_quotes(text));
+    fail("expected a byte size such as 4096, \"4k\" or \"2MiB\", got " + printable(text));
   }
   std::string_view unit_text(digits_end, static_cast<std::size_t>(end - digits_end));
   if (!unit_text.empty() && unit_text.front() == ' ') unit_text.remove_prefix(1);
@@ -74,14 +68,14 @@ double parse_byte_size(std::string_view text, const std::string& where) {
     if (u.bytes == 0) {
       const std::string binary = std::string(text.substr(0, static_cast<std::size_t>(digits_end - begin))) +
                                  static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))) + "iB";
-      fail("ambiguous unit in " + in_quotes(text) + " (1000 or 1024 bytes?): write " + in_quotes(binary) +
+      fail("ambiguous unit in " + printable(text) + " (1000 or 1024 bytes?): write " + printable(binary) +
            " or the plain number of bytes");
     }
     const double bytes = number * u.bytes;
-    if (!std::isfinite(bytes) || bytes >= 0x1p64) fail(in_quotes(text) + " is too large (at most 2^64 - 1 bytes)");
+    if (!std::isfinite(bytes) || bytes >= 0x1p64) fail(printable(text) + " is too large (at most 2^64 - 1 bytes)");
     return bytes;
   }
-  return fail("unknown unit in " + in_quotes(text) + " (known: B, k/KiB, M/MiB, G/GiB, T/TiB, powers of 1024)");
+  return fail("unknown unit in " + printable(text) + " (known: B, k/KiB, M/MiB, G/GiB, T/TiB, powers of 1024)");
 }
 
 namespace {
@@ -97,7 +91,7 @@ std::uint64_t byte_count(const JsonValue& value) {
   if (!value.is_string()) return value.uint();
   const double bytes = byte_amount(value);
   if (bytes != std::floor(bytes)) {
-    value.fail("must be a whole number of bytes, got \"" + value.string() + "\" = " + std::to_string(bytes));
+    value.fail("must be a whole number of bytes, got " + printable(value.string()) + " = " + std::to_string(bytes));
   }
   return static_cast<std::uint64_t>(bytes);
 }
@@ -105,14 +99,14 @@ std::uint64_t byte_count(const JsonValue& value) {
 std::uint64_t positive_byte_count(const JsonValue& value) {
   if (!value.is_string()) return value.positive_uint();
   const std::uint64_t bytes = byte_count(value);
-  if (bytes == 0) value.fail("must be >= 1 byte, got \"" + value.string() + "\"");
+  if (bytes == 0) value.fail("must be >= 1 byte, got " + printable(value.string()));
   return bytes;
 }
 
 double positive_byte_amount(const JsonValue& value) {
   if (!value.is_string()) return value.positive_number();
   const double bytes = byte_amount(value);
-  if (!(bytes > 0)) value.fail("must be > 0 bytes, got \"" + value.string() + "\"");
+  if (!(bytes > 0)) value.fail("must be > 0 bytes, got " + printable(value.string()));
   return bytes;
 }
 

@@ -8,27 +8,29 @@
 
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim {
 namespace {
 
+// A value for an error message: a string as printable() shows it, anything else as
+// JSON; past 40 bytes cut at a character boundary, so the message stays valid UTF-8.
 std::string describe(const nlohmann::json& v) {
-  std::string text = v.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
+  std::string text = v.is_string() ? printable(v.get_ref<const std::string&>()) : json_text(v);
+  if (text.size() <= 40) return text;
+  std::size_t end = 37;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+  return text.substr(0, end) + "...";
 }
 
 }  // namespace
-
-std::string json_quoted(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 std::string key_path(const std::string& path, std::string_view key) {
   const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
   });
-  return plain ? path + "." + std::string(key) : path + "[" + json_quoted(key) + "]";
+  return plain ? path + "." + std::string(key) : path + "[" + printable(key) + "]";
 }
 
 void JsonValue::fail(const std::string& reason) const { throw InputError(path_ + ": " + reason); }

@@ -69,11 +69,9 @@ class JsonObject {
   std::set<std::string, std::less<>> asked_;
 };
 
-// "path.key" for a key of letters, digits, '_' and '-'; any other key is quoted as a
-// JSON string, "path[\"a\\nb\"]", so an error naming it stays on one line.
+// "path.key" for a key of letters, digits, '_' and '-'; any other key as printable()
+// shows it, "path[\"a\\nb\"]", so an error naming it stays on one line.
 std::string key_path(const std::string& path, std::string_view key);
-// `text` as a JSON string literal: quoted, control characters escaped.
-std::string json_quoted(std::string_view text);
 
 // Documents nested deeper than this are refused before parsing: a walk over a
 // value (printing it, substituting sweep variables) recurses once per level.

@@ -7,6 +7,7 @@
 #include "allocsim/outputs/estimator_labels.h"
 #include "allocsim/outputs/file_stem.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -45,7 +46,7 @@ std::string require_column(const JsonValue& value, const std::vector<std::string
                            ResultSource source) {
   const std::string name = value.string();
   if (std::find(columns.begin(), columns.end(), name) == columns.end()) {
-    value.fail("\"" + name + "\" is not a column of " + file_name(source) + " (columns: " +
+    value.fail(printable(name) + " is not a column of " + file_name(source) + " (columns: " +
                join_names(columns) + ")");
   }
   return name;
@@ -56,12 +57,12 @@ ResultSource parse_source(JsonObject& object) {
   if (!v) return ResultSource::metrics;
   const std::string name = v->string();
   if (const auto source = parse_result_source(name)) return *source;
-  v->fail("unknown source \"" + name + "\" (known: metrics, intervals, profiles)");
+  v->fail("unknown source " + printable(name) + " (known: metrics, intervals, profiles)");
 }
 
 Unit read_unit(const JsonValue& value) {
   const auto unit = parse_unit(value.string());
-  if (!unit) value.fail("unknown unit \"" + value.string() + "\" (known: " + unit_names() + ")");
+  if (!unit) value.fail("unknown unit " + printable(value.string()) + " (known: " + unit_names() + ")");
   return *unit;
 }
 
@@ -183,7 +184,7 @@ std::vector<ChartSpec> parse_charts(const JsonValue& charts, const std::vector<s
   for (const JsonValue& item : charts.array()) {
     specs.push_back(parse_chart(item, sweep_names));
     if (!names.insert(specs.back().name).second) {
-      throw InputError(specs.back().path + ".name: chart name \"" + specs.back().name + "\" is used twice");
+      throw InputError(specs.back().path + ".name: chart name " + printable(specs.back().name) + " is used twice");
     }
   }
   return specs;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -39,7 +40,7 @@ RowFilter parse_row_filter(const JsonValue& where, const std::vector<std::string
   for (const auto& [key, unused] : where.raw().items()) {
     JsonValue selected = object.at(key);
     if (std::find(columns.begin(), columns.end(), key) == columns.end()) {
-      selected.fail("\"" + key + "\" is not a column (known: " + join_names(columns) + ")");
+      selected.fail(printable(key) + " is not a column (known: " + join_names(columns) + ")");
     }
     std::vector<nlohmann::json> values;
     if (selected.is_array()) {

@@ -5,6 +5,7 @@
 
 #include "allocsim/outputs/file_stem.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -19,7 +20,7 @@ TableColumn parse_column(const JsonValue& value, const std::vector<std::string>&
   }
   out.column = name.string();
   if (std::find(columns.begin(), columns.end(), out.column) == columns.end()) {
-    name.fail("\"" + out.column + "\" is not a column of " + file_name(source) + " (columns: " +
+    name.fail(printable(out.column) + " is not a column of " + file_name(source) + " (columns: " +
               join_names(columns) + ")");
   }
   out.label = out.column;
@@ -27,7 +28,7 @@ TableColumn parse_column(const JsonValue& value, const std::vector<std::string>&
     if (auto v = object->maybe("label")) out.label = v->string();
     if (auto v = object->maybe("unit")) {
       const auto unit = parse_unit(v->string());
-      if (!unit) v->fail("unknown unit \"" + v->string() + "\" (known: " + unit_names() + ")");
+      if (!unit) v->fail("unknown unit " + printable(v->string()) + " (known: " + unit_names() + ")");
       out.unit = *unit;
     }
     object->finish();
@@ -74,7 +75,7 @@ TableSpec parse_table(const JsonValue& value, const std::vector<std::string>& sw
       spec.columns.push_back(parse_column(item, columns, spec.source));
     }
   } else {
-    object.at("source").fail("unknown source \"" + source + "\" (known: metrics, intervals, profiles, nb_quantiles)");
+    object.at("source").fail("unknown source " + printable(source) + " (known: metrics, intervals, profiles, nb_quantiles)");
   }
   object.finish();
   return spec;
@@ -88,7 +89,7 @@ std::vector<TableSpec> parse_tables(const JsonValue& tables, const std::vector<s
   for (const JsonValue& item : tables.array()) {
     specs.push_back(parse_table(item, sweep_names));
     if (!names.insert(specs.back().name).second) {
-      throw InputError(specs.back().path + ".name: table name \"" + specs.back().name + "\" is used twice");
+      throw InputError(specs.back().path + ".name: table name " + printable(specs.back().name) + " is used twice");
     }
   }
   return specs;

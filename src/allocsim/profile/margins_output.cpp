@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/util/json_text.h"
+
 namespace allocsim::profile {
 namespace {
 
@@ -62,7 +64,7 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
                                 {"bias", margins.options.bias},
                                 {"sites", sites}};
   if (run.check) out["check"] = check_json(margins, run);
-  return out.dump(2) + "\n";
+  return json_text(out, 2) + "\n";
 }
 
 std::string margins_table(const Margins& margins, const MarginsRun& run) {

@@ -6,6 +6,7 @@
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/rank_stability.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim::profile {
 namespace {
@@ -168,7 +169,7 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
       {"replications", report.options.replications},
       {"seed", report.options.seed},
       {"entries", entries}};
-  return document.dump(2) + "\n";
+  return json_text(document, 2) + "\n";
 }
 
 }  // namespace allocsim::profile

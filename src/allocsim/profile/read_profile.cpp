@@ -7,6 +7,7 @@
 #include "allocsim/profile/pprof_reader.h"
 #include "allocsim/profile/text_profile_reader.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim::profile {
 namespace {
@@ -23,7 +24,7 @@ bool starts_with(const std::string& text, const std::string& prefix) {
 HeapProfile parse_profile(const std::string& contents, const std::string& path,
                           const ReadOptions& options) {
   if (options.window != "inuse" && options.window != "alloc") {
-    throw InputError("--window must be inuse or alloc, got '" + options.window + "'");
+    throw InputError("--window must be inuse or alloc, got " + printable(options.window));
   }
   HeapProfile profile;
   if (is_gzip(contents)) {

@@ -5,6 +5,7 @@
 #include "allocsim/format/csv.h"
 #include "allocsim/outputs/result_columns.h"
 #include "allocsim/util/atomic_file.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim {
 namespace {
@@ -101,7 +102,7 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
   for (std::size_t p = 0; p < scenario.points.size(); ++p) {
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
-      values[scenario.sweep[v].name] = nlohmann::ordered_json::parse(scenario.points[p].values[v].dump());
+      values[scenario.sweep[v].name] = nlohmann::ordered_json::parse(json_text(scenario.points[p].values[v]));
     }
     const TraceTotals& t = result.traces[p];
     points.push_back({{"sweep", values},
@@ -134,7 +135,7 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
       {"expectations", checks},
       {"resolved_scenario", resolved},
   };
-  return summary.dump(2) + "\n";
+  return json_text(summary, 2) + "\n";
 }
 
 std::string results_directory(const std::string& out_root, const Scenario& scenario) {

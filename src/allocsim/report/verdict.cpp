@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/util/json_text.h"
 
 namespace allocsim {
 namespace {
@@ -215,7 +216,7 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
   for (const SchemeVerdict& entry : verdict.entries) {
     nlohmann::ordered_json sweep = nlohmann::ordered_json::object();
     for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
-      sweep[scenario.sweep[v].name] = nlohmann::ordered_json::parse(scenario.points[entry.point].values[v].dump());
+      sweep[scenario.sweep[v].name] = nlohmann::ordered_json::parse(json_text(scenario.points[entry.point].values[v]));
     }
     nlohmann::ordered_json item = {{"sweep", sweep},
                                    {"scheme", entry.scheme},

@@ -18,6 +18,7 @@
 #include "allocsim/sampler/v8.h"
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 
@@ -67,7 +68,7 @@ std::string scheme_suggestion(std::string_view name) {
 std::unique_ptr<Scheme> create_scheme(std::string_view name, const nlohmann::json& params, const std::string& path) {
   const SchemeDescriptor* descriptor = find_scheme(name);
   if (descriptor == nullptr) {
-    throw InputError(path + ": unknown scheme \"" + std::string(name) + "\"" + scheme_suggestion(name) +
+    throw InputError(path + ": unknown scheme " + printable(name) + scheme_suggestion(name) +
                      " (known: " + known_scheme_names() + ")");
   }
   JsonObject object(params, path);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "allocsim/util/printable.h"
+
 namespace allocsim {
 
 const std::vector<std::string>& expectation_metrics() {
@@ -34,7 +36,7 @@ Expectation parse_expectation(JsonObject& object, const std::vector<std::string>
     JsonObject where = v->object();
     for (const auto& [key, value] : v->raw().items()) {
       if (std::find(columns.begin(), columns.end(), key) == columns.end()) {
-        where.fail("\"" + key + "\" is not a column to select on (known: " + joined(columns) + ")");
+        where.fail(printable(key) + " is not a column to select on (known: " + joined(columns) + ")");
       }
       JsonValue selected = where.at(key);
       if (!selected.is_string() && !selected.is_number()) selected.fail("expected a string or a number");
@@ -46,7 +48,7 @@ Expectation parse_expectation(JsonObject& object, const std::vector<std::string>
   e.metric = metric.string();
   const auto& metrics = expectation_metrics();
   if (std::find(metrics.begin(), metrics.end(), e.metric) == metrics.end()) {
-    metric.fail("unknown metric \"" + e.metric + "\" (known: " + joined(metrics) + ")");
+    metric.fail("unknown metric " + printable(e.metric) + " (known: " + joined(metrics) + ")");
   }
   if (auto v = object.maybe("equals")) {
     if (v->is_string()) {

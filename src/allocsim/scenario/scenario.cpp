@@ -9,6 +9,8 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -38,7 +40,7 @@ nlohmann::json substitute(const nlohmann::json& value, const std::string& path,
     }
     std::string known;
     for (const auto& v : sweep) known += (known.empty() ? "" : ", ") + v.name;
-    throw InputError(path + ": " + json_quoted(text) + " is not a sweep variable" +
+    throw InputError(path + ": " + printable(text) + " is not a sweep variable" +
                      (known.empty() ? " (the scenario has no sweep)" : " (sweep: " + known + ")"));
   }
   if (value.is_object()) {
@@ -122,14 +124,14 @@ Window parse_window(const JsonValue& item) {
   if (name == "allocated") return {};
   if (name == "live_at_end") return {Window::Kind::live_at_end};
   if (name == "live_at_peak") return {Window::Kind::live_at_peak};
-  item.fail("unknown window \"" + name + "\" (known: allocated, live_at_end, live_at_peak, {\"live_at\": time})");
+  item.fail("unknown window " + printable(name) + " (known: allocated, live_at_end, live_at_peak, {\"live_at\": time})");
 }
 
 std::string describe_point(const std::vector<SweepVariable>& sweep,
                            const std::vector<nlohmann::json>& values) {
   std::string out;
   for (std::size_t v = 0; v < sweep.size(); ++v) {
-    out += (out.empty() ? "" : ", ") + sweep[v].name + "=" + values[v].dump();
+    out += (out.empty() ? "" : ", ") + sweep[v].name + "=" + json_text(values[v]);
   }
   return out;
 }
@@ -141,7 +143,7 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
   SweepPoint point;
   point.values = values;
   const nlohmann::json trace_json = substitute(trace, "$.trace", sweep, values, used);
-  point.trace_key = trace_json.dump();
+  point.trace_key = json_text(trace_json);
   JsonObject trace_object(trace_json, "$.trace");
   point.trace = parse_trace_source(trace_object, base_directory);
 
@@ -153,12 +155,12 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     const std::string name = name_value.string();
     const SchemeDescriptor* descriptor = find_scheme(name);
     if (descriptor == nullptr) {
-      name_value.fail("unknown scheme \"" + name + "\"" + scheme_suggestion(name) + " (known: " + known_scheme_names() + ")");
+      name_value.fail("unknown scheme " + printable(name) + scheme_suggestion(name) + " (known: " + known_scheme_names() + ")");
     }
     std::string label = name;
     if (auto v = entry.maybe("label")) label = v->string();
     if (!labels.insert(label).second) {
-      entry.fail("scheme label \"" + label + "\" is used twice; give each entry a distinct \"label\"");
+      entry.fail("scheme label " + printable(label) + " is used twice; give each entry a distinct \"label\"");
     }
     std::shared_ptr<const Scheme> scheme = descriptor->create(entry);
     entry.finish();
@@ -231,7 +233,7 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
       } else if (mode == "streaming") {
         scenario.replay = ReplayMode::streaming;
       } else {
-        v->fail("unknown replay mode \"" + mode + "\" (known: skip_ahead, streaming)");
+        v->fail("unknown replay mode " + printable(mode) + " (known: skip_ahead, streaming)");
       }
     }
     if (auto v = root.maybe("estimators")) {
@@ -282,8 +284,8 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
       }
       for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {
         if (known.count(scenario.estimators[i]) == 0) {
-          throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator \"" +
-                           scenario.estimators[i] + "\"");
+          throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator " +
+                           printable(scenario.estimators[i]));
         }
       }
     }

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 
@@ -13,14 +14,14 @@ FreePairing parse_pairing(const JsonValue& value) {
   const std::string name = value.string();
   if (name == "lifo") return FreePairing::lifo;
   if (name == "fifo") return FreePairing::fifo;
-  value.fail("unknown pairing \"" + name + "\" (known: lifo, fifo)");
+  value.fail("unknown pairing " + printable(name) + " (known: lifo, fifo)");
 }
 
 HeaptrackClock parse_clock(const JsonValue& value) {
   const std::string name = value.string();
   if (name == "events") return HeaptrackClock::events;
   if (name == "milliseconds") return HeaptrackClock::milliseconds;
-  value.fail("unknown clock \"" + name + "\" (known: events, milliseconds)");
+  value.fail("unknown clock " + printable(name) + " (known: events, milliseconds)");
 }
 
 }  // namespace
@@ -34,13 +35,13 @@ FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_di
                                                               : given)
                   .string();
   if (!std::filesystem::is_regular_file(file.path) || !std::ifstream(file.path, std::ios::binary)) {
-    path_value.fail("cannot read trace file \"" + file.path + "\"");
+    path_value.fail("cannot read trace file " + printable(file.path));
   }
   TraceFormat asserted = TraceFormat::detect;
   std::optional<JsonValue> format_value = spec.maybe("format");
   if (format_value) {
     const auto format = parse_trace_format(format_value->string());
-    if (!format) format_value->fail("unknown format \"" + format_value->string() + "\" (known: auto, heaptrack, csv, native)");
+    if (!format) format_value->fail("unknown format " + printable(format_value->string()) + " (known: auto, heaptrack, csv, native)");
     asserted = *format;
   }
   try {
@@ -49,7 +50,7 @@ FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_di
     path_value.fail(e.what());
   }
   if (asserted != TraceFormat::detect && asserted != file.format) {
-    format_value->fail("\"" + file.path + "\" is a " + to_string(file.format) + " trace, not " + to_string(asserted));
+    format_value->fail(printable(file.path) + " is a " + to_string(file.format) + " trace, not " + to_string(asserted));
   }
   const auto pairing = spec.maybe("pairing");
   const auto clock = spec.maybe("clock");

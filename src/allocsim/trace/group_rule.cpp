@@ -9,6 +9,8 @@
 
 #include "allocsim/trace/size_bucket.h"
 #include "allocsim/trace/size_distribution.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -31,13 +33,13 @@ GroupRuleKind rule_kind(const JsonValue& value) {
     if (rule.name == name) return rule.kind;
     known += (known.empty() ? "" : ", ") + std::string(rule.name);
   }
-  value.fail("unknown rule \"" + name + "\" (known: " + known + ")");
+  value.fail("unknown rule " + printable(name) + " (known: " + known + ")");
 }
 
 std::uint32_t group_count(const JsonValue& value) {
   const std::uint64_t count = value.positive_uint();
   if (count > kMaxGroupCount) {
-    value.fail("must be <= " + std::to_string(kMaxGroupCount) + ", got " + value.raw().dump());
+    value.fail("must be <= " + std::to_string(kMaxGroupCount) + ", got " + json_text(value.raw()));
   }
   return static_cast<std::uint32_t>(count);
 }

@@ -7,6 +7,7 @@
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/trace/size_distribution.h"
 #include "allocsim/trace/trace.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -48,8 +49,7 @@ Lifetime parse_lifetime(JsonObject& object) {
     }
     lifetime = uniform;
   } else {
-    name_value.fail("unknown distribution \"" + name +
-                    "\" (known: forever, exponential, constant, uniform)");
+    name_value.fail("unknown distribution " + printable(name) + " (known: forever, exponential, constant, uniform)");
   }
   object.finish();
   return lifetime;

@@ -8,6 +8,8 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -15,7 +17,7 @@ namespace {
 // ---- Parsing ----
 
 std::string too_large(const JsonValue& value) {
-  return "must be <= 2^48 (" + std::to_string(kMaxSyntheticSize) + "), got " + value.raw().dump();
+  return "must be <= 2^48 (" + std::to_string(kMaxSyntheticSize) + "), got " + json_text(value.raw());
 }
 
 std::uint64_t size_value(const JsonValue& value) {
@@ -96,12 +98,12 @@ ParetoSize parse_pareto(JsonObject& object) {
   ParetoSize pareto;
   const JsonValue scale = object.at("scale");
   pareto.scale = size_parameter(scale, scale.number());
-  if (!(pareto.scale >= 1)) scale.fail("must be >= 1, got " + scale.raw().dump());
+  if (!(pareto.scale >= 1)) scale.fail("must be >= 1, got " + json_text(scale.raw()));
   pareto.shape = object.at("shape").positive_number();
   if (auto max = object.maybe("max")) {
     pareto.max = size_value(*max);
     if (static_cast<double>(pareto.max) < pareto.scale) {
-      max->fail("must be >= scale (" + scale.raw().dump() + "), got " + max->raw().dump());
+      max->fail("must be >= scale (" + json_text(scale.raw()) + "), got " + json_text(max->raw()));
     }
   }
   return pareto;
@@ -126,7 +128,7 @@ BucketSizes parse_buckets(JsonObject& object) {
   const JsonValue list = object.at("buckets");
   for (const JsonValue& bucket : list.non_empty_array()) {
     const std::vector<JsonValue> fields = bucket.array();
-    if (fields.size() != 3) bucket.fail("expected [lo, hi, weight], got " + bucket.raw().dump());
+    if (fields.size() != 3) bucket.fail("expected [lo, hi, weight], got " + json_text(bucket.raw()));
     const SizeRange range{size_value(fields[0]), size_value(fields[1])};
     require_at_least(fields[1], range.hi, "lo", range.lo);
     buckets.ranges.push_back(range);
@@ -291,7 +293,7 @@ SizeDistribution parse_size_distribution(JsonObject& object) {
     if (!known.empty()) known += ", ";
     known += family.name;
   }
-  name_value.fail("unknown distribution \"" + name + "\" (known: " + known + ")");
+  name_value.fail("unknown distribution " + printable(name) + " (known: " + known + ")");
 }
 
 struct SizeSampler::Node {

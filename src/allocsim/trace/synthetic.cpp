@@ -14,7 +14,9 @@
 #include "allocsim/json/byte_size.h"
 #include "allocsim/trace/smallest_size.h"
 #include "allocsim/util/huge_pages.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/parallel.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -75,7 +77,7 @@ ThreadAssignment parse_thread_assignment(const JsonValue& value) {
   if (name == "round_robin") return ThreadAssignment::round_robin;
   if (name == "random") return ThreadAssignment::random;
   if (name == "blocks") return ThreadAssignment::blocks;
-  value.fail("unknown thread assignment \"" + name + "\" (known: round_robin, random, blocks)");
+  value.fail("unknown thread assignment " + printable(name) + " (known: round_robin, random, blocks)");
 }
 
 AllocatedRounding parse_allocated(JsonObject& object) {
@@ -89,12 +91,12 @@ AllocatedRounding parse_allocated(JsonObject& object) {
     const JsonValue alignment = object.at("alignment");
     rounding.alignment = positive_byte_count(alignment);
     if (!std::has_single_bit(rounding.alignment) || rounding.alignment > kMaxSyntheticSize) {
-      alignment.fail("must be a power of two <= 2^48, got " + alignment.raw().dump());
+      alignment.fail("must be a power of two <= 2^48, got " + json_text(alignment.raw()));
     }
   } else if (name == "power_of_two") {
     rounding.kind = AllocatedRounding::Kind::power_of_two;
   } else {
-    name_value.fail("unknown rounding \"" + name + "\" (known: none, align, power_of_two)");
+    name_value.fail("unknown rounding " + printable(name) + " (known: none, align, power_of_two)");
   }
   object.finish();
   return rounding;
@@ -171,13 +173,13 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
   spec.allocations = allocations.positive_uint();
   if (spec.allocations > kMaxSyntheticAllocations) {
     allocations.fail("must be <= " + std::to_string(kMaxSyntheticAllocations) + ", got " +
-                     allocations.raw().dump());
+                     json_text(allocations.raw()));
   }
   if (auto threads = object.maybe("threads")) {
     const std::uint64_t count = threads->positive_uint();
     if (count > kMaxSyntheticThreads) {
       threads->fail("must be <= " + std::to_string(kMaxSyntheticThreads) + ", got " +
-                    threads->raw().dump());
+                    json_text(threads->raw()));
     }
     spec.threads = static_cast<std::uint32_t>(count);
   }

@@ -1,5 +1,7 @@
 #include "allocsim/trace/trace_source.h"
 
+#include "allocsim/util/printable.h"
+
 namespace allocsim {
 
 TraceSource parse_trace_source(JsonObject& trace, const std::string& base_directory) {
@@ -7,7 +9,7 @@ TraceSource parse_trace_source(JsonObject& trace, const std::string& base_direct
   if (auto v = trace.maybe("kind")) kind = v->string();
   if (kind == "synthetic") return TraceSource{parse_synthetic_spec(trace)};
   if (kind == "file") return TraceSource{parse_file_trace_spec(trace, base_directory)};
-  trace.fail("unknown trace kind \"" + kind + "\" (known: synthetic, file)");
+  trace.fail("unknown trace kind " + printable(kind) + " (known: synthetic, file)");
 }
 
 Trace load_trace(const TraceSource& source, std::uint64_t seed, unsigned threads) {

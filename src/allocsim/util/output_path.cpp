@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -41,8 +42,6 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   return true;
 }
 
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
 // Why `place` (resolved) is no place for an output, or "" if it is one. The root
 // and its direct children (/home, /tmp, /mnt, ...) hold everybody's data.
 std::string forbidden_place(const fs::path& place) {
@@ -60,14 +59,14 @@ std::string forbidden_place(const fs::path& place) {
 void check_writable_parent(const std::string& path, const fs::path& parent, const std::string& what) {
   std::error_code ec;
   if (!fs::exists(parent, ec)) {
-    throw InputError(what + " " + quoted(path) + ": " + parent.string() +
+    throw InputError(what + " " + printable(path) + ": " + printable_unquoted(parent.string()) +
                      " does not exist (allocsim does not create it); create it or choose another " + what);
   }
   if (!fs::is_directory(parent, ec)) {
-    throw InputError(what + " " + quoted(path) + ": " + parent.string() + " is not a directory");
+    throw InputError(what + " " + printable(path) + ": " + printable_unquoted(parent.string()) + " is not a directory");
   }
   if (::access(parent.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(what + " " + quoted(path) + ": cannot write in " + parent.string() + ": " +
+    throw InputError(what + " " + printable(path) + ": cannot write in " + printable_unquoted(parent.string()) + ": " +
                      std::strerror(errno));
   }
 }
@@ -124,13 +123,13 @@ bool written_by_allocsim(const fs::path& path) {
 void check_output_file(const std::string& path, const InputPaths& inputs, const std::string& what) {
   const fs::path place = resolved(path);
   std::error_code ec;
-  if (fs::is_directory(place, ec)) throw InputError(what + " " + quoted(path) + ": is a directory");
+  if (fs::is_directory(place, ec)) throw InputError(what + " " + printable(path) + ": is a directory");
   if (const std::string* input = inputs.same_file_as(place)) {
-    throw InputError(what + " " + quoted(path) + ": is " + (*input == path ? "an input" : "the input " + quoted(*input)) +
+    throw InputError(what + " " + printable(path) + ": is " + (*input == path ? "an input" : "the input " + printable(*input)) +
                      " of this command; allocsim does not overwrite its inputs, choose another " + what);
   }
   if (const std::string why = forbidden_place(place.parent_path()); !why.empty()) {
-    throw InputError(what + " " + quoted(path) + ": " + place.parent_path().string() + " is " + why +
+    throw InputError(what + " " + printable(path) + ": " + printable_unquoted(place.parent_path().string()) + " is " + why +
                      "; allocsim writes no file there");
   }
   check_writable_parent(path, fs::absolute(path).lexically_normal().parent_path(), what);
@@ -138,22 +137,22 @@ void check_output_file(const std::string& path, const InputPaths& inputs, const 
 
 void check_results_directory(const std::string& path, const InputPaths& inputs, const std::string& what) {
   const fs::path place = resolved(path);
-  const std::string named = what + " " + quoted(path) + ": ";
+  const std::string named = what + " " + printable(path) + ": ";
   if (const std::string why = forbidden_place(place); !why.empty()) {
-    throw InputError(named + place.string() + " is " + why + "; allocsim never replaces it");
+    throw InputError(named + printable_unquoted(place.string()) + " is " + why + "; allocsim never replaces it");
   }
   std::error_code ec;
   if (is_within(resolved(fs::current_path(ec)), place)) {
-    throw InputError(named + place.string() + " holds the current directory; choose another " + what);
+    throw InputError(named + printable_unquoted(place.string()) + " holds the current directory; choose another " + what);
   }
   if (const std::string* input = inputs.held_by(place)) {
-    throw InputError(named + place.string() + " holds " + quoted(*input) +
+    throw InputError(named + printable_unquoted(place.string()) + " holds " + printable(*input) +
                      ", an input of this command; choose another " + what);
   }
   const fs::path given = fs::absolute(path).lexically_normal();
   const fs::file_type type = fs::symlink_status(given.has_filename() ? given : given.parent_path(), ec).type();
   if (type != fs::file_type::not_found && !written_by_allocsim(given.has_filename() ? given : given.parent_path())) {
-    throw InputError(named + place.string() + " exists and was not written by allocsim (it has no " +
+    throw InputError(named + printable_unquoted(place.string()) + " exists and was not written by allocsim (it has no " +
                      kResultsMarker + " file); remove it or choose another " + what);
   }
   // The directory that holds results directories may be created, one level only.

@@ -14,6 +14,7 @@
 #include "allocsim/trace/format/atomic_output.h"
 #include "allocsim/trace/format/line_reader.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 
@@ -43,12 +44,12 @@ std::optional<std::vector<Column>> parse_header(std::string_view line, std::stri
     const std::string_view name = line.substr(0, comma);
     const auto it = std::find(kColumnNames.begin(), kColumnNames.end(), name);
     if (it == kColumnNames.end()) {
-      if (error) *error = "unknown column \"" + std::string(name) + "\" (known: " + known_columns() + ")";
+      if (error) *error = "unknown column " + printable(name) + " (known: " + known_columns() + ")";
       return std::nullopt;
     }
     const auto column = static_cast<Column>(it - kColumnNames.begin());
     if (seen[index(column)]) {
-      if (error) *error = "column \"" + std::string(name) + "\" appears twice";
+      if (error) *error = "column " + printable(name) + " appears twice";
       return std::nullopt;
     }
     seen[index(column)] = true;
@@ -173,7 +174,7 @@ class CsvTraceReader {
     const auto value = parse_decimal(field(c), &overflow);
     if (overflow) reader_.fail(name_of(c) + " " + field(c) + " overflows 64 bits");
     if (!value) {
-      reader_.fail(name_of(c) + ": expected a non-negative integer, got \"" + field(c) + "\"");
+      reader_.fail(name_of(c) + ": expected a non-negative integer, got " + printable(field(c)));
     }
     return *value;
   }
@@ -193,7 +194,7 @@ class CsvTraceReader {
     } else if (kind == "free") {
       deallocation(at);
     } else {
-      reader_.fail("unknown op \"" + kind + "\" (known: alloc, free)");
+      reader_.fail("unknown op " + printable(kind) + " (known: alloc, free)");
     }
   }
 
@@ -274,7 +275,7 @@ std::vector<std::string> labels(const std::vector<std::string>& names, std::uint
   for (std::uint32_t id = 0; id < count; ++id) {
     const std::string name = id < names.size() ? names[id] : std::string();
     if (name.find_first_of("\r\n") != std::string::npos) {
-      throw InputError(std::string(what) + " name " + json_quoted(name) + " has a line break, which a CSV trace cannot hold");
+      throw InputError(std::string(what) + " name " + printable(name) + " has a line break, which a CSV trace cannot hold");
     }
     if (!name.empty() && taken.insert(name).second) {
       out[id] = name;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "allocsim/util/printable.h"
+
 namespace allocsim {
 
 std::size_t HeaptrackLine::remaining_fields() const {
@@ -29,7 +31,7 @@ std::uint64_t HeaptrackLine::hex() {
     } else if (c >= 'a' && c <= 'f') {
       digit = static_cast<unsigned>(c - 'a' + 10);
     } else {
-      reader_.fail("bad hex number \"" + std::string(field) + "\"");
+      reader_.fail("bad hex number " + printable(field));
     }
     if (value >> 60 != 0) reader_.fail("number " + std::string(field) + " overflows 64 bits");
     value = value << 4 | digit;
@@ -57,7 +59,7 @@ std::string_view HeaptrackLine::rest() {
 }
 
 void HeaptrackLine::expect_end() const {
-  if (!rest_.empty()) reader_.fail("unexpected extra fields \"" + std::string(rest_) + "\"");
+  if (!rest_.empty()) reader_.fail("unexpected extra fields " + printable(rest_));
 }
 
 }  // namespace allocsim

@@ -11,6 +11,7 @@
 #include "allocsim/trace/format/heaptrack_stacks.h"
 #include "allocsim/trace/format/line_reader.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 
@@ -87,7 +88,7 @@ class HeaptrackParser {
       case 'a': allocation_info(fields); break;
       case '+': allocation(fields); break;
       case '-': deallocation(fields); break;
-      default: reader_.fail(std::string("unknown line type '") + line[0] + "'");
+      default: reader_.fail("unknown line type " + printable(line.substr(0, 1)));
     }
   }
 
