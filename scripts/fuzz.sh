@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift $(( $# > 0 ? 1 : 0 ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scenario heaptrack csv_trace native_trace partial_state)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario heaptrack csv_trace native_trace partial_state profile)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 for target in "${targets[@]}"; do

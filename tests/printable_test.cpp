@@ -59,5 +59,10 @@ TEST(Printable, IsUtf8) {
   EXPECT_FALSE(is_utf8("\xed\xa0\x80"));
 }
 
+TEST(Printable, NamesStayAsTheyAreUnlessTheyNeedEscaping) {
+  EXPECT_EQ(printable_name("/tmp/run 1/heap.prof"), "/tmp/run 1/heap.prof");
+  EXPECT_EQ(printable_name("/tmp/\x1b]0;pwned\x07.prof"), "\"/tmp/\\x1b]0;pwned\\x07.prof\"");
+}
+
 }  // namespace
 }  // namespace allocsim

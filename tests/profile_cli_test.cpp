@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "allocsim/profile/read_profile.h"
@@ -112,6 +113,38 @@ TEST_F(ProfileCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
   }
   EXPECT_EQ(run_cli("profile --level 2 " + kProfiles + "gperftools.heap").exit_code, 2);
   EXPECT_EQ(run_cli("profile --jemalloc-unbias maybe " + kProfiles + "jemalloc-raw.heap").exit_code, 2);
+}
+
+TEST_F(ProfileCli, ADirectoryIsNamedAsOne) {
+  fs::create_directories(file("profiles.d"));
+  const auto r = run_cli("profile " + file("profiles.d"), true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output, "allocsim: error: " + file("profiles.d") + ": is a directory, not a profile\n");
+}
+
+TEST_F(ProfileCli, AFramelessStackShowsAsSuch) {
+  std::ofstream(file("frameless.heap")) << "heap_v2/524288\n@\n  t*: 30: 79763360 [0: 0]\n\nMAPPED_LIBRARIES:\n";
+  const auto r = run_cli("profile --replications 20 " + file("frameless.heap"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("(no frames)"), std::string::npos) << r.output;
+}
+
+TEST_F(ProfileCli, AnnotatedPprofOfExtremeValuesReadsBack) {
+  // Rate 2^63 (jemalloc's lg_prof_sample 63) and one object of 2^62 bytes: the
+  // period and the interval's upper bytes pass 2^63 - 1 and were cast to INT64_MIN,
+  // which the reader refused.
+  std::ofstream(file("extreme.heap")) << "heap_v2/9223372036854775808\n@ 0x1\n"
+                                         "  t*: 1: 4611686018427387904 [0: 0]\n\nMAPPED_LIBRARIES:\n";
+  const auto r = run_cli("profile --replications 20 --pprof " + file("annotated.pb.gz") + " " + file("extreme.heap"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const HeapProfile original = read_profile(file("extreme.heap"), {});
+  const HeapProfile annotated = read_profile(file("annotated.pb.gz"), {});
+  EXPECT_EQ(annotated.model.rate, original.model.rate);
+  ASSERT_EQ(annotated.entries.size(), 1u);
+  EXPECT_EQ(annotated.entries[0].samples, original.entries[0].samples);
+  for (const std::int64_t value : annotated.entries[0].values) EXPECT_GE(value, 0);
+  // inuse_space_upper (after the 2 values and samples, lower): held at 2^63 - 1.
+  EXPECT_EQ(annotated.entries[0].values[4], std::numeric_limits<std::int64_t>::max());
 }
 
 TEST_F(ProfileCli, IntervalForAScheme) {

@@ -172,13 +172,14 @@ TEST(ProfileReaders, BadInputIsRefusedWithOneLine) {
   expect_refused("heap_v2/0\n@ 0x1\n  t*: 1: 2 [0: 0]\n", "rate 0");
   expect_refused("heap_v2/64\n@ 0x1\n  t*: 1: x [0: 0]\n", "bad.prof:3");
   expect_refused("heap_v2/64\n@ 0xzz\n", "not a hex address");
-  expect_refused("heap_v2/64\n@ 0x1\n  t*: 9007199254740993: 9007199254740993 [0: 0]\n", "beyond 2^52");
+  expect_refused("heap_v2/64\n@ 0x1\n  t*: 9007199254740993: 9007199254740993 [0: 0]\nMAPPED_LIBRARIES:\n",
+                 "beyond 2^52");
   expect_refused("heap profile: 1: 2 [1: 2] @ heap_v2/0\n", "rate 0");
   expect_refused("heap profile: 1: 2 [1: 2] @ heap/64\n", "no \"heap profile: ... @ heap_v2/RATE\" header");
-  expect_refused("heap_v2/64\n@ 0x1\n  t*: 0: 0 [0: 0]\n", "no sampled inuse records");
+  expect_refused("heap_v2/64\n@ 0x1\n  t*: 0: 0 [0: 0]\nMAPPED_LIBRARIES:\n", "no sampled inuse records");
   ReadOptions alloc;
   alloc.window = "alloc";
-  expect_refused("heap_v2/64\n@ 0x1\n  t*: 1: 8 [0: 0]\n", "no allocated (bracketed) counts", alloc);
+  expect_refused("heap_v2/64\n@ 0x1\n  t*: 1: 8 [0: 0]\nMAPPED_LIBRARIES:\n", "no allocated (bracketed) counts", alloc);
   alloc.window = "peak";
   expect_refused(go, "--window must be inuse or alloc", alloc);
 }

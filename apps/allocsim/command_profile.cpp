@@ -48,7 +48,10 @@ void run_profile(ProfileOptions options) {
   const profile::ProfileReport report = profile::build_report(heap, options.report);
   // Everything is computed before anything is written.
   const std::string csv = options.csv.empty() ? "" : profile::report_csv(heap, report);
-  const std::string pprof = options.pprof.empty() ? "" : profile::annotated_pprof(heap, report.all_intervals);
+  const std::string pprof =
+      options.pprof.empty()
+          ? ""
+          : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level));
   if (!csv.empty()) write_file_atomically(options.csv, csv);
   if (!pprof.empty()) write_file_atomically(options.pprof, pprof);
   std::cout << (options.json ? profile::report_json(heap, report) : profile::report_table(heap, report));

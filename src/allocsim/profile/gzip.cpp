@@ -26,7 +26,7 @@ std::string gunzip(std::string_view data, const std::string& where, std::size_t 
   stream.avail_in = static_cast<uInt>(data.size());
   std::string out;
   int status = Z_OK;
-  while (status == Z_OK) {
+  for (;;) {
     const std::size_t used = out.size();
     out.resize(used + kChunk);
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + used);
@@ -34,14 +34,30 @@ std::string gunzip(std::string_view data, const std::string& where, std::size_t 
     status = inflate(&stream, Z_NO_FLUSH);
     out.resize(used + kChunk - stream.avail_out);
     if (out.size() > limit) status = Z_MEM_ERROR;
+    if (status != Z_OK && status != Z_STREAM_END) break;
+    if (status == Z_STREAM_END) {
+      // Members written one after another are one file, as gzip(1) and Go's
+      // gzip.Reader (which pprof uses) read them; anything else after the end of a
+      // member is not gzip, and is refused rather than ignored.
+      if (stream.avail_in == 0) break;
+      const std::string_view rest(reinterpret_cast<const char*>(stream.next_in), stream.avail_in);
+      if (!is_gzip(rest)) {
+        const std::size_t offset = data.size() - rest.size();
+        inflateEnd(&stream);
+        throw InputError(where + ": byte " + std::to_string(offset) + ": " + std::to_string(rest.size()) +
+                         " bytes of trailing data after the gzip stream");
+      }
+      inflateReset(&stream);
+    }
   }
+  const std::string message = stream.msg ? stream.msg : "zlib error";
   inflateEnd(&stream);
   if (status == Z_STREAM_END) return out;
   if (status == Z_MEM_ERROR) {
-    throw InputError(where + ": decompresses to more than " + std::to_string(limit) + " bytes");
+    throw InputError(where + ": decompresses to more than " + std::to_string(limit) + " bytes (the limit)");
   }
   if (status == Z_BUF_ERROR) throw InputError(where + ": truncated gzip stream");
-  throw InputError(where + ": corrupt gzip stream (" + (stream.msg ? stream.msg : "zlib error") + ")");
+  throw InputError(where + ": corrupt gzip stream (" + message + ")");
 }
 
 std::string gzip(std::string_view data) {

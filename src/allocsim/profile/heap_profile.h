@@ -2,6 +2,7 @@
 // A sampled heap profile as read from a real profiler's file: one entry per record
 // (a stack, and the object size where the format keeps one), with the values the
 // file holds, the samples behind them and the estimate the system's own tool shows.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,19 @@ struct ProfileEntry {
 // a double, and no real profile holds that many.
 inline constexpr double kMaxSamples = 4503599627370496.0;
 
+// Limits that keep the work and memory of reading and reporting bounded by what a
+// real profile needs (a large Go or jemalloc profile holds some 10^4 records of a
+// few dozen frames); past them a file is refused with the limit named.
+//   kMaxRecords  records with samples in the window (2^20): each costs an interval,
+//                a draw per resample and a place in every ranking.
+//   kMaxFrames   frames over all records (2^23), as strings in memory.
+inline constexpr std::size_t kMaxRecords = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxFrames = std::size_t{1} << 23;
+
+// Label shown for a record whose stack has no frames (jemalloc and gperftools write
+// a bare "@" when unwinding failed; pprof a sample without locations).
+inline constexpr const char* kNoFrames = "(no frames)";
+
 struct HeapProfile {
   std::string path;
   std::string format;  // "pprof", "jemalloc heap_v2", "gperftools heap_v2"
@@ -36,5 +50,15 @@ struct HeapProfile {
   std::vector<ProfileEntry> entries;     // records with at least one sample
   std::string samples_note;              // how the samples were recovered
 };
+
+// Estimates beyond 2^62 objects (or of bytes that are not finite) are refused: no
+// heap holds that many, and a resample draws its count of objects as an int64.
+inline constexpr double kMaxEstimateObjects = 0x1p62;
+
+// InputError naming `where` (the record) when its estimate passes the bound above.
+void check_estimate(const ProfileEntry& entry, const std::string& where);
+
+// InputError naming `path` when `records` or `frames` passes kMaxRecords or kMaxFrames.
+void check_profile_size(std::size_t records, std::size_t frames, const std::string& path);
 
 }  // namespace allocsim::profile

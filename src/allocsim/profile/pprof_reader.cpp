@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <map>
 
+#include "allocsim/profile/pprof_wire_scan.h"
 #include "allocsim/profile/profile.pb.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim::profile {
 namespace {
@@ -27,6 +29,7 @@ class StringTable {
 };
 
 pprof::Profile parse_message(const std::string& data, const std::string& path) {
+  check_pprof_wire(data, path);
   pprof::Profile profile;
   if (!profile.ParseFromString(data)) {
     throw InputError(path + ": not a pprof profile (the protobuf does not parse as a Profile)");
@@ -47,14 +50,16 @@ int sample_type_index(const pprof::Profile& profile, const StringTable& strings,
   return -1;
 }
 
+// The first few sample types, each quoted, for an error message.
 std::string sample_type_list(const pprof::Profile& profile, const StringTable& strings) {
+  constexpr int kShown = 8;
   std::string list;
-  for (const auto& type : profile.sample_type()) {
+  for (int i = 0; i < profile.sample_type_size() && i < kShown; ++i) {
+    const auto& type = profile.sample_type(i);
     if (!list.empty()) list += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
-    list += strings.at(type.type(), "sample_type");
-    list += '/';
-    list += strings.at(type.unit(), "sample_type");
+    list += printable(strings.at(type.type(), "sample_type") + "/" + strings.at(type.unit(), "sample_type"));
   }
+  if (profile.sample_type_size() > kShown) list += ", ...";
   return list.empty() ? "none" : list;
 }
 
@@ -123,6 +128,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
       "record's \"bytes\" label";
   const double rate = static_cast<double>(message.period());
   const auto frames = location_frames(message, strings, path);
+  std::size_t frame_count = 0;
   for (int s = 0; s < message.sample_size(); ++s) {
     const pprof::Sample& sample = message.sample(s);
     const std::string where = path + ": sample " + std::to_string(s);
@@ -138,12 +144,15 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
                        std::to_string(sample.value(bytes_index)) + ")");
     }
     if (objects == 0) continue;
+    check_profile_size(profile.entries.size() + 1, frame_count, path);
     ProfileEntry entry;
     for (const std::uint64_t id : sample.location_id()) {
       const auto location = frames.find(id);
       if (location == frames.end()) {
         throw InputError(where + " names location " + std::to_string(id) + ", which is not defined");
       }
+      frame_count += location->second.size();
+      check_profile_size(0, frame_count, path);
       entry.frames.insert(entry.frames.end(), location->second.begin(), location->second.end());
     }
     const std::int64_t label = size_label(sample, strings);
@@ -156,6 +165,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     entry.estimate_objects = objects;
     entry.estimate_bytes = bytes;
     entry.values.assign(sample.value().begin(), sample.value().end());
+    check_estimate(entry, where);
     profile.entries.push_back(std::move(entry));
   }
   return profile;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 
 #include "allocsim/profile/gzip.h"
@@ -51,6 +52,17 @@ class ProfileBuilder {
   std::map<std::string, std::uint64_t> locations_;
 };
 
+// `value` as an int64, held within its range (NaN as 0): the interval bounds of a
+// record of very many objects, or a rate of 2^63, pass 2^63 - 1, where a plain cast
+// is undefined (and gave INT64_MIN, which the reader refuses).
+std::int64_t saturated(double value) {
+  constexpr double kTwo63 = 0x1p63;
+  if (std::isnan(value)) return 0;
+  if (value >= kTwo63) return std::numeric_limits<std::int64_t>::max();
+  if (value < -kTwo63) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(value);
+}
+
 }  // namespace
 
 std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryInterval>& intervals) {
@@ -65,7 +77,7 @@ std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryI
   auto* period_type = message.mutable_period_type();
   period_type->set_type(builder.string("space"));
   period_type->set_unit(builder.string("bytes"));
-  message.set_period(static_cast<std::int64_t>(profile.model.rate));
+  message.set_period(saturated(profile.model.rate));
   message.set_default_sample_type(builder.string(w + "_space"));
   message.add_comment(builder.string("annotated by allocsim profile: " + model_name(profile.model.kind)));
   for (std::size_t i = 0; i < profile.entries.size(); ++i) {
@@ -75,7 +87,7 @@ std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryI
     for (const std::int64_t value : entry.values) sample->add_value(value);
     for (const double value : {entry.samples, std::floor(intervals[i].bytes_lower), std::ceil(intervals[i].bytes_upper),
                                std::floor(intervals[i].objects_lower), std::ceil(intervals[i].objects_upper)}) {
-      sample->add_value(static_cast<std::int64_t>(value));
+      sample->add_value(saturated(value));
     }
   }
   return gzip(message.SerializeAsString());

@@ -7,15 +7,18 @@
 #include "allocsim/profile/rank_stability.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim::profile {
 namespace {
 
+// The leaf frames for the terminal, control characters escaped.
 std::string leaf_frames(const ProfileEntry& entry, std::size_t depth) {
+  if (entry.frames.empty()) return kNoFrames;
   std::string text;
   for (std::size_t i = 0; i < entry.frames.size() && i < depth; ++i) {
     if (i > 0) text += " < ";
-    text += entry.frames[i];
+    text += printable_name(entry.frames[i]);
   }
   return text;
 }
@@ -39,10 +42,6 @@ ProfileReport build_report(const HeapProfile& profile, const ReportOptions& opti
   if (options.top < 1) throw InputError("--top must be >= 1");
   ProfileReport report;
   report.options = options;
-  for (const ProfileEntry& entry : profile.entries) {
-    report.all_intervals.push_back(entry_interval(profile.model, entry.samples, entry.object_size,
-                                                  options.level, entry.mixed_sizes));
-  }
   const std::vector<std::size_t> order = ranked_entries(profile);
   const RankStability stability =
       rank_stability(profile, order, options.top, options.replications, options.seed,
@@ -52,7 +51,8 @@ ProfileReport build_report(const HeapProfile& profile, const ReportOptions& opti
     EntryReport row;
     row.entry = order[rank];
     row.rank = rank + 1;
-    row.interval = report.all_intervals[order[rank]];
+    const ProfileEntry& entry = profile.entries[order[rank]];
+    row.interval = entry_interval(profile.model, entry.samples, entry.object_size, options.level, entry.mixed_sizes);
     row.rank_kept = stability.rank_kept[rank];
     row.in_top = stability.in_top[rank];
     if (rank + 1 < order.size()) row.p_value_next = equal_bytes_p_value(profile, order[rank], order[rank + 1]);
@@ -64,6 +64,15 @@ ProfileReport build_report(const HeapProfile& profile, const ReportOptions& opti
   report.detection_limit_50 = detection_limit_bytes(profile.model, 0.5, size);
   report.detection_limit_95 = detection_limit_bytes(profile.model, 0.95, size);
   return report;
+}
+
+std::vector<EntryInterval> all_entry_intervals(const HeapProfile& profile, double level) {
+  std::vector<EntryInterval> intervals;
+  intervals.reserve(profile.entries.size());
+  for (const ProfileEntry& entry : profile.entries) {
+    intervals.push_back(entry_interval(profile.model, entry.samples, entry.object_size, level, entry.mixed_sizes));
+  }
+  return intervals;
 }
 
 std::string report_table(const HeapProfile& profile, const ProfileReport& report) {
@@ -118,7 +127,7 @@ std::string report_csv(const HeapProfile& profile, const ProfileReport& report) 
       "p_value_equal_next,stack\n";
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
-    std::string stack;
+    std::string stack = entry.frames.empty() ? kNoFrames : "";
     for (const std::string& frame : entry.frames) {
       if (!stack.empty()) stack += ';';
       stack += frame;

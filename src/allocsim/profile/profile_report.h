@@ -32,13 +32,17 @@ struct EntryReport {
 struct ProfileReport {
   ReportOptions options;
   std::vector<EntryReport> rows;           // the top entries, by rank
-  std::vector<EntryInterval> all_intervals; // every entry's interval, in profile order
   double detection_limit_50 = 0;            // true bytes for a 50% chance to appear
   double detection_limit_95 = 0;
   double top_set_unchanged = 0;
 };
 
 ProfileReport build_report(const HeapProfile& profile, const ReportOptions& options);
+
+// Every entry's interval at `level`, in profile order (for the annotated pprof). Each
+// takes two exact quantiles, some 10-100 us, so the report computes them for its top
+// rows alone.
+std::vector<EntryInterval> all_entry_intervals(const HeapProfile& profile, double level);
 
 // Renderings: a terminal table, CSV (one row per top entry), JSON.
 std::string report_table(const HeapProfile& profile, const ProfileReport& report);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <random>
 
 #include "allocsim/engine/replications.h"
 #include "allocsim/random/random_stream.h"
@@ -16,10 +17,29 @@ namespace {
 // Which stream of a seed rank stability draws from (other users of a seed take others).
 constexpr std::uint64_t kRankStream = 0x70726f66;  // "prof"
 
-// Successes in `trials` Bernoulli(p) trials, by geometric gaps between successes:
-// as many uniforms as successes plus one.
+// Above this many expected successes a draw takes libstdc++'s rejection samplers
+// (O(1) uniforms each) instead of one uniform per success: an entry of 2^52 samples
+// would otherwise never finish a resample.
+constexpr double kDirectDrawLimit = 64;
+
+// RandomStream as a uniform random bit generator for <random>'s distributions.
+struct StreamBits {
+  using result_type = std::uint64_t;
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() { return stream.next_u64(); }
+  RandomStream& stream;
+};
+
+// Successes in `trials` Bernoulli(p) trials; for few expected successes by geometric
+// gaps between them (as many uniforms as successes plus one).
 double binomial_draw(RandomStream& stream, double trials, double p) {
   if (p >= 1.0) return trials;
+  if (trials * p > kDirectDrawLimit) {
+    StreamBits bits{stream};
+    return static_cast<double>(
+        std::binomial_distribution<std::int64_t>(static_cast<std::int64_t>(trials), p)(bits));
+  }
   double position = 0, successes = 0;
   for (;;) {
     position += static_cast<double>(geometric_trials_from_uniform(stream.next_uniform(), p));
@@ -28,8 +48,12 @@ double binomial_draw(RandomStream& stream, double trials, double p) {
   }
 }
 
-// Points of a rate-1 Poisson process in [0, mean), by exponential gaps.
+// Points of a rate-1 Poisson process in [0, mean), by exponential gaps for a small mean.
 double poisson_draw(RandomStream& stream, double mean) {
+  if (mean > kDirectDrawLimit) {
+    StreamBits bits{stream};
+    return static_cast<double>(std::poisson_distribution<std::int64_t>(mean)(bits));
+  }
   double position = 0, points = 0;
   for (;;) {
     position += exponential_from_uniform(stream.next_uniform(), 1.0);
@@ -83,7 +107,11 @@ class RankResampler {
  public:
   RankResampler(const HeapProfile& profile, const std::vector<std::size_t>& order, std::size_t top)
       : profile_(profile), order_(order), top_(top), bytes_(profile.entries.size()),
-        resampled_order_(profile.entries.size()) {}
+        resampled_order_(profile.entries.size()), in_resampled_top_(profile.entries.size(), 0) {
+    for (const ProfileEntry& entry : profile.entries) {
+      samples_per_byte_.push_back(samples_per_byte(profile.model, entry.object_size));
+    }
+  }
 
   RankTally run_block(const StreamKey& first, std::uint64_t count) {
     RankTally tally;
@@ -91,21 +119,25 @@ class RankResampler {
     tally.in_top.assign(top_, 0);
     for (std::uint64_t r = first.replication; r < first.replication + count; ++r) {
       for (std::size_t i = 0; i < bytes_.size(); ++i) {
-        bytes_[i] = resample_samples(profile_, i, first.seed, r) /
-                    samples_per_byte(profile_.model, profile_.entries[i].object_size);
+        bytes_[i] = resample_samples(profile_, i, first.seed, r) / samples_per_byte_[i];
       }
+      // Only the top N are ranked (ties by index, as a stable sort would place them):
+      // sorting every entry made each resample O(n log n).
       std::iota(resampled_order_.begin(), resampled_order_.end(), std::size_t{0});
-      std::stable_sort(resampled_order_.begin(), resampled_order_.end(),
-                       [&](std::size_t a, std::size_t b) { return bytes_[a] > bytes_[b]; });
       const auto end = resampled_order_.begin() + static_cast<std::ptrdiff_t>(top_);
+      std::partial_sort(resampled_order_.begin(), end, resampled_order_.end(), [&](std::size_t a, std::size_t b) {
+        return bytes_[a] > bytes_[b] || (bytes_[a] == bytes_[b] && a < b);
+      });
+      for (auto it = resampled_order_.begin(); it != end; ++it) in_resampled_top_[*it] = 1;
       std::size_t kept_in_top = 0;
       for (std::size_t rank = 0; rank < top_; ++rank) {
         if (resampled_order_[rank] == order_[rank]) ++tally.rank_kept[rank];
-        if (std::find(resampled_order_.begin(), end, order_[rank]) != end) {
+        if (in_resampled_top_[order_[rank]] != 0) {
           ++tally.in_top[rank];
           ++kept_in_top;
         }
       }
+      for (auto it = resampled_order_.begin(); it != end; ++it) in_resampled_top_[*it] = 0;
       if (kept_in_top == top_) ++tally.set_unchanged;
     }
     return tally;
@@ -115,8 +147,10 @@ class RankResampler {
   const HeapProfile& profile_;
   const std::vector<std::size_t>& order_;
   std::size_t top_;
+  std::vector<double> samples_per_byte_;  // of each entry, fixed over the resamples
   std::vector<double> bytes_;
   std::vector<std::size_t> resampled_order_;
+  std::vector<char> in_resampled_top_;  // marks of this resample's top N
 };
 
 }  // namespace

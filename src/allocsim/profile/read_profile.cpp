@@ -1,7 +1,7 @@
 #include "allocsim/profile/read_profile.h"
 
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "allocsim/profile/gzip.h"
 #include "allocsim/profile/pprof_reader.h"
@@ -12,8 +12,11 @@
 namespace allocsim::profile {
 namespace {
 
-// Larger profiles than this (decompressed) are refused rather than read.
+// Files larger than this are refused rather than read.
 constexpr std::size_t kMaxProfileBytes = std::size_t{1} << 30;
+// A pprof decompressing beyond this is refused: its protobuf, parsed, takes several
+// times its size in memory (real Go heap profiles decompress to a few MiB).
+constexpr std::size_t kMaxPprofBytes = std::size_t{1} << 28;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
@@ -28,7 +31,7 @@ HeapProfile parse_profile(const std::string& contents, const std::string& path,
   }
   HeapProfile profile;
   if (is_gzip(contents)) {
-    profile = read_pprof(gunzip(contents, path, kMaxProfileBytes), path, options.window);
+    profile = read_pprof(gunzip(contents, path, kMaxPprofBytes), path, options.window);
   } else if (starts_with(contents, "heap_v2/")) {
     profile = read_jemalloc_heap(contents, path, options.window, options.jemalloc_unbias);
   } else if (starts_with(contents, "heap profile:")) {
@@ -42,17 +45,24 @@ HeapProfile parse_profile(const std::string& contents, const std::string& path,
 }
 
 HeapProfile read_profile(const std::string& path, const ReadOptions& options) {
+  const std::string where = printable_name(path);
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw InputError(where + ": is a directory, not a profile");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
-  if (size > kMaxProfileBytes) throw InputError(path + ": larger than 1 GiB");
-  in.seekg(0);
-  std::string contents(size, '\0');
-  if (!in.read(contents.data(), static_cast<std::streamsize>(size))) {
-    throw InputError(path + ": read failed");
+  if (!in) throw InputError(where + ": cannot open");
+  // Read in pieces rather than by the size the file claims, so that pipes and
+  // special files are read as they come and no more than the limit is ever held.
+  std::string contents;
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  while (in) {
+    const std::size_t used = contents.size();
+    contents.resize(used + kPiece);
+    in.read(contents.data() + used, static_cast<std::streamsize>(kPiece));
+    contents.resize(used + static_cast<std::size_t>(in.gcount()));
+    if (contents.size() > kMaxProfileBytes) throw InputError(where + ": larger than 1 GiB (the limit)");
   }
-  return parse_profile(contents, path, options);
+  if (in.bad()) throw InputError(where + ": read failed");
+  return parse_profile(contents, where, options);
 }
 
 }  // namespace allocsim::profile

@@ -1,15 +1,22 @@
 #include "allocsim/profile/text_profile_reader.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
+#include <limits>
 #include <map>
-#include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim::profile {
 namespace {
+
+// Counts beyond this are refused: they are written back as pprof's int64 values.
+constexpr unsigned long long kMaxCount = std::numeric_limits<std::int64_t>::max();
 
 struct Counts {
   unsigned long long inuse_objects = 0, inuse_bytes = 0, alloc_objects = 0, alloc_bytes = 0;
@@ -18,51 +25,125 @@ struct Counts {
 struct Record {
   std::vector<std::string> frames;
   Counts counts;
+  std::string where;  // "path:line" of its counts
 };
 
 std::string at_line(const std::string& path, std::size_t line) {
   return path + ":" + std::to_string(line);
 }
 
-// "c: b [c: b]" at the start of `text`; returns where the rest begins.
-std::size_t parse_counts(const std::string& text, Counts& counts, const std::string& where) {
-  int used = -1;
-  if (std::sscanf(text.c_str(), " %llu : %llu [ %llu : %llu ]%n", &counts.inuse_objects,
-                  &counts.inuse_bytes, &counts.alloc_objects, &counts.alloc_bytes, &used) != 4 ||
-      used < 0 || text.find('-') != std::string::npos) {
-    throw InputError(where + ": expected \"objects: bytes [objects: bytes]\", got \"" + text + "\"");
-  }
-  return static_cast<std::size_t>(used);
-}
+// The lines of a text profile, "\n" or "\r\n" ended (a profile saved on Windows),
+// numbered from 1.
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
 
-std::vector<std::string> parse_frames(const std::string& text, const std::string& where) {
-  std::istringstream words(text);
-  std::vector<std::string> frames;
-  for (std::string word; words >> word;) {
-    if (word.size() < 3 || word.compare(0, 2, "0x") != 0 ||
-        word.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos) {
-      throw InputError(where + ": \"" + word + "\" is not a hex address");
-    }
-    frames.push_back(word);
+  bool next(std::string_view& line) {
+    if (at_ >= text_.size()) return false;
+    const std::size_t end = std::min(text_.find('\n', at_), text_.size());
+    line = text_.substr(at_, end - at_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    at_ = end + 1;
+    ++number_;
+    return true;
   }
-  if (frames.empty()) throw InputError(where + ": a stack with no frames");
+  std::size_t number() const { return number_; }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+  std::size_t number_ = 0;
+};
+
+// Reads "c: b [c: b]": whole numbers, ':' and brackets, spaces or tabs between.
+class CountsParser {
+ public:
+  CountsParser(std::string_view text, const std::string& where) : text_(text), where_(where) {}
+
+  // Parses the counts at the start of the text; returns where the rest begins.
+  std::size_t parse(Counts& counts) {
+    number(counts.inuse_objects);
+    expect(':');
+    number(counts.inuse_bytes);
+    expect('[');
+    number(counts.alloc_objects);
+    expect(':');
+    number(counts.alloc_bytes);
+    expect(']');
+    return at_;
+  }
+
+ private:
+  void skip_blanks() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t')) ++at_;
+  }
+  [[noreturn]] void fail() const {
+    throw InputError(where_ + ": expected \"objects: bytes [objects: bytes]\", got " + printable(text_));
+  }
+  void expect(char c) {
+    skip_blanks();
+    if (at_ >= text_.size() || text_[at_] != c) fail();
+    ++at_;
+  }
+  void number(unsigned long long& value) {
+    skip_blanks();
+    const char* begin = text_.data() + at_;
+    const auto [end, error] = std::from_chars(begin, text_.data() + text_.size(), value);
+    const std::string_view digits(begin, static_cast<std::size_t>(end - begin));
+    if (error == std::errc::result_out_of_range || (error == std::errc() && value > kMaxCount)) {
+      throw InputError(where_ + ": the count " + printable(digits) + " is beyond 2^63 - 1");
+    }
+    if (error != std::errc()) fail();
+    at_ += digits.size();
+  }
+
+  std::string_view text_;
+  const std::string& where_;
+  std::size_t at_ = 0;
+};
+
+// The frames of a stack, each a hex address; a bare "@" (no frames) is an empty
+// stack. `frames_before` frames are held already (kMaxFrames counts them all).
+std::vector<std::string> parse_frames(std::string_view text, const std::string& where,
+                                      std::size_t frames_before, const std::string& path) {
+  std::vector<std::string> frames;
+  std::size_t at = 0;
+  for (;;) {
+    at = text.find_first_not_of(" \t", at);
+    if (at == std::string_view::npos) break;
+    const std::size_t end = std::min(text.find_first_of(" \t", at), text.size());
+    const std::string_view word = text.substr(at, end - at);
+    if (word.size() < 3 || word.compare(0, 2, "0x") != 0 ||
+        word.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string_view::npos) {
+      throw InputError(where + ": " + printable(word) + " is not a hex address");
+    }
+    frames.emplace_back(word);
+    check_profile_size(0, frames_before + frames.size(), path);
+    at = end;
+  }
   return frames;
 }
 
-double parse_rate(const std::string& text, const std::string& where) {
-  char* end = nullptr;
-  const double rate = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || text.find_first_not_of("0123456789") != std::string::npos) {
-    throw InputError(where + ": the sampling rate \"" + text + "\" is not a whole number");
+// The rate after "heap_v2/": a whole number of bytes from 1 to 2^63, the largest that
+// jemalloc writes (lg_prof_sample 63) and, as a double, pprof's largest period.
+double parse_rate(std::string_view text, const std::string& where) {
+  constexpr std::uint64_t kMaxRate = std::uint64_t{1} << 63;
+  std::uint64_t rate = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), rate);
+  if (error == std::errc::result_out_of_range || (error == std::errc() && rate > kMaxRate)) {
+    throw InputError(where + ": the sampling rate " + printable(text) + " is beyond 2^63");
   }
-  if (!(rate >= 1)) throw InputError(where + ": sampling rate " + text + ", not a rate >= 1");
-  return rate;
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw InputError(where + ": the sampling rate " + printable(text) + " is not a whole number");
+  }
+  if (rate < 1) throw InputError(where + ": sampling rate " + std::string(text) + ", not a rate >= 1");
+  return static_cast<double>(rate);
 }
 
-// The values of a record in `window`, or throws for an unknown window.
-std::pair<double, double> window_values(const Counts& counts, const std::string& window) {
-  if (window == "inuse") return {static_cast<double>(counts.inuse_objects), static_cast<double>(counts.inuse_bytes)};
-  return {static_cast<double>(counts.alloc_objects), static_cast<double>(counts.alloc_bytes)};
+// A record's objects and bytes in `window`, each at most kMaxCount.
+std::pair<unsigned long long, unsigned long long> window_values(const Counts& counts, const std::string& window) {
+  if (window == "inuse") return {counts.inuse_objects, counts.inuse_bytes};
+  return {counts.alloc_objects, counts.alloc_bytes};
 }
 
 // Entries from records, scaled as jeprof and pprof do (the header comment).
@@ -71,11 +152,13 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
   bool any_alloc = false;
   for (const Record& record : records) {
     any_alloc = any_alloc || record.counts.alloc_objects > 0;
-    const auto [objects, bytes] = window_values(record.counts, profile.window);
-    if (objects == 0 || bytes == 0) continue;
+    const auto [object_count, byte_count] = window_values(record.counts, profile.window);
+    if (object_count == 0 || byte_count == 0) continue;
+    const auto objects = static_cast<double>(object_count);
+    const auto bytes = static_cast<double>(byte_count);
     if (objects > kMaxSamples) {
-      throw InputError(profile.path + ": a record of " + std::to_string(record.counts.inuse_objects) +
-                       " / " + std::to_string(record.counts.alloc_objects) + " objects is beyond 2^52");
+      throw InputError(record.where + ": a record of " + std::to_string(record.counts.inuse_objects) + " / " +
+                       std::to_string(record.counts.alloc_objects) + " objects is beyond 2^52");
     }
     ProfileEntry entry;
     entry.frames = record.frames;
@@ -86,7 +169,8 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
     const double scale = 1.0 / -std::expm1(-entry.object_size / profile.model.rate);
     entry.estimate_objects = objects * scale;
     entry.estimate_bytes = bytes * scale;
-    entry.values = {static_cast<std::int64_t>(objects), static_cast<std::int64_t>(bytes)};
+    entry.values = {static_cast<std::int64_t>(object_count), static_cast<std::int64_t>(byte_count)};
+    check_estimate(entry, record.where);
     profile.entries.push_back(std::move(entry));
   }
   if (profile.window == "alloc" && !any_alloc) {
@@ -95,7 +179,6 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
   profile.value_names = {profile.window + "_objects/count", profile.window + "_space/bytes"};
 }
 
-// A profile of `format` read by `system`'s model at `rate`, before its records.
 HeapProfile text_profile(const std::string& path, const char* format, const std::string& window,
                          double rate, const char* system) {
   HeapProfile profile;
@@ -106,28 +189,34 @@ HeapProfile text_profile(const std::string& path, const char* format, const std:
   return profile;
 }
 
-// Calls visit(line, where) for each non-empty line after the header, up to the
-// "MAPPED_LIBRARIES:" section; `where` is "path:line".
+// Calls visit(line, where) for each non-empty line after the header up to the
+// "MAPPED_LIBRARIES:" section; `where` is "path:line". Both jemalloc (prof_dump_maps)
+// and gperftools (HeapProfileTable::FillOrderedProfile) always write that section
+// last, so a file without it was cut short and its records may be incomplete.
 template <class Visit>
-void for_each_record_line(std::istringstream& lines, const std::string& path, Visit visit) {
-  std::size_t number = 1;
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
+void for_each_record_line(Lines& lines, const std::string& path, Visit visit) {
+  for (std::string_view line; lines.next(line);) {
     if (line.empty()) continue;
-    if (line == "MAPPED_LIBRARIES:") break;
-    visit(line, at_line(path, number));
+    if (line == "MAPPED_LIBRARIES:") return;
+    visit(line, at_line(path, lines.number()));
   }
+  throw InputError(at_line(path, lines.number()) +
+                   ": the profile ends without its \"MAPPED_LIBRARIES:\" section (truncated?)");
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
 }
 
 }  // namespace
 
 HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
                                const std::string& window, bool unbias) {
-  std::istringstream lines(text);
-  std::string line;
-  std::getline(lines, line);
-  const std::string magic = "heap_v2/";
-  if (line.compare(0, magic.size(), magic) != 0) {
+  Lines lines(text);
+  std::string_view line;
+  lines.next(line);
+  const std::string_view magic = "heap_v2/";
+  if (!starts_with(line, magic)) {
     throw InputError(at_line(path, 1) + ": not a jemalloc heap profile (no \"heap_v2/\" header)");
   }
   HeapProfile profile = text_profile(path, "jemalloc heap_v2", window,
@@ -136,18 +225,24 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
       ? "prof_unbias values: samples approximated by the written objects (prof_do_unbias)"
       : "raw counts (prof_unbias:false): samples exact";
   std::vector<Record> records;
+  std::size_t frames = 0;
   bool in_record = false;
-  for_each_record_line(lines, path, [&](const std::string& line, const std::string& where) {
+  for_each_record_line(lines, path, [&](std::string_view line, const std::string& where) {
     if (line[0] == '@') {
-      records.push_back({parse_frames(line.substr(1), where), {}});
+      check_profile_size(records.size() + 1, frames, path);
+      records.push_back({parse_frames(line.substr(1), where, frames, path), {}, where});
+      frames += records.back().frames.size();
       in_record = false;
-    } else if (line.compare(0, 5, "  t*:") == 0) {
+    } else if (starts_with(line, "  t*:")) {
       Counts counts;
-      parse_counts(line.substr(5), counts, where);
-      if (!records.empty() && !in_record) records.back().counts = counts;
+      CountsParser(line.substr(5), where).parse(counts);
+      if (!records.empty() && !in_record) {
+        records.back().counts = counts;
+        records.back().where = where;
+      }
       in_record = !records.empty();
-    } else if (line.compare(0, 3, "  t") != 0) {
-      throw InputError(where + ": unexpected line \"" + line + "\"");
+    } else if (!starts_with(line, "  t")) {
+      throw InputError(where + ": unexpected line " + printable(line));
     }
   });
   add_entries(profile, records, !unbias, true);
@@ -156,39 +251,56 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
 
 HeapProfile read_gperftools_heap(const std::string& text, const std::string& path,
                                  const std::string& window) {
-  std::istringstream lines(text);
-  std::string line;
-  std::getline(lines, line);
-  const std::string magic = "heap profile:";
-  const std::size_t rate_at = line.find("@ heap_v2/");
-  if (line.compare(0, magic.size(), magic) != 0 || rate_at == std::string::npos) {
+  Lines lines(text);
+  std::string_view line;
+  lines.next(line);
+  const std::string_view magic = "heap profile:";
+  const std::string_view rate_mark = "@ heap_v2/";
+  const std::size_t rate_at = line.find(rate_mark);
+  if (!starts_with(line, magic) || rate_at == std::string_view::npos) {
     throw InputError(at_line(path, 1) +
                      ": not a gperftools heap profile (no \"heap profile: ... @ heap_v2/RATE\" header)");
   }
   HeapProfile profile = text_profile(path, "gperftools heap_v2", window,
-                                     parse_rate(line.substr(rate_at + 10), at_line(path, 1)), "gperftools");
+                                     parse_rate(line.substr(rate_at + rate_mark.size()), at_line(path, 1)),
+                                     "gperftools");
   profile.samples_note = "raw counts: samples exact";
   // Records of one stack and one object size are merged; a line of several objects
   // of different sizes (HeapProfilerDump buckets) stays a mixed-size record.
-  std::map<std::pair<std::vector<std::string>, double>, Counts> merged;
+  std::map<std::pair<std::vector<std::string>, double>, Record> merged;
+  std::size_t frames = 0;
   bool mixed = false;
-  for_each_record_line(lines, path, [&](const std::string& line, const std::string& where) {
+  for_each_record_line(lines, path, [&](std::string_view line, const std::string& where) {
     Counts counts;
-    const std::size_t rest = parse_counts(line, counts, where);
+    const std::size_t rest = CountsParser(line, where).parse(counts);
     const std::size_t at = line.find('@', rest);
-    if (at == std::string::npos) throw InputError(where + ": a record with no \"@\" stack");
+    if (at == std::string_view::npos) throw InputError(where + ": a record with no \"@\" stack");
     mixed = mixed || counts.inuse_objects > 1 || counts.alloc_objects > 1;
     const double size = counts.alloc_objects > 0
         ? static_cast<double>(counts.alloc_bytes) / static_cast<double>(counts.alloc_objects)
         : 0.0;
-    Counts& sum = merged[{parse_frames(line.substr(at + 1), where), size}];
-    sum.inuse_objects += counts.inuse_objects;
-    sum.inuse_bytes += counts.inuse_bytes;
-    sum.alloc_objects += counts.alloc_objects;
-    sum.alloc_bytes += counts.alloc_bytes;
+    auto [it, added] = merged.try_emplace({parse_frames(line.substr(at + 1), where, frames, path), size});
+    if (added) {
+      check_profile_size(merged.size(), frames, path);
+      it->second.frames = it->first.first;
+      frames += it->first.first.size();
+    }
+    Record& record = it->second;
+    record.where = where;
+    Counts& sum = record.counts;
+    for (auto [total, add] : {std::pair{&sum.inuse_objects, counts.inuse_objects},
+                              std::pair{&sum.inuse_bytes, counts.inuse_bytes},
+                              std::pair{&sum.alloc_objects, counts.alloc_objects},
+                              std::pair{&sum.alloc_bytes, counts.alloc_bytes}}) {
+      if (add > kMaxCount - *total) {
+        throw InputError(where + ": the counts of this stack and size, summed over its lines, pass 2^63 - 1");
+      }
+      *total += add;
+    }
   });
   std::vector<Record> records;
-  for (const auto& [key, counts] : merged) records.push_back({key.first, counts});
+  records.reserve(merged.size());
+  for (auto& [key, record] : merged) records.push_back(std::move(record));
   add_entries(profile, records, true, mixed);
   return profile;
 }

@@ -1,5 +1,6 @@
 #include "allocsim/util/printable.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace allocsim {
@@ -123,6 +124,11 @@ bool is_utf8(std::string_view text) {
     }
   }
   return true;
+}
+
+std::string printable_name(std::string_view name) {
+  const bool plain = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+  return plain ? std::string(name) : printable(name);
 }
 
 }  // namespace allocsim

@@ -32,6 +32,10 @@ std::string printable_unquoted(std::string_view text);
 // text that reached a message without printable(): it cannot split or restyle the line.
 std::string one_line(std::string_view message);
 
+// A name shown as it is (a file in a message's "where", a frame in a table): itself
+// when every byte is printable ASCII, else printable(name).
+std::string printable_name(std::string_view name);
+
 // Whether `text` is well-formed UTF-8 throughout.
 bool is_utf8(std::string_view text);
 
