@@ -12,6 +12,7 @@
 #include "allocsim/trace/trace_summary.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -158,7 +159,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("SPEC", o->input, "synthetic trace spec, as a scenario's \"trace\" object")->required();
   command->add_option("-o,--output", o->output, "file to write (.csv: CSV, else native)")->required();
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
-  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
+  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(seed_number());
   command->callback([o, &exit_code] {
     const TraceFormat to = output_format(*o);
     // A native file is written piece by piece, so its size is not bounded by memory.
