@@ -22,6 +22,7 @@
 #include "allocsim/report/chart_data.h"
 #include "allocsim/report/gnuplot_runner.h"
 #include "allocsim/report/gnuplot_script.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
@@ -31,6 +32,7 @@
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
+#include "flag_checks.h"
 #include "trace_argument.h"
 
 namespace allocsim::cli {
@@ -57,15 +59,8 @@ TraceSource read_source(const std::string& path) {
   return parse_trace_source(object, "");
 }
 
+// The flags' values were checked as they were read (open_fraction).
 AccuracyTargets targets_of(const AdviseOptions& o) {
-  auto fraction = [](const std::optional<double>& value, const char* flag) {
-    if (value && !(*value > 0 && *value < 1)) throw InputError(std::string(flag) + " must be in (0, 1)");
-  };
-  fraction(o.total_error, "--total-error");
-  fraction(o.stack_mape, "--stack-mape");
-  fraction(o.stack_seen, "--stack-seen");
-  fraction(o.confidence, "--confidence");
-  fraction(o.stack_share, "--stack-share");
   if (!o.total_error && !o.stack_mape && !o.stack_seen) {
     throw InputError("no target: give --total-error, --stack-mape or --stack-seen");
   }
@@ -313,6 +308,9 @@ void write_outputs(const std::string& dir, const std::string& subject, const nlo
 
 void run_advise(const AdviseOptions& o) {
   const AccuracyTargets targets = targets_of(o);
+  if (o.replications == 1) {
+    throw InputError("--replications: give 0 (no Monte Carlo) or at least 2: one replication has no standard error");
+  }
   if (!o.out.empty()) check_results_directory(o.out, InputPaths{o.trace}, "--out");
   const TraceSource source = read_source(o.trace);
   const Trace trace = load_trace(source, o.seed);
@@ -357,23 +355,30 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "advise", "largest sampling interval per scheme that meets accuracy targets on a trace, and the frontier");
   command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a JSON trace object")->required();
-  command->add_option("--total-error", o->total_error, "target: total bytes within +-e (a fraction, e.g. 0.02)");
-  command->add_option("--confidence", o->confidence, "confidence of the total target")->capture_default_str();
+  command->add_option("--total-error", o->total_error, "target: total bytes within +-e (a fraction, e.g. 0.02)")
+      ->check(open_fraction());
+  command->add_option("--confidence", o->confidence, "confidence of the total target")
+      ->capture_default_str()
+      ->check(open_fraction());
   command->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
-      ->capture_default_str();
-  command->add_option("--stack-mape", o->stack_mape, "target: MAPE of each such stack <= m (a fraction)");
-  command->add_option("--stack-seen", o->stack_seen, "target: each such stack seen with probability >= q");
-  command->add_option("--replications", o->replications, "Monte Carlo replications to confirm each choice (0: none)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(open_fraction());
+  command->add_option("--stack-mape", o->stack_mape, "target: MAPE of each such stack <= m (a fraction)")
+      ->check(open_fraction());
+  command->add_option("--stack-seen", o->stack_seen, "target: each such stack seen with probability >= q")
+      ->check(open_fraction());
+  command->add_option("--replications", o->replications, "Monte Carlo replications to confirm each choice (0: none, else at least 2)")
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxReplications));
   command->add_option("--seed", o->seed, "Monte Carlo seed (and a synthetic trace's, unless it fixes one)")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->check(seed_number());
   command->add_option("--out", o->out,
                       "write advice.json, advice.txt, frontier.csv, probability-curves.csv and charts/ into this directory\n(replaced whole; allocsim replaces only a directory it wrote)");
   command->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,
                       "--out: the expected samples (per MB of requests) the probability curves are drawn at")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {
     handle_interrupts();

@@ -11,12 +11,21 @@
 #include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/conformance_run.h"
 #include "allocsim/conformance/verdict_simulation.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
+#include "flag_checks.h"
 #include "data_paths.h"
 
 namespace allocsim::cli {
+namespace {
+
+// The plan's marker site keeps 20 blocks of `rate` bytes live in each driver
+// (conformance/plan.cpp): at 1 GiB that is 20 GiB already.
+constexpr std::uint64_t kMaxConformanceRate = std::uint64_t{1} << 30;
+
+}  // namespace
 
 void add_conformance_command(CLI::App& app, int& exit_code) {
   struct Options {
@@ -36,30 +45,36 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   for (const auto& s : conformance_systems()) systems += (systems.empty() ? "" : ", ") + s.name;
   command->add_option("system", options->run.system, "the real system: " + systems)->required();
   command->add_option("--runs", options->run.runs, "driver processes (independent repetitions)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(kMinReplications, kMaxReplications));
   command->add_option_function<std::uint64_t>(
       "--rate", [options](std::uint64_t rate) { options->run.rate = rate; },
-      "sampling rate in bytes (default: the system's)");
+      "sampling rate in bytes (default: the system's)")
+      ->check(whole_number(0, kMaxConformanceRate));  // below 2: conformance_plan says why
   command->add_option("--scale", options->run.plan_scale, "multiply the plan's allocation counts")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_option("--alpha", options->run.alpha, "family-wise false-alarm rate of the verdict")
       ->capture_default_str()
-      ->check(CLI::Range(1e-12, 0.5));
-  command->add_option("--jobs", options->run.parallel, "driver processes at a time")->capture_default_str();
+      ->check(real_number({1e-12, 0.5}));
+  command->add_option("--jobs", options->run.parallel, "driver processes at a time")
+      ->capture_default_str()
+      ->check(whole_number(1, 4096));
   command->add_option("--model-replications", options->run.model_replications,
                       "Monte Carlo replications where the model has no closed form")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(kMinReplications, kMaxReplications));
   command->add_option("--threads", options->run.threads,
                       "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
-      ->check(CLI::PositiveNumber);
+      ->check(thread_count());
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
       ->capture_default_str();
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
   command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
   command->add_option("--simulate", options->simulate,
-                      "judge N simulated conformance runs drawn from the model instead (false alarms, power)");
+                      "judge N simulated conformance runs drawn from the model instead (false alarms, power)")
+      ->check(whole_number(0, kMaxReplications));
   command->add_option("--simulate-truth", options->truth,
                       "what the simulated tool does: model, requested-size or per-stack-scaling")
       ->capture_default_str();

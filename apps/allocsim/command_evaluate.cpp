@@ -2,17 +2,21 @@
 // rate T on this trace? Builds a scenario from the command line (--save-scenario
 // writes it for editing and `allocsim run`), runs it, writes the usual results and
 // charts, and prints the verdict (report/verdict.h).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
 #include "allocsim/report/evaluate_scenario.h"
+#include "allocsim/scenario/replication_limits.h"
+#include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/output_path.h"
 #include "commands.h"
+#include "flag_checks.h"
 #include "scenario_runner.h"
 #include "trace_argument.h"
 #include "verdict_output.h"
@@ -29,6 +33,16 @@ struct EvaluateOptions {
   EvaluateRequest request;
   std::string save_scenario;
 };
+
+// A trace with no allocation, or none of a byte, leaves nothing to estimate (its
+// charts would select no rows): refused before anything runs, naming the file.
+void require_allocated_bytes(const Scenario& scenario, const std::string& trace_name) {
+  const Trace trace = load_trace(scenario.points.front().trace, scenario.seed);
+  if (trace.size() == 0) throw InputError(trace_name + ": the trace has no allocations");
+  if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
+    throw InputError(trace_name + ": the trace allocates no bytes (every allocation has size 0)");
+  }
+}
 
 }  // namespace
 
@@ -49,13 +63,13 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"allocated", "live_at_end", "live_at_peak"}));
   command->add_option("--replications", o->request.replications, "simulated profiles per scheme and rate")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
-  command->add_option("--seed", o->request.seed, "random seed")->capture_default_str();
+      ->check(whole_number(kMinReplications, kMaxReplications));
+  command->add_option("--seed", o->request.seed, "random seed")->capture_default_str()->check(seed_number());
   command->add_option("--name", o->request.name, "scenario name and results folder (default: evaluate-<trace>)");
   command->add_option("--save-scenario", o->save_scenario, "also write the scenario built here to this file");
   command->add_option("--out", o->run.out, "directory the results go under")->capture_default_str();
   command->add_option("--threads", o->run.threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(thread_count());
   command->add_flag("--no-charts", o->run.no_charts, "do not draw charts");
   command->add_flag("--quiet", o->run.quiet, "no progress line");
   add_verdict_options(*command, o->verdict);
@@ -67,6 +81,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     const std::string text = json_text(document, 2) + "\n";
     const Scenario scenario = parse_scenario(text, "allocsim evaluate");
     validate_scenarios({scenario}, o->run);
+    require_allocated_bytes(scenario, o->trace);
     if (!o->save_scenario.empty()) {
       check_output_file(o->save_scenario, scenario_inputs({scenario}, o->run), "--save-scenario");
       write_file_atomically(o->save_scenario, text);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,6 +20,7 @@
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -204,7 +206,8 @@ void run_interval(const CLI::App& command, const IntervalOptions& options) {
       if (command.count(flag) != 0) throw InputError(std::string(flag) + " does not apply to --scheme");
     }
     for (const char* flag : {"--samples", "--size", "--rate"}) require_given(command, flag);
-    if (options.samples < 0) throw InputError("--samples must be >= 0");
+    // The sample count is a double in the model: above 2^52 not every whole number is one.
+    if (options.samples > (std::int64_t{1} << 52)) throw InputError("--samples must be at most 2^52 with --scheme");
     print_scheme_interval(options);
     return;
   }
@@ -231,13 +234,17 @@ void add_interval_command(CLI::App& app, int& exit_code) {
       "Confidence interval for bytes allocated from s samples and u tail bytes (.NET), or with "
       "--scheme for a profile entry of n samples of one object size");
   auto options = std::make_shared<IntervalOptions>();
-  command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)");
+  command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)")
+      ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
   command->add_option("--tail-bytes", options->tail_bytes,
-                      "Sum over samples of size - offset (u >= s)");
+                      "Sum over samples of size - offset (u >= s)")
+      ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
   command->add_option("--p", options->p,
-                      "Per-byte sampling probability in (0, 1); --table default 1/102400");
+                      "Per-byte sampling probability in (0, 1); --table default 1/102400")
+      ->check(open_fraction());
   command->add_option("--level", options->level, "Confidence level in (0, 1)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(open_fraction());
   command->add_option("--method", options->method, "exact, camp-paulson or both")
       ->capture_default_str();
   command
@@ -251,10 +258,12 @@ void add_interval_command(CLI::App& app, int& exit_code) {
                     "Print the .NET document's quantile table for both methods");
   command->add_option("--scheme", options->scheme,
                       "Entry interval for this scheme's profiles (with --samples, --size, --rate)");
-  command->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme)");
+  command->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme), below 2^64")
+      ->check(real_number({0, 0x1p64, true, true}));
   command->add_option("--rate", options->rate,
                       "Sampling rate T of the scheme: mean bytes (allocations for per-allocation) "
-                      "between samples");
+                      "between samples")
+      ->check(positive_number());
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([command, options, &exit_code] {
     run_interval(*command, *options);

@@ -3,14 +3,17 @@
 // test's power against a stated bias, and optionally the bands checked by the engine
 // (src/allocsim/profile/margins.h, docs/margins.md).
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margins_output.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
@@ -18,6 +21,7 @@
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/printable.h"
 #include "commands.h"
+#include "flag_checks.h"
 #include "trace_argument.h"
 
 namespace allocsim::cli {
@@ -57,7 +61,23 @@ Trace load_workload(const std::string& path) {
   return load_trace(parse_trace_source(object, ""), 1);
 }
 
-void run_margins(const CLI::App& command, MarginsOptions o) {
+// One line when the engine's check fails the stated rate's own bound (margins_check.h).
+bool report_check_bound(const profile::Margins& margins, const profile::MarginCheck& check) {
+  const profile::CheckBound bound = profile::check_bound(check, margins.options.false_failure);
+  if (bound.passed) return true;
+  std::fprintf(stderr,
+               "allocsim: margins --check failed: whole-test false failure measured %.4g (%llu of %llu "
+               "replications) against the stated %.3g; at most %llu failures pass (binomial tail at the "
+               "stated rate, false-alarm rate %.0e)\n",
+               static_cast<double>(check.any_failure) / static_cast<double>(check.replications),
+               static_cast<unsigned long long>(check.any_failure), static_cast<unsigned long long>(check.replications),
+               margins.options.false_failure, static_cast<unsigned long long>(bound.allowed_failures),
+               profile::kCheckFalseAlarm);
+  return false;
+}
+
+// Exit status: 0, or 1 when the engine's check fails its bound.
+int run_margins(const CLI::App& command, MarginsOptions o) {
   if (o.split != "sidak" && o.split != "bonferroni") {
     throw InputError("--split must be sidak or bonferroni, got " + printable(o.split));
   }
@@ -92,7 +112,8 @@ void run_margins(const CLI::App& command, MarginsOptions o) {
   }
   const std::string json = profile::margins_json(margins, run);
   if (!o.out.empty()) write_file_atomically(o.out, json);
-  std::cout << (o.json ? json : profile::margins_table(margins, run));
+  std::cout << (o.json ? json : profile::margins_table(margins, run)) << std::flush;
+  return run.check && !report_check_bound(margins, *run.check) ? 1 : 0;
 }
 
 }  // namespace
@@ -106,30 +127,34 @@ void add_margins_command(CLI::App& app, int& exit_code) {
                       "Site list (.json with \"sites\"), trace file, or a scenario's trace object (.json)")
       ->required();
   command->add_option("--scheme", o->scheme, "Scheme of the profiler under test (allocsim schemes)")->required();
-  command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples)")->required();
+  command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples)")
+      ->required()
+      ->check(positive_number());
   command->add_option("--false-failure", o->margin.false_failure, "False-failure rate of the whole test")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(open_fraction());
   command->add_option("--split", o->split, "How it is split over the sites: sidak (exact for independent sites) "
                                            "or bonferroni")
       ->capture_default_str();
   command->add_option("--bias", o->margin.bias, "Bias of one site the power is computed against (-0.1: a 10% "
                                                 "undercount)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(real_number({-1, std::numeric_limits<double>::max(), true, false}));
   command->add_option("--value", o->value, "What the test checks per site: bytes (the estimate), samples, or share (of the whole profile's bytes)")
       ->capture_default_str();
   command->add_option("--min-share", o->min_share, "Trace workloads: check the stacks holding at least this share "
                                                    "of the bytes")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(real_number({0, 1, false, true}));
   command->add_option("--check", o->check, "Check the bands by this many engine replications of the scheme")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
-  command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(non_negative_integer());
+      ->check(whole_number(0, kMaxReplications));
+  command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(seed_number());
   command->add_option("--threads", o->threads, "Worker threads of the check (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
   command->callback([command, o, &exit_code] {
-    run_margins(*command, *o);
-    exit_code = 0;
+    exit_code = run_margins(*command, *o);
   });
 }
 

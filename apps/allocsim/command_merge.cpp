@@ -9,6 +9,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "commands.h"
+#include "flag_checks.h"
 #include "part_files.h"
 #include "scenario_runner.h"
 
@@ -34,7 +35,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   command->add_option("parts", *parts, "part files, one per shard, in any order")->required();
   command->add_option("--out", options->out, "directory the results go under")->capture_default_str();
   command->add_option("--threads", options->threads, "worker threads for the set-up (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(thread_count());
   command->add_flag("--quiet", options->quiet, "no progress line");
   command->add_flag("--no-charts", options->no_charts, "do not render the scenario's charts and tables");
   command->callback([parts, options, &exit_code] {

@@ -8,12 +8,14 @@
 #include "allocsim/profile/pprof_writer.h"
 #include "allocsim/profile/profile_report.h"
 #include "allocsim/profile/read_profile.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/printable.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -72,15 +74,19 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   command->add_option("--jemalloc-unbias", options->jemalloc_unbias,
                       "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
       ->capture_default_str();
-  command->add_option("--top", options->report.top, "Entries to show and rank")->capture_default_str();
+  command->add_option("--top", options->report.top, "Entries to show and rank")
+      ->capture_default_str()
+      ->check(whole_number(1));
   command->add_option("--level", options->report.level, "Confidence level of the intervals")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(open_fraction());
   command->add_option("--replications", options->report.replications,
                       "Parametric resamples for rank stability")
-      ->capture_default_str();
-  command->add_option("--seed", options->report.seed, "Seed of the resamples")->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxReplications));
+  command->add_option("--seed", options->report.seed, "Seed of the resamples")->capture_default_str()->check(seed_number());
   command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof,
                       "Write an annotated pprof (interval bounds as extra sample types)");

@@ -18,6 +18,7 @@
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -172,7 +173,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
   command->add_option("SPEC", o->input, "synthetic trace spec, as a scenario's \"trace\" object")->required();
   command->add_option("-o,--output", o->output, "file to write (.csv: CSV, else native)")->required();
   command->add_option("--to", o->to, "output format: csv or native (default: by the output name)");
-  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(non_negative_integer());
+  command->add_option("--seed", o->seed, "seed, unless the spec fixes its own")->check(seed_number());
   command->callback([o, &exit_code] {
     handle_interrupts();
     check_output_is_not_input(*o, "--output");

@@ -21,15 +21,4 @@ void add_conformance_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
 void add_margins_command(CLI::App& app, int& exit_code);
 
-// For unsigned options such as --seed: CLI11 reads "-1" into a uint64_t as 2^64 - 1.
-inline CLI::Validator non_negative_integer() {
-  return CLI::Validator(
-      [](const std::string& text) {
-        return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
-                   ? std::string()
-                   : "expected an integer >= 0, got " + printable(text);
-      },
-      "UINT");
-}
-
 }  // namespace allocsim::cli

@@ -8,12 +8,14 @@
 
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
+#include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/printable.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -47,10 +49,10 @@ void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("scenarios", options.files, "scenario JSON files")->required();
   command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
   command.add_option("--threads", options.threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
-  command.add_option("--seed", options.seed, "override the scenarios' seed")->check(non_negative_integer());
+      ->check(thread_count());
+  command.add_option("--seed", options.seed, "override the scenarios' seed")->check(seed_number());
   command.add_option("--replications", options.replications, "override the scenarios' replications")
-      ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1'000'000'000}));
+      ->check(whole_number(kMinReplications, kMaxReplications));
   command.add_flag("--quiet", options.quiet, "no progress line");
   command.add_flag("--no-charts", options.no_charts, "do not render the scenarios' charts and tables");
   command.add_option("--replay", options.replay, "override the scenarios' replay mode")

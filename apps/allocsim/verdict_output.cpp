@@ -4,6 +4,7 @@
 
 #include "allocsim/report/verdict.h"
 #include "allocsim/util/json_text.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 
@@ -11,7 +12,7 @@ void add_verdict_options(CLI::App& command, VerdictOptions& options) {
   command.add_flag("--json", options.json, "print the verdict as one JSON document on stdout");
   command.add_option("--top", options.top, "largest stacks shown per scheme")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+      ->check(whole_number(1, 1000));
 }
 
 void report_verdict(const Scenario& scenario, const CompletedScenario& done, const VerdictOptions& options,

@@ -15,7 +15,8 @@
 // Poisson model (samples in B bytes ~ Poisson(B/T)): Garwood's exact interval for
 // the mean, lower = gamma_p_inv(k, a/2), upper = gamma_q_inv(k + 1, a/2) (the
 // chi-square form of Garwood 1936, Biometrika 28:437), times T for bytes; objects
-// are bytes over the size.
+// are bytes over the size. From 10^9 samples on (where Boost's inverses give up) the
+// same limits come from their Wilson-Hilferty normal form (entry_interval.cpp).
 //
 // A record that mixes sizes is treated as all of its average size: exact for one
 // size, a named approximation otherwise (its coverage is measured in the tests).

@@ -8,8 +8,10 @@
 namespace allocsim::profile {
 namespace {
 
-// Allocations a site list may ask for in all: the trace is held in memory.
-constexpr std::uint64_t kMaxSiteListAllocations = 100'000'000;
+// Allocations a site list may ask for in all: its trace is held in memory, some 40
+// bytes an allocation with the engine check's weights (10^7 took 380 MB), so a few
+// dozen bytes of JSON must not ask for gigabytes.
+constexpr std::uint64_t kMaxSiteListAllocations = 10'000'000;
 
 struct ListedSite {
   std::string name;
@@ -30,7 +32,7 @@ std::vector<ListedSite> read_sites(const nlohmann::json& list, const std::string
       const std::uint64_t count = count_value.positive_uint();
       total += std::min(count, kMaxSiteListAllocations + 1);
       if (total > kMaxSiteListAllocations) {
-        count_value.fail("the site list allocates more than 10^8 objects in all");
+        count_value.fail("the site list allocates more than 10^7 objects in all");
       }
       entry.finish();
       listed.sizes.emplace_back(size, count);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "allocsim/profile/scaled_counts.h"
@@ -10,19 +11,47 @@
 namespace allocsim::profile {
 namespace {
 
+// Refuses, before it is built, a count whose kept pmf would take more than
+// kMaxCountAtoms atoms: about 24 standard deviations of it (margins.h).
+void require_few_atoms(const MarginSite& site, double variance) {
+  const double atoms = 24 * std::sqrt(variance) + 64;
+  if (atoms <= kMaxCountAtoms) return;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "site '%s': its samples vary too much for an exact band (variance %.3g: about %.3g atoms, "
+                "limit %.0f); check it at a larger --rate or with fewer bytes",
+                site.name.c_str(), variance, atoms, kMaxCountAtoms);
+  throw InputError(text);
+}
+
 // One independent count per size (per-allocation models) or one for the whole site
 // (byte-rate model).
 std::vector<ScaledCounts> site_counts(const SamplingModel& model, const MarginSite& site, MarginValue value) {
   if (model.kind == ModelKind::poisson_bytes) {
-    return {scaled_poisson(site.bytes / model.rate, sample_weight(model, value, 1.0))};
+    const double mean = site.bytes / model.rate;
+    require_few_atoms(site, mean);
+    return {scaled_poisson(mean, sample_weight(model, value, 1.0))};
   }
   std::vector<ScaledCounts> counts;
   for (const auto& [size, objects] : site.sizes) {
     const auto s = static_cast<double>(size);
-    counts.push_back(scaled_binomial(static_cast<double>(objects), sample_probability(model, s),
-                                     sample_weight(model, value, s)));
+    const double p = sample_probability(model, s), n = static_cast<double>(objects);
+    require_few_atoms(site, n * p * (1 - p));
+    counts.push_back(scaled_binomial(n, p, sample_weight(model, value, s)));
   }
   return counts;
+}
+
+// A band leaves its site's share of the rate (the sum for shares) only when the mass
+// its distribution leaves out is larger than the share: refused, not reported.
+void require_within_budget(const SiteMargin& margin, double budget, double false_failure) {
+  if (margin.false_failure <= budget * (1 + 1e-9)) return;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "--false-failure: %.3g leaves site '%s' a share of %.3g, below what its band can resolve "
+                "(%.3g); give a larger rate",
+                false_failure, margin.site.name.c_str(), budget, margin.false_failure);
+  throw InputError(text);
 }
 
 double expected_value(const SamplingModel& model, const MarginSite& site, MarginValue value) {
@@ -117,8 +146,8 @@ double sample_weight(const SamplingModel& model, MarginValue value, double size)
 
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
                         const MarginOptions& options, const MarginSite& whole) {
-  if (!(options.false_failure > 0 && options.false_failure < 1)) {
-    throw InputError("--false-failure must be in (0, 1)");
+  if (!(options.false_failure >= kMinFalseFailure && options.false_failure < 1)) {
+    throw InputError("--false-failure must be in [1e-12, 1): the bands cannot resolve a smaller rate");
   }
   if (!(options.bias > -1) || !std::isfinite(options.bias)) throw InputError("--bias must be a number > -1");
   if (sites.empty()) throw InputError("no site to give a margin: the workload has none above --min-share");
@@ -153,6 +182,7 @@ Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite
         margin.power_method = "exact";
       }
     }
+    require_within_budget(margin, margins.site_false_failure, options.false_failure);
     margins.union_bound += margin.false_failure;
     log_all_pass += std::log1p(-margin.false_failure);
     margins.sites.push_back(std::move(margin));

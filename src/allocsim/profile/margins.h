@@ -43,6 +43,21 @@
 namespace allocsim::profile {
 
 enum class MarginValue { bytes, samples, share };
+
+// The smallest false-failure rate for a whole test. A band's own rate counts the mass
+// its distribution leaves out, and that is known only as 1 - (the sum of the kept
+// atoms) in double precision: to about 2^-53 = 1.1e-16 per count, however far the
+// pmf is kept (scaled_counts.h cuts it at 1e-22). A site's share of the rate must
+// stand well clear of that; 1e-12 leaves four decades for the split over sites and
+// sizes. compute_margins also refuses any site whose band still cannot keep within
+// its share.
+inline constexpr double kMinFalseFailure = 1e-12;
+
+// The most atoms one count's distribution may take (64 MiB of values and
+// probabilities): about 24 standard deviations are kept (the pmf falls below 1e-22
+// near 10.3 on either side), so a count of variance above ~3e10 samples (a
+// byte-rate site of 3e10 expected samples) is refused instead of built.
+inline constexpr double kMaxCountAtoms = 1 << 22;
 enum class FailureSplit { sidak, bonferroni };
 
 struct MarginOptions {
@@ -76,8 +91,10 @@ struct Margins {
 };
 
 // `whole` is the whole workload as one site (whole_workload), needed for shares.
-// InputError naming the flag for an impossible option (a rate outside (0, 1), a bias
-// <= -1, no site, Sidak's split for shares).
+// InputError naming the flag for an impossible option (a rate outside
+// [kMinFalseFailure, 1), a bias <= -1, no site, Sidak's split for shares), for a
+// site whose band cannot keep within its share of the rate, and for a site whose
+// distribution would need more than kMaxCountAtoms atoms per count.
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
                         const MarginOptions& options, const MarginSite& whole = {});
 

@@ -1,5 +1,7 @@
 #include "allocsim/profile/margins_check.h"
 
+#include <boost/math/distributions/binomial.hpp>
+#include <cmath>
 #include <memory>
 
 #include "allocsim/engine/replications.h"
@@ -93,6 +95,18 @@ MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Tr
   return run_replications<MarginCheck>(
       range, [&] { return std::make_unique<MarginReplications>(margins, scheme, trace, slot, weight); },
       {threads, {}, {}});
+}
+
+CheckBound check_bound(const MarginCheck& check, double false_failure) {
+  const boost::math::binomial_distribution<> failures(static_cast<double>(check.replications), false_failure);
+  // P(failures >= k), for k >= 1.
+  const auto at_least = [&](double k) { return boost::math::cdf(boost::math::complement(failures, k - 1)); };
+  // The quantile lands within a count or two of the answer; the loops settle it.
+  double k = std::floor(boost::math::quantile(boost::math::complement(failures, kCheckFalseAlarm)));
+  while (k > 0 && at_least(k) <= kCheckFalseAlarm) --k;
+  while (k < static_cast<double>(check.replications) && at_least(k + 1) > kCheckFalseAlarm) ++k;
+  const auto allowed = static_cast<std::uint64_t>(k);
+  return {allowed, check.any_failure <= allowed};
 }
 
 void fill_power_from_check(Margins& margins, const MarginCheck& check) {

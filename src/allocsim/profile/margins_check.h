@@ -31,4 +31,17 @@ MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Tr
 // Sites whose power has no closed form (union bounds, shares) take the engine's measured power.
 void fill_power_from_check(Margins& margins, const MarginCheck& check);
 
+// Whether the check agrees with the stated false-failure rate a of the whole test.
+// If the bands hold a, the replications that fail anywhere are at most Binomial(R, a)
+// (fewer when the bands are conservative). The check passes while P(Binomial(R, a) >=
+// measured) > kCheckFalseAlarm: a check of bands that do hold a fails with
+// probability at most 1e-6 (the binomial's upper tail).
+inline constexpr double kCheckFalseAlarm = 1e-6;
+
+struct CheckBound {
+  std::uint64_t allowed_failures = 0;  // the most whole-test failures that pass
+  bool passed = true;
+};
+CheckBound check_bound(const MarginCheck& check, double false_failure);
+
 }  // namespace allocsim::profile

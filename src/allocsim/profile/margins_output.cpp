@@ -24,8 +24,12 @@ nlohmann::ordered_json check_json(const Margins& margins, const MarginsRun& run)
                      {"false_failure", fraction(check.failures[s], check.replications)},
                      {"power", fraction(check.detections[s], check.replications)}});
   }
+  const CheckBound bound = check_bound(check, margins.options.false_failure);
   return {{"replications", check.replications},
           {"seed", run.seed},
+          {"allowed_failures", bound.allowed_failures},
+          {"bound_false_alarm", kCheckFalseAlarm},
+          {"passed", bound.passed},
           {"whole_false_failure", fraction(check.any_failure, check.replications)},
           {"whole_false_failure_se", proportion_se(margins.whole_false_failure, check.replications)},
           {"sites", sites}};
