@@ -34,7 +34,7 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
   out.name = text.substr(0, colon);
   const SchemeDescriptor* descriptor = find_scheme(out.name);
   if (descriptor == nullptr) {
-    throw InputError("--scheme " + printable(text) + ": unknown scheme " + printable(out.name) +
+    throw InputError("--scheme " + printable_unquoted(text) + ": unknown scheme " + printable(out.name) +
                      scheme_suggestion(out.name) + " (`allocsim schemes` lists them)");
   }
   if (colon != std::string::npos) {
@@ -45,7 +45,7 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
       rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
       const auto equals = item.find('=');
       if (equals == std::string::npos || equals == 0) {
-        throw InputError("--scheme " + printable(text) + ": expected key=value, got " + printable(item));
+        throw InputError("--scheme " + printable_unquoted(text) + ": expected key=value, got " + printable(item));
       }
       const std::string key = item.substr(0, equals);
       const std::string value = item.substr(equals + 1);
@@ -133,13 +133,13 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   std::vector<SchemeArgument> schemes;
   std::set<std::string> labels;
   for (const std::string& text : o.schemes) {
-    if (!labels.insert(text).second) throw InputError("--scheme " + printable(text) + ": given twice");
+    if (!labels.insert(text).second) throw InputError("--scheme " + printable_unquoted(text) + ": given twice");
     schemes.push_back(parse_scheme_argument(text));
   }
   nlohmann::ordered_json rates = nlohmann::ordered_json::array();
   for (const std::string& text : o.rates) {
-    const double bytes = parse_byte_size(text, "--rate " + printable(text));
-    if (!(bytes >= 1) || bytes != std::floor(bytes)) throw InputError("--rate " + printable(text) + ": must be a whole number of bytes >= 1");
+    const double bytes = parse_byte_size(text, "--rate " + printable_unquoted(text));
+    if (!(bytes >= 1) || bytes != std::floor(bytes)) throw InputError("--rate " + printable_unquoted(text) + ": must be a whole number of bytes >= 1");
     rates.push_back(static_cast<std::uint64_t>(bytes));
   }
   const bool swept = !rates.empty();
@@ -157,7 +157,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
     for (const auto& rate : swept && s.takes_rate ? rates : nlohmann::ordered_json::array({nullptr})) {
       nlohmann::json params = s.params;
       if (!rate.is_null()) params["rate"] = rate.get<std::uint64_t>();
-      create_scheme(s.name, params, "--scheme " + printable(s.label) + (rate.is_null() ? "" : " at --rate " + json_text(rate)));
+      create_scheme(s.name, params, "--scheme " + printable_unquoted(s.label) + (rate.is_null() ? "" : " at --rate " + json_text(rate)));
     }
   }
   std::vector<std::string> groups = o.groups;

@@ -13,10 +13,11 @@ namespace allocsim {
 // printable("a\nb") is "\"a\\nb\"": the quotes show where the user's text begins and ends.
 std::string printable(std::string_view text);
 
-// `text` escaped without quotes, for text that is not a whole user value (a part of a
-// message built elsewhere). Printable ASCII and well-formed UTF-8 pass unchanged, except:
+// `text` escaped without quotes, for user text that leads a message as its "where" (a
+// file name, a flag's value). Printable ASCII and well-formed UTF-8 pass unchanged, except:
 //   - \ as \\ (so every escape below reads back unambiguously);
-//   - \n \r \t as themselves; other C0 controls and DEL as \xHH (ESC is \x1b);
+//   - line feed, carriage return and tab as \n \r \t; other C0 controls and DEL as
+//     \xHH (ESC is \x1b);
 //   - each byte that is not part of well-formed UTF-8 (stray continuation bytes,
 //     overlong forms, surrogates, code points past U+10FFFF, truncated sequences)
 //     as \xHH, one escape per byte;
