@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "allocsim/util/printable.h"
+
 namespace allocsim::cli {
 namespace {
 
@@ -34,7 +36,7 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t high) {
         const auto [stop, error] = std::from_chars(text.data(), end, value);
         const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || error != std::errc() || stop != end || value < low || value > high) {
-          return "expected a whole number " + range + ", got '" + text + "'";
+          return "expected a whole number " + range + ", got " + printable(text);
         }
         return {};
       },
@@ -50,7 +52,7 @@ CLI::Validator real_number(NumberRange range) {
         const bool above_low = range.low_open ? value > range.low : value >= range.low;
         const bool below_high = range.high_open ? value < range.high : value <= range.high;
         if (!parsed || !above_low || !below_high) {
-          return "expected a finite number " + describe(range) + ", got '" + text + "'";
+          return "expected a finite number " + describe(range) + ", got " + printable(text);
         }
         return {};
       },
