@@ -9,12 +9,12 @@
 namespace allocsim::cli {
 namespace {
 
-std::string unknown_option_hint(const CLI::App& command, int argc, const char* const* argv) {
+std::string unknown_option_hint(const CLI::App& command, int first, int argc, const char* const* argv) {
   std::vector<std::string> known;
   for (const CLI::Option* option : command.get_options()) {
     for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
   }
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--") break;
     if (word.size() < 3 || word.substr(0, 2) != "--") continue;
@@ -31,8 +31,24 @@ std::string command_line_hint(const CLI::App& app, int argc, const char* const* 
   if (argc < 2 || argv[1][0] == '-') return "";
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub->get_name() == argv[1]) return unknown_option_hint(*sub, argc, argv);
-    names.push_back(sub->get_name());
+    if (sub->get_name() != argv[1]) {
+      names.push_back(sub->get_name());
+      continue;
+    }
+    // A nested command (`trace generate`) has options of its own.
+    const CLI::App* command = sub;
+    int first = 2;
+    for (bool deeper = true; deeper && first < argc;) {
+      deeper = false;
+      for (const CLI::App* nested : command->get_subcommands({})) {
+        if (nested->get_name() != argv[first]) continue;
+        command = nested;
+        ++first;
+        deeper = true;
+        break;
+      }
+    }
+    return unknown_option_hint(*command, first, argc, argv);
   }
   return "unknown command " + printable(argv[1]) + did_you_mean(argv[1], names) +
          " (`allocsim --help` lists them)";
