@@ -10,7 +10,6 @@
 // path, which reads nothing and writes nothing.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,25 +22,11 @@
 #include "test_support.h"
 #include "trace_test_files.h"
 
-extern char** environ;
-
 namespace allocsim {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::run_cli;
-
-// run_cli, started in `directory`.
-testing::CliResult run_cli_in(const std::string& directory, const std::string& arguments) {
-  const std::string command = "cd " + directory + " && " + ALLOCSIM_CLI + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, ""};
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
 
 class NothingLost : public ::testing::Test {
  protected:
@@ -153,7 +138,7 @@ TEST_F(NothingLost, AResultsDirectoryHoldingTheWorkingDirectoryIsRefused) {
   const fs::path work = root() / "work";
   std::ofstream(sandboxed(user_directory(work) / kResultsMarker)) << "planted";
   const std::string file = scenario(root() / "s.json", "work");
-  const auto result = run_cli_in(sandboxed(work), "run --quiet --no-charts --out .. " + sandboxed(file));
+  const auto result = run_cli("run --quiet --no-charts --out .. " + sandboxed(file), true, sandboxed(work));
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("holds the current directory"), std::string::npos) << result.output;
   EXPECT_TRUE(holds_users_file(work));

@@ -4,7 +4,6 @@
 // removed by the next.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,8 +14,6 @@
 #include "allocsim/util/output_path.h"
 #include "test_support.h"
 #include "trace_test_files.h"
-
-extern char** environ;
 
 namespace allocsim {
 namespace {
@@ -81,23 +78,8 @@ TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporar
   // as soon as its staged directory appears.
   const std::string slow = scenario(2, 30000, true);
   const std::string out_dir = out().string();
-  std::vector<std::string> words = {ALLOCSIM_CLI, "run", "--quiet", "--threads", "2", "--out", out_dir, slow};
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  // SIGINT as a terminal sends it: with its default action, even where this test
-  // runs in the background with SIGINT ignored.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t interrupt;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, SIGINT);
-  posix_spawnattr_setsigdefault(&attributes, &interrupt);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  ASSERT_EQ(spawned, 0);
+  const pid_t pid = testing::spawn_cli({"run", "--quiet", "--threads", "2", "--out", out_dir, slow}, SIGINT);
+  ASSERT_GT(pid, 0);
   bool staged_seen = false;
   int status = 0;
   while (!staged_seen && waitpid(pid, &status, WNOHANG) == 0) {
@@ -120,26 +102,6 @@ TEST_F(ResultsDirectory, InterruptKeepsTheOldDirectoryWholeAndRemovesTheTemporar
   }
 }
 
-// Starts the CLI with `words` and `signal` at its default action (as a terminal or
-// `kill` finds it, even where this test runs with the signal ignored).
-pid_t spawn_cli(std::vector<std::string> words, int signal) {
-  words.insert(words.begin(), ALLOCSIM_CLI);
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, signal);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  return spawned == 0 ? pid : -1;
-}
-
 // SIGINT and SIGTERM at moments spread from the start of a run to its end: whenever
 // the signal lands, the results directory is the old one or the whole new one, the
 // scenario is untouched and nothing staged is left.
@@ -151,7 +113,7 @@ TEST_F(ResultsDirectory, SignalsAtAnyMomentLeaveTheOldOrTheNewDirectoryWhole) {
   int old_seen = 0, new_seen = 0;
   for (const int signal : {SIGINT, SIGTERM}) {
     for (const int delay_us : {0, 2000, 10000, 30000, 60000, 120000, 250000, 500000}) {
-      const pid_t pid = spawn_cli({"run", "--quiet", "--threads", "2", "--out", out().string(), slow}, signal);
+      const pid_t pid = testing::spawn_cli({"run", "--quiet", "--threads", "2", "--out", out().string(), slow}, signal);
       ASSERT_GT(pid, 0);
       ::usleep(static_cast<useconds_t>(delay_us));
       ::kill(pid, signal);
@@ -186,7 +148,7 @@ TEST_F(ResultsDirectory, SignalsDuringAMergeLeaveTheOldOrTheNewDirectoryWhole) {
   ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
   const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");
   for (const int delay_us : {0, 5000, 20000, 60000, 150000}) {
-    const pid_t pid = spawn_cli({"merge", "--quiet", "--out", out().string(), parts[0], parts[1]}, SIGTERM);
+    const pid_t pid = testing::spawn_cli({"merge", "--quiet", "--out", out().string(), parts[0], parts[1]}, SIGTERM);
     ASSERT_GT(pid, 0);
     ::usleep(static_cast<useconds_t>(delay_us));
     ::kill(pid, SIGTERM);

@@ -4,7 +4,6 @@
 // as soon as the temporary file exists, and once bytes have reached it.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -14,8 +13,6 @@
 
 #include "test_support.h"
 #include "trace_test_files.h"
-
-extern char** environ;
 
 namespace allocsim {
 namespace {
@@ -28,24 +25,9 @@ enum class Point { temporary_exists, bytes_written };
 // reaches `point`, and returns its wait status. Fails the test if the process ended
 // before that.
 int interrupted_status(const std::vector<std::string>& arguments, const std::string& output, int signal, Point point) {
-  std::vector<std::string> words{ALLOCSIM_CLI};
-  words.insert(words.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  // The signals with their default action, even where the test runs with them ignored.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, signal);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  EXPECT_EQ(spawned, 0);
-  if (spawned != 0) return -1;
+  const pid_t pid = testing::spawn_cli(arguments, signal);
+  EXPECT_GT(pid, 0);
+  if (pid <= 0) return -1;
   const std::string temporary = output + ".tmp." + std::to_string(pid);
   bool reached = false;
   int status = 0;

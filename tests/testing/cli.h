@@ -1,9 +1,14 @@
 #pragma once
 // Runs the allocsim command-line tool (ALLOCSIM_CLI, set by the build).
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
+#include <vector>
+
+extern char** environ;
 
 namespace allocsim::testing {
 
@@ -12,10 +17,11 @@ struct CliResult {
   std::string output;  // stdout, then stderr when asked for
 };
 
-// Runs the allocsim binary with `arguments` (shell words) and captures its output.
-inline CliResult run_cli(const std::string& arguments, bool with_stderr = false) {
-  const std::string command =
-      std::string(ALLOCSIM_CLI) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs the allocsim binary with `arguments` (shell words) and captures its output;
+// in `directory` (a shell word) when one is given.
+inline CliResult run_cli(const std::string& arguments, bool with_stderr = false, const std::string& directory = "") {
+  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + std::string(ALLOCSIM_CLI) +
+                              " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, ""};
   std::string output;
@@ -23,6 +29,27 @@ inline CliResult run_cli(const std::string& arguments, bool with_stderr = false)
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// Starts the allocsim binary with `words` and `signal` at its default action (as a
+// terminal or `kill` finds it, even where the test runs with the signal ignored);
+// returns its pid, or -1 if it could not be started.
+inline pid_t spawn_cli(std::vector<std::string> words, int signal) {
+  words.insert(words.begin(), ALLOCSIM_CLI);
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, signal);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  return spawned == 0 ? pid : -1;
 }
 
 }  // namespace allocsim::testing
