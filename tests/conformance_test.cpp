@@ -17,6 +17,7 @@
 #include "allocsim/conformance/verdict_simulation.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+#include "trace_test_files.h"
 
 namespace allocsim {
 namespace {
@@ -376,19 +377,19 @@ TEST(ConformanceCli, BadInputExitsTwo) {
 // An --out or --build-dir below a regular file cannot be created: exit 2 naming it,
 // before any driver is built for --build-dir.
 TEST(ConformanceCli, UnwritableDirectoriesExitTwo) {
-  const auto blocker = std::filesystem::temp_directory_path() / "allocsim-conformance-blocker";
-  std::ofstream(blocker) << "a file, not a directory\n";
-  const auto out = testing::run_cli("conformance go --runs 2 --out " + blocker.string() + "/out", true);
+  testing::ScratchDirectory dir;
+  const std::string blocker = dir.file("blocker");
+  testing::write_bytes(blocker, "a file, not a directory\n");
+  const auto out = testing::run_cli("conformance go --runs 2 --out " + blocker + "/out", true);
   EXPECT_EQ(out.exit_code, 2);
-  EXPECT_NE(out.output.find(blocker.string() + "/out: cannot create directory"), std::string::npos) << out.output;
-  const auto unused_out = std::filesystem::temp_directory_path() / "allocsim-conformance-out";
+  EXPECT_EQ(out.output, "allocsim: error: --out \"" + blocker + "/out\": " + blocker + " is not a directory\n");
   const auto build = testing::run_cli(
-      "conformance go --runs 2 --out " + unused_out.string() + " --build-dir " + blocker.string() + "/build", true);
+      "conformance go --runs 2 --out " + dir.file("unused-out") + " --build-dir " + blocker + "/build", true);
   EXPECT_EQ(build.exit_code, 2);
-  EXPECT_NE(build.output.find(blocker.string() + "/build/conformance/go: cannot create directory"), std::string::npos)
+  EXPECT_NE(build.output.find(blocker + "/build/conformance/go: cannot create directory"), std::string::npos)
       << build.output;
-  std::filesystem::remove(blocker);
-  std::filesystem::remove_all(unused_out);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("unused-out")));
+  EXPECT_EQ(testing::read_bytes(blocker), "a file, not a directory\n");
 }
 
 }  // namespace

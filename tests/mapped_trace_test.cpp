@@ -51,8 +51,13 @@ TEST(StreamedSynthetic, FileHoldsTheTraceMadeInMemory) {
 }
 
 TEST(StreamedSynthetic, BytesPastTheLimitWriteNothing) {
-  const SyntheticSpec spec = parse_spec(R"({"allocations": 40000,
-      "sizes": {"distribution": "constant", "size": 281474976710656}})");  // 40000 * 2^48 > 2^62
+  // The least each size can be passes the check made when the spec is read
+  // (2 * 10^6 * 16 bytes); what is drawn does not: log-uniform sizes in [2^4, 2^48]
+  // have mean (2^48 - 2^4) / ln 2^44 ~ 9.2e12 bytes, so 2 * 10^6 of them add up to
+  // ~1.8e19 > 2^62 ~ 4.6e18 (the sum's standard deviation is ~1e17), found by the
+  // writer while it streams, about a quarter of the way in.
+  const SyntheticSpec spec = parse_spec(R"({"allocations": 2000000,
+      "sizes": {"distribution": "log_uniform", "min": 16, "max": 281474976710656}})");
   ScratchDirectory dir;
   const std::string path = dir.file("huge.ast");
   try {

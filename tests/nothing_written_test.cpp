@@ -53,7 +53,8 @@ TEST(NothingWritten, AJunitPathThatCannotBeWrittenIsFoundBeforeAnythingRuns) {
   // A parent that does not exist is not created (util/output_path.h).
   const std::string nested = dir.file(long_name + "xxxxxxxxxx/report.xml");
   expect_refused(run_cli("check --quiet --out " + dir.file("out") + " --junit " + nested + " " + dir.file("s.json"), true),
-                 "does not exist (allocsim does not create it)");
+                 "--junit \"" + nested + "\": " + dir.file(long_name + "xxxxxxxxxx") +
+                     " does not exist (allocsim does not create it); create it or choose another --junit");
   EXPECT_FALSE(fs::exists(dir.file("out")));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.file("")), fs::directory_iterator()), 1) << "only s.json";
   // A writable one: the report is written.

@@ -101,8 +101,10 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
     const std::string out =
         options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
                              : options->out;
-    // An --out that cannot be created fails before the drivers run, not after.
-    if (find_conformance_system(options->run.system) != nullptr) check_results_directory(out, {}, "--out");
+    // Flag values first (conformance_plan checks them), then an --out that cannot be
+    // written: both fail before the drivers run, not after.
+    conformance_plan(options->run);
+    check_results_directory(out, {}, "--out");
     const ConformanceResult result = run_conformance(options->run);
     write_conformance_results(result, options->run, out, !options->no_chart);
     std::fputs(verdict_table(result).c_str(), stdout);

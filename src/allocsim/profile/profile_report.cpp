@@ -79,7 +79,7 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
   std::string out;
   char line[512];
   std::snprintf(line, sizeof line, "%s: %s profile (%s), %s window, rate %s, %zu records\n",
-                profile.path.c_str(), profile.model.system.c_str(), profile.format.c_str(),
+                printable_name(profile.path).c_str(), profile.model.system.c_str(), profile.format.c_str(),
                 profile.window.c_str(), number(profile.model.rate).c_str(), profile.entries.size());
   out += line;
   out += "model: " + model_name(profile.model.kind) + "; " + profile.samples_note + "\n";

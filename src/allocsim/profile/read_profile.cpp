@@ -62,7 +62,11 @@ HeapProfile read_profile(const std::string& path, const ReadOptions& options) {
     if (contents.size() > kMaxProfileBytes) throw InputError(where + ": larger than 1 GiB (the limit)");
   }
   if (in.bad()) throw InputError(where + ": read failed");
-  return parse_profile(contents, where, options);
+  // Messages name the file as `where`; the profile keeps its name as given (JSON
+  // output writes it through json_text, the table through printable_name).
+  HeapProfile profile = parse_profile(contents, where, options);
+  profile.path = path;
+  return profile;
 }
 
 }  // namespace allocsim::profile

@@ -28,8 +28,10 @@ ScaledCounts scaled_pmf(const Distribution& distribution, double mode, double la
     result.values.push_back(k * weight);
     result.probabilities.push_back(p);
   }
+  // 1 - kept in double precision is the mass beyond the cut only to about 2^-53
+  // (margins.h, kMinFalseFailure): never claimed smaller, even where kept rounds to 1.
   const double kept = std::accumulate(result.probabilities.begin(), result.probabilities.end(), 0.0);
-  result.dropped = std::max(0.0, 1.0 - kept);
+  result.dropped = std::max(0x1p-53, 1.0 - kept);
   return result;
 }
 
