@@ -36,9 +36,17 @@ struct StreamBits {
 double binomial_draw(RandomStream& stream, double trials, double p) {
   if (p >= 1.0) return trials;
   if (trials * p > kDirectDrawLimit) {
+    // libstdc++'s binomial_distribution computes 32 n in its own integer type, which
+    // overflows past 2^58 trials: draw Binomial(n, p) as the sum of Binomials over
+    // chunks of at most 2^57 trials (exact; at most 64 chunks below 2^63).
+    constexpr double kChunk = 0x1p57;
     StreamBits bits{stream};
-    return static_cast<double>(
-        std::binomial_distribution<std::int64_t>(static_cast<std::int64_t>(trials), p)(bits));
+    double successes = 0;
+    for (double left = trials; left > 0; left -= kChunk) {
+      const auto chunk = static_cast<std::int64_t>(std::min(left, kChunk));
+      successes += static_cast<double>(std::binomial_distribution<std::int64_t>(chunk, p)(bits));
+    }
+    return successes;
   }
   double position = 0, successes = 0;
   for (;;) {
