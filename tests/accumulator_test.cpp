@@ -1,11 +1,11 @@
-#include "allocsim/sampler/accumulator_sampler.h"
+#include "allocsim/sampler/families/accumulator_sampler.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "allocsim/sampler/second_layer.h"
+#include "allocsim/sampler/families/second_layer.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

@@ -1,5 +1,5 @@
-// dotnet-tick (sampler/allocation_tick.h): the deterministic AllocationTick event.
-#include "allocsim/sampler/allocation_tick.h"
+// dotnet-tick (sampler/systems/dotnet-tick/dotnet_tick.h): the deterministic AllocationTick event.
+#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "allocsim/sampler/dotnet.h"
+#include "allocsim/sampler/systems/dotnet/dotnet.h"
 
 #include <gtest/gtest.h>
 

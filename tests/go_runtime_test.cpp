@@ -1,4 +1,4 @@
-#include "allocsim/sampler/go_runtime.h"
+#include "allocsim/sampler/systems/go/go.h"
 
 #include <gtest/gtest.h>
 

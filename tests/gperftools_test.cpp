@@ -1,4 +1,4 @@
-#include "allocsim/sampler/gperftools.h"
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// heapprofd (sampler/heapprofd.h) and the byte countdown it shares with memray
-// (sampler/byte_countdown.h).
-#include "allocsim/sampler/heapprofd.h"
+// heapprofd (sampler/systems/heapprofd/heapprofd.h) and the byte countdown it shares with memray
+// (sampler/families/byte_countdown.h).
+#include "allocsim/sampler/systems/heapprofd/heapprofd.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "allocsim/sampler/byte_countdown.h"
+#include "allocsim/sampler/families/byte_countdown.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

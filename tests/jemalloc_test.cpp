@@ -1,4 +1,4 @@
-#include "allocsim/sampler/jemalloc.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 
 #include <gtest/gtest.h>
 

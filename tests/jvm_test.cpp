@@ -1,10 +1,10 @@
-#include "allocsim/sampler/jvm.h"
+#include "allocsim/sampler/systems/jvm/jvm.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "allocsim/sampler/go_random.h"
+#include "allocsim/sampler/systems/go/go_random.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

@@ -1,10 +1,10 @@
-#include "allocsim/sampler/jvm_tlab.h"
+#include "allocsim/sampler/systems/jvm/jvm_tlab.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "allocsim/sampler/jvm.h"
+#include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 

@@ -1,13 +1,13 @@
-// memray (sampler/memray.h): the byte countdown with one process-wide counter and
+// memray (sampler/systems/memray/memray.h): the byte countdown with one process-wide counter and
 // the s >= T whole-allocation rule.
-#include "allocsim/sampler/memray.h"
+#include "allocsim/sampler/systems/memray/memray.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 
-#include "allocsim/sampler/byte_countdown.h"
+#include "allocsim/sampler/families/byte_countdown.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

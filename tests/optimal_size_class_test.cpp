@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "allocsim/design/optimal_design.h"
-#include "allocsim/sampler/jemalloc_size_classes.h"
-#include "allocsim/sampler/optimal_size_class.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
+#include "allocsim/sampler/references/optimal_size_class.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

@@ -1,5 +1,5 @@
-// per-allocation (sampler/per_allocation.h): Bernoulli(1/N) sampling of allocations.
-#include "allocsim/sampler/per_allocation.h"
+// per-allocation (sampler/references/per_allocation.h): Bernoulli(1/N) sampling of allocations.
+#include "allocsim/sampler/references/per_allocation.h"
 
 #include <gtest/gtest.h>
 

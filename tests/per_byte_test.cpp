@@ -1,4 +1,4 @@
-#include "allocsim/sampler/per_byte.h"
+#include "allocsim/sampler/references/per_byte.h"
 
 #include <gtest/gtest.h>
 

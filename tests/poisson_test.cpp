@@ -1,4 +1,4 @@
-#include "allocsim/sampler/poisson.h"
+#include "allocsim/sampler/references/poisson.h"
 
 #include <gtest/gtest.h>
 

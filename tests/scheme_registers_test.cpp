@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/registry.h"
 #include "test_support.h"
 

@@ -10,13 +10,13 @@
 #include <tuple>
 #include <vector>
 
-#include "allocsim/sampler/allocation_tick.h"
-#include "allocsim/sampler/byte_countdown.h"
-#include "allocsim/sampler/dotnet.h"
-#include "allocsim/sampler/jemalloc.h"
-#include "allocsim/sampler/per_allocation.h"
+#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
+#include "allocsim/sampler/families/byte_countdown.h"
+#include "allocsim/sampler/systems/dotnet/dotnet.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
+#include "allocsim/sampler/references/per_allocation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/tcmalloc.h"
+#include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "allocsim/sampler/poisson.h"
+#include "allocsim/sampler/references/poisson.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"

@@ -1,11 +1,11 @@
-#include "allocsim/sampler/tcmalloc.h"
+#include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
 
-#include "allocsim/sampler/tcmalloc_size_classes.h"
+#include "allocsim/sampler/systems/tcmalloc/tcmalloc_size_classes.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "allocsim/sampler/ocaml.h"
-#include "allocsim/sampler/v8.h"
+#include "allocsim/sampler/systems/ocaml/ocaml.h"
+#include "allocsim/sampler/systems/v8/v8.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"

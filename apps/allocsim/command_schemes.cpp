@@ -88,7 +88,7 @@ void print_one(const SchemeDescriptor& d) {
   std::string scheme = d.name;
   for (const std::string& name : required_parameters(d)) scheme += (scheme == d.name ? ":" : ",") + name + "=VALUE";
   std::printf("\nexample:\n  allocsim evaluate traces/sqlite3.raw.zst --scheme %s%s\n", scheme.c_str(),
-              d.byte_rate ? " --rate 32KiB --rate 512KiB" : "");
+              d.rate && d.rate->unit == RateUnit::bytes ? " --rate 32KiB --rate 512KiB" : "");
 }
 
 }  // namespace

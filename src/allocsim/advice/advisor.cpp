@@ -33,24 +33,27 @@ StackObjective AccuracyTargets::stack_objective() const {
 }
 
 const std::vector<AdvisedScheme>& advised_schemes() {
-  static const std::vector<AdvisedScheme> schemes = {
-      {"heapprofd", "bytes"}, {"jemalloc", "bytes"},         {"tcmalloc", "bytes"},
-      {"dotnet", "bytes", 2},    {"per-allocation", "allocations"}, {"optimal-size-class", "bytes"},
-  };
+  static const std::vector<AdvisedScheme> schemes = [] {
+    std::vector<AdvisedScheme> advised;
+    for (const SchemeDescriptor& descriptor : scheme_registry()) {
+      if (!descriptor.advice) continue;
+      // A scheme without a rate parameter is advised in bytes between samples too.
+      const bool allocations = descriptor.rate && descriptor.rate->unit == RateUnit::allocations;
+      advised.push_back({descriptor.name, allocations ? "allocations" : "bytes", descriptor.advice->least_interval,
+                         &*descriptor.advice});
+    }
+    return advised;
+  }();
   return schemes;
 }
 
 nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
                                   const AccuracyTargets& targets) {
-  if (scheme.name == "optimal-size-class") {
-    if (!targets.has_stack_targets()) return {{"samples", trace_bytes / interval}, {"objective", "allocated"}};
-    const StackObjective stacks = targets.stack_objective();
-    return {{"samples", trace_bytes / interval},
-            {"objective", "stack"},
-            {"stack_share", stacks.share},
-            {"total_weight", stacks.total_weight}};
+  if (scheme.rule->parameters) {
+    const auto stacks = targets.has_stack_targets() ? std::optional(targets.stack_objective()) : std::nullopt;
+    return scheme.rule->parameters(interval, trace_bytes, stacks);
   }
-  return {{"rate", static_cast<std::uint64_t>(interval)}};
+  return {{find_scheme(scheme.name)->rate->parameter, static_cast<std::uint64_t>(interval)}};
 }
 
 Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)

@@ -21,6 +21,7 @@
 #include "allocsim/advice/optimum_gap.h"
 #include "allocsim/advice/scheme_accuracy.h"
 #include "allocsim/design/size_class_demand.h"
+#include "allocsim/sampler/scheme_descriptor.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
@@ -42,16 +43,17 @@ struct AccuracyTargets {
   StackObjective stack_objective() const;
 };
 
-// A scheme the advisor tunes through one interval: the mean bytes (allocations for
-// per-allocation) between samples. optimal-size-class is tuned through its budget,
-// P = bytes / interval, with the targets' stack objective (stack_objective()) when
-// stack targets are given and the allocated one otherwise.
+// A scheme the advisor tunes through one interval: the mean bytes (allocations where
+// its rate counts allocations) between samples. A scheme with its own advice rule
+// (the optimal design: its budget P = bytes / interval) is given the targets' stack
+// objective (stack_objective()) when stack targets are given.
 struct AdvisedScheme {
   std::string name;
   std::string unit;  // of the interval: "bytes" or "allocations"
-  // The smallest interval the scheme accepts (.NET's 1/T must stay below 1).
-  double least_interval = 1;
+  double least_interval = 1;  // the smallest interval the scheme accepts
+  const AdviceRule* rule = nullptr;  // its descriptor's
 };
+// Every registered scheme with an advice rule, in registry order.
 const std::vector<AdvisedScheme>& advised_schemes();
 
 // The scheme's parameters at an interval (integer intervals: every rate parameter accepts them).

@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "allocsim/sampler/gperftools.h"
-#include "allocsim/sampler/jvm_tlab.h"
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
+#include "allocsim/sampler/systems/jvm/jvm_tlab.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {

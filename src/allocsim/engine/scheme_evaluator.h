@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "allocsim/random/random_stream.h"
+#include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/stats/error_accumulator.h"
 #include "allocsim/stats/groups.h"

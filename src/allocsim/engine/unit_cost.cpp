@@ -72,17 +72,21 @@ TraceEstimate estimate_file(const FileTraceSpec& file, const std::vector<GroupKi
   return {events, std::nullopt, slot_count(groups, kUnknownGroupCount, kUnknownGroupCount)};
 }
 
-// The scheme's "rate" parameter (or the alias it goes by): a number, or a byte
-// size with a unit; the registry's default when the entry has none.
+// The scheme's rate parameter (under its name or an alias): a number, or a byte
+// size with a unit; the descriptor's default when the entry has none.
 std::optional<double> rate_of(const SchemeInstance& scheme, const SchemeDescriptor& descriptor) {
-  for (std::string_view key : {"rate", "interval", "stride"}) {
-    const auto it = scheme.params.find(key);
-    if (it == scheme.params.end()) continue;
-    if (it->is_number()) return it->get<double>();
-    if (it->is_string()) return parse_byte_size(it->get<std::string>(), "rate");
-  }
+  if (!descriptor.rate) return std::nullopt;
   for (const ParameterInfo& parameter : descriptor.parameters) {
-    if (parameter.name == "rate" && parameter.default_value.is_number()) return parameter.default_value.get<double>();
+    if (parameter.name != descriptor.rate->parameter) continue;
+    std::vector<std::string> names = parameter.aliases;
+    names.insert(names.begin(), parameter.name);
+    for (const std::string& name : names) {
+      const auto it = scheme.params.find(name);
+      if (it == scheme.params.end()) continue;
+      if (it->is_number()) return it->get<double>();
+      if (it->is_string()) return parse_byte_size(it->get<std::string>(), name);
+    }
+    if (parameter.default_value.is_number()) return parameter.default_value.get<double>();
   }
   return std::nullopt;
 }
@@ -106,16 +110,15 @@ TraceEstimate estimate_trace(const TraceSource& source, const std::vector<GroupK
 }
 
 bool replays_skip_ahead(const SchemeInstance& scheme, ReplayMode replay) {
-  constexpr std::string_view kStreamingOnly[] = {"per-byte", "optimal-size-class", "gperftools"};
-  return replay == ReplayMode::skip_ahead &&
-         std::find(std::begin(kStreamingOnly), std::end(kStreamingOnly), scheme.name) == std::end(kStreamingOnly);
+  const SchemeDescriptor* descriptor = find_scheme(scheme.name);
+  return replay == ReplayMode::skip_ahead && descriptor != nullptr && descriptor->skip_ahead;
 }
 
 double expected_samples(const SchemeInstance& scheme, const TraceEstimate& trace) {
   const SchemeDescriptor* descriptor = find_scheme(scheme.name);
   const std::optional<double> rate = descriptor != nullptr ? rate_of(scheme, *descriptor) : std::nullopt;
   if (!rate || !(*rate > 0)) return trace.events;
-  if (!descriptor->byte_rate) return trace.events / std::max(*rate, 1.0);
+  if (descriptor->rate->unit == RateUnit::allocations) return trace.events / std::max(*rate, 1.0);
   if (!trace.bytes) return trace.events;
   return std::min(trace.events, *trace.bytes / *rate);
 }

@@ -110,13 +110,4 @@ double positive_byte_amount(const JsonValue& value) {
   return bytes;
 }
 
-std::optional<JsonValue> maybe_aliased(JsonObject& object, std::string_view name, std::string_view alias) {
-  auto primary = object.maybe(name);
-  auto secondary = object.maybe(alias);
-  if (primary && secondary) {
-    secondary->fail("is another name for \"" + std::string(name) + "\"; give one of them");
-  }
-  return primary ? primary : secondary;
-}
-
 }  // namespace allocsim

@@ -26,8 +26,4 @@ std::uint64_t positive_byte_count(const JsonValue& value);  // >= 1
 // A real-valued byte amount > 0 (a mean interval may be fractional).
 double positive_byte_amount(const JsonValue& value);
 
-// The value under `name` or under its alias (a system's own name for the same
-// parameter, such as "interval" for "rate"); giving both is an error.
-std::optional<JsonValue> maybe_aliased(JsonObject& object, std::string_view name, std::string_view alias);
-
 }  // namespace allocsim

@@ -118,7 +118,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
   profile.path = path;
   profile.format = "pprof";
   profile.window = window;
-  profile.model = {ModelKind::per_allocation_exponential, static_cast<double>(message.period()), "go"};
+  profile.model = model_for_profile_format(profile.format, static_cast<double>(message.period()));
   for (const auto& type : message.sample_type()) {
     profile.value_names.push_back(strings.at(type.type(), "sample_type") + "/" +
                                   strings.at(type.unit(), "sample_type"));

@@ -1,35 +1,30 @@
 #include "allocsim/profile/sampling_model.h"
 
-#include <array>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
+#include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
 namespace {
 
-struct SchemeModel {
-  std::string_view scheme;
-  ModelKind kind;
-};
-
-// From each scheme's summary in `allocsim schemes`: "at most one sample per
-// allocation, leftover discarded" is per_allocation_exponential; "leftover carried,
-// several samples per allocation" is poisson_bytes (per-byte Bernoulli(1/T) trials
-// are Binomial(B, 1/T), Poisson(B/T) to within 1/T).
-constexpr std::array kSchemeModels = {
-    SchemeModel{"go", ModelKind::per_allocation_exponential},
-    SchemeModel{"jemalloc", ModelKind::per_allocation_exponential},
-    SchemeModel{"gperftools", ModelKind::per_allocation_exponential},
-    SchemeModel{"tcmalloc", ModelKind::per_allocation_exponential},
-    SchemeModel{"jvm", ModelKind::per_allocation_exponential},
-    SchemeModel{"v8", ModelKind::per_allocation_exponential},
-    SchemeModel{"heapprofd", ModelKind::poisson_bytes},
-    SchemeModel{"memray", ModelKind::poisson_bytes},
-    SchemeModel{"poisson", ModelKind::poisson_bytes},
-    SchemeModel{"per-byte", ModelKind::poisson_bytes},
-    SchemeModel{"per-allocation", ModelKind::per_allocation_fixed},
-};
+// The entry model of a scheme's sampling family (scheme_descriptor.h); none for a
+// family without one.
+std::optional<ModelKind> kind_of(SamplingFamily family) {
+  switch (family) {
+    case SamplingFamily::per_allocation_exponential:
+      return ModelKind::per_allocation_exponential;
+    case SamplingFamily::poisson_bytes:
+      return ModelKind::poisson_bytes;
+    case SamplingFamily::per_allocation_fixed:
+      return ModelKind::per_allocation_fixed;
+    case SamplingFamily::none:
+      break;
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -63,16 +58,27 @@ SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::
   if (!(rate >= 1.0) || !std::isfinite(rate)) {
     throw InputError(where + ": the sampling rate must be a number >= 1");
   }
-  for (const SchemeModel& known : kSchemeModels) {
-    if (known.scheme == scheme) return {known.kind, rate, std::string(scheme)};
+  const SchemeDescriptor* descriptor = find_scheme(scheme);
+  if (descriptor != nullptr && kind_of(descriptor->family)) {
+    return {*kind_of(descriptor->family), rate, descriptor->name};
   }
   std::string names;
-  for (const SchemeModel& known : kSchemeModels) {
+  for (const SchemeDescriptor& known : scheme_registry()) {
+    if (!kind_of(known.family)) continue;
     if (!names.empty()) names += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
-    names += known.scheme;
+    names += known.name;
   }
   throw InputError(where + ": no entry model for scheme \"" + std::string(scheme) +
                    "\" (models exist for: " + names + ")");
+}
+
+SamplingModel model_for_profile_format(std::string_view format, double rate) {
+  for (const SchemeDescriptor& system : scheme_registry()) {
+    for (const std::string& written : system.profile_formats) {
+      if (written == format && kind_of(system.family)) return {*kind_of(system.family), rate, system.name};
+    }
+  }
+  throw std::logic_error("no scheme declares that it writes " + std::string(format) + " profiles");
 }
 
 std::string model_name(ModelKind kind) {

@@ -20,7 +20,7 @@ enum class ModelKind { per_allocation_exponential, poisson_bytes, per_allocation
 struct SamplingModel {
   ModelKind kind = ModelKind::per_allocation_exponential;
   double rate = 0;  // T: mean bytes between samples, or allocations for per_allocation_fixed
-  std::string system;  // "go", "jemalloc", ... as in `allocsim schemes`
+  std::string system;  // the scheme's name, as in `allocsim schemes`
 };
 
 // Probability that one allocation of `size` bytes gets at least one sample.
@@ -42,6 +42,10 @@ double detection_limit_bytes(const SamplingModel& model, double chance, double s
 // The model of a scheme of `allocsim schemes`; InputError naming `where` for a
 // scheme without one (deterministic or size-class-dependent designs).
 SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::string& where);
+
+// The model of the system that writes heap profiles of `format` ("pprof", "jemalloc
+// heap_v2", "gperftools heap_v2": SchemeDescriptor::profile_formats) at `rate`.
+SamplingModel model_for_profile_format(std::string_view format, double rate);
 
 std::string model_name(ModelKind kind);  // "binomial (p = 1 - exp(-s/T))", ...
 

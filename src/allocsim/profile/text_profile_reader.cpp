@@ -179,13 +179,12 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
   profile.value_names = {profile.window + "_objects/count", profile.window + "_space/bytes"};
 }
 
-HeapProfile text_profile(const std::string& path, const char* format, const std::string& window,
-                         double rate, const char* system) {
+HeapProfile text_profile(const std::string& path, const char* format, const std::string& window, double rate) {
   HeapProfile profile;
   profile.path = path;
   profile.format = format;
   profile.window = window;
-  profile.model = {ModelKind::per_allocation_exponential, rate, system};
+  profile.model = model_for_profile_format(format, rate);
   return profile;
 }
 
@@ -219,8 +218,8 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
   if (!starts_with(line, magic)) {
     throw InputError(at_line(path, 1) + ": not a jemalloc heap profile (no \"heap_v2/\" header)");
   }
-  HeapProfile profile = text_profile(path, "jemalloc heap_v2", window,
-                                     parse_rate(line.substr(magic.size()), at_line(path, 1)), "jemalloc");
+  HeapProfile profile =
+      text_profile(path, "jemalloc heap_v2", window, parse_rate(line.substr(magic.size()), at_line(path, 1)));
   profile.samples_note = unbias
       ? "prof_unbias values: samples approximated by the written objects (prof_do_unbias)"
       : "raw counts (prof_unbias:false): samples exact";
@@ -262,8 +261,7 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
                      ": not a gperftools heap profile (no \"heap profile: ... @ heap_v2/RATE\" header)");
   }
   HeapProfile profile = text_profile(path, "gperftools heap_v2", window,
-                                     parse_rate(line.substr(rate_at + rate_mark.size()), at_line(path, 1)),
-                                     "gperftools");
+                                     parse_rate(line.substr(rate_at + rate_mark.size()), at_line(path, 1)));
   profile.samples_note = "raw counts: samples exact";
   // Records of one stack and one object size are merged; a line of several objects
   // of different sizes (HeapProfilerDump buckets) stays a mixed-size record.

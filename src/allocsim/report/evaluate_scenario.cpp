@@ -22,7 +22,10 @@ struct SchemeArgument {
   std::string label;  // the argument as given
   std::string name;
   nlohmann::json params = nlohmann::json::object();
-  bool takes_rate = false;  // --rate applies: a byte "rate" the argument does not fix
+  // --rate applies to this parameter: the scheme's rate in bytes, not fixed by the
+  // argument under its name or an alias; empty when it does not apply.
+  std::string rate_parameter;
+  bool takes_rate() const { return !rate_parameter.empty(); }
 };
 
 // "heapprofd:passthrough=none,rate=64KiB": a value that reads as a JSON number or
@@ -53,9 +56,15 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
       out.params[key] = parsed.is_number() || parsed.is_boolean() ? parsed : nlohmann::json(value);
     }
   }
-  bool has_rate = false;
-  for (const ParameterInfo& p : descriptor->parameters) has_rate = has_rate || p.name == "rate";
-  out.takes_rate = has_rate && descriptor->byte_rate && !out.params.contains("rate");
+  if (descriptor->rate && descriptor->rate->unit == RateUnit::bytes) {
+    bool fixed = false;
+    for (const ParameterInfo& p : descriptor->parameters) {
+      if (p.name != descriptor->rate->parameter) continue;
+      fixed = out.params.contains(p.name);
+      for (const std::string& alias : p.aliases) fixed = fixed || out.params.contains(alias);
+    }
+    if (!fixed) out.rate_parameter = descriptor->rate->parameter;
+  }
   return out;
 }
 
@@ -143,7 +152,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
     rates.push_back(static_cast<std::uint64_t>(bytes));
   }
   const bool swept = !rates.empty();
-  if (swept && std::none_of(schemes.begin(), schemes.end(), [](const SchemeArgument& s) { return s.takes_rate; })) {
+  if (swept && std::none_of(schemes.begin(), schemes.end(), [](const SchemeArgument& s) { return s.takes_rate(); })) {
     throw InputError("--rate: no scheme given takes a byte rate here (it is fixed in --scheme, or the scheme's "
                      "rate counts allocations or is a probability)");
   }
@@ -151,12 +160,12 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (const SchemeArgument& s : schemes) {
     nlohmann::ordered_json entry = {{"scheme", s.name}, {"label", s.label}};
     for (const auto& [key, value] : s.params.items()) entry[key] = value;
-    if (swept && s.takes_rate) entry["rate"] = "$rate";
+    if (swept && s.takes_rate()) entry[s.rate_parameter] = "$rate";
     scheme_list.push_back(entry);
     // Every rate now, so that a rate a scheme refuses names the flags.
-    for (const auto& rate : swept && s.takes_rate ? rates : nlohmann::ordered_json::array({nullptr})) {
+    for (const auto& rate : swept && s.takes_rate() ? rates : nlohmann::ordered_json::array({nullptr})) {
       nlohmann::json params = s.params;
-      if (!rate.is_null()) params["rate"] = rate.get<std::uint64_t>();
+      if (!rate.is_null()) params[s.rate_parameter] = rate.get<std::uint64_t>();
       create_scheme(s.name, params, "--scheme " + printable_unquoted(s.label) + (rate.is_null() ? "" : " at --rate " + json_text(rate)));
     }
   }

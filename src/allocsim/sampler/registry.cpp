@@ -1,21 +1,22 @@
 #include "allocsim/sampler/registry.h"
 
-#include "allocsim/sampler/accumulator_scheme.h"
-#include "allocsim/sampler/allocation_tick.h"
-#include "allocsim/sampler/dotnet.h"
-#include "allocsim/sampler/go_runtime.h"
-#include "allocsim/sampler/gperftools.h"
-#include "allocsim/sampler/heapprofd.h"
-#include "allocsim/sampler/jemalloc.h"
-#include "allocsim/sampler/jvm.h"
-#include "allocsim/sampler/memray.h"
-#include "allocsim/sampler/ocaml.h"
-#include "allocsim/sampler/optimal_size_class.h"
-#include "allocsim/sampler/per_allocation.h"
-#include "allocsim/sampler/per_byte.h"
-#include "allocsim/sampler/poisson.h"
-#include "allocsim/sampler/tcmalloc.h"
-#include "allocsim/sampler/v8.h"
+#include "allocsim/sampler/references/optimal_size_class.h"
+#include "allocsim/sampler/references/per_allocation.h"
+#include "allocsim/sampler/references/per_byte.h"
+#include "allocsim/sampler/references/poisson.h"
+#include "allocsim/sampler/systems/chromium/chromium.h"
+#include "allocsim/sampler/systems/ddprof/ddprof.h"
+#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
+#include "allocsim/sampler/systems/dotnet/dotnet.h"
+#include "allocsim/sampler/systems/go/go.h"
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
+#include "allocsim/sampler/systems/heapprofd/heapprofd.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
+#include "allocsim/sampler/systems/jvm/jvm.h"
+#include "allocsim/sampler/systems/memray/memray.h"
+#include "allocsim/sampler/systems/ocaml/ocaml.h"
+#include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
+#include "allocsim/sampler/systems/v8/v8.h"
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/printable.h"
@@ -28,13 +29,13 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       heapprofd_pre12_scheme(),
       memray_scheme(),
       dotnet_tick_scheme(),
-      per_allocation_scheme(),
       per_byte_scheme(),
       poisson_scheme(),
       jemalloc_scheme(),
       tcmalloc_scheme(),
       gperftools_scheme(),
       dotnet_scheme(),
+      per_allocation_scheme(),
       go_scheme(),
       jvm_scheme(),
       chromium_scheme(),
@@ -72,7 +73,8 @@ std::unique_ptr<Scheme> create_scheme(std::string_view name, const nlohmann::jso
                      " (known: " + known_scheme_names() + ")");
   }
   JsonObject object(params, path);
-  auto scheme = descriptor->create(object);
+  SchemeParameters parameters(object, descriptor->parameters);
+  auto scheme = descriptor->create(parameters);
   object.finish();
   return scheme;
 }

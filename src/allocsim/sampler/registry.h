@@ -1,38 +1,18 @@
 #pragma once
-// The catalogue of schemes: names as used in scenarios and on the command line,
-// their parameters with defaults, and the document or code each one models.
+// The catalogue of schemes: one line per scheme in registry.cpp, each descriptor
+// written in its own folder (systems/<name>/, references/).
 #include <nlohmann/json.hpp>
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "allocsim/sampler/scheme.h"
-#include "allocsim/json/json_reader.h"
+#include "allocsim/sampler/scheme_descriptor.h"
 
 namespace allocsim {
 
-struct ParameterInfo {
-  std::string name;
-  std::string type;  // "number", "integer", "string", "boolean"
-  nlohmann::json default_value;
-  std::string description;
-};
-
-struct SchemeDescriptor {
-  std::string name;
-  std::string summary;
-  std::string source;  // the design document / code it models
-  std::vector<ParameterInfo> parameters;
-  std::vector<std::string> variants;  // where the real code and the document differ
-  // Reads the scheme's parameters from `params` (the caller finishes the object).
-  std::function<std::unique_ptr<Scheme>(JsonObject& params)> create;
-  // "rate" is a byte interval (false: per-allocation's N counts allocations).
-  bool byte_rate = true;
-};
-
+// In the order `allocsim schemes` lists them (and `advise` reports them).
 const std::vector<SchemeDescriptor>& scheme_registry();
 // nullptr if unknown.
 const SchemeDescriptor* find_scheme(std::string_view name);

@@ -162,7 +162,8 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     if (!labels.insert(label).second) {
       entry.fail("scheme label " + printable(label) + " is used twice; give each entry a distinct \"label\"");
     }
-    std::shared_ptr<const Scheme> scheme = descriptor->create(entry);
+    SchemeParameters parameters(entry, descriptor->parameters);
+    std::shared_ptr<const Scheme> scheme = descriptor->create(parameters);
     entry.finish();
     point.schemes.push_back({label, name, std::move(scheme), schemes_json[i]});
   }

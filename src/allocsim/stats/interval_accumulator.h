@@ -4,7 +4,7 @@
 // truth is below the lower bound); miss_high those entirely below it.
 #include <cstdint>
 
-#include "allocsim/sampler/scheme.h"
+#include "allocsim/estimate/interval.h"
 #include "allocsim/stats/moments.h"
 
 namespace allocsim {

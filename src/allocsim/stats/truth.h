@@ -4,7 +4,7 @@
 #include <functional>
 #include <vector>
 
-#include "allocsim/sampler/scheme.h"
+#include "allocsim/estimate/quantity.h"
 #include "allocsim/stats/groups.h"
 #include "allocsim/stats/window.h"
 

@@ -1,0 +1,102 @@
+#pragma once
+// `jemalloc`: jemalloc's heap-profiling sampler as its code does it (src/prof.c
+// prof_sample_new_event_wait, src/thread_event.c, src/prof_data.c
+// prof_unbias_map_init; jemalloc/jemalloc 295e489), the model of
+// doc_internal/PROFILING_INTERNALS.md.
+//
+// Each thread counts down a wait W = floor(ln u / ln(1 - 1/R)) + 1, a geometric on
+// {1, 2, ...} with p = 1/R, over the usable (size-class) sizes Z of its allocations
+// (jemalloc_size_classes.h). The allocation whose Z reaches the wait is sampled; the
+// leftover is discarded and a fresh wait starts after it. By memorylessness this is
+// exactly "each byte a Bernoulli(1/R) trial, stop at an allocation's first success"
+// (countdown_discard.h):
+// allocations are sampled independently with pi(Z) = 1 - (1 - 1/R)^Z, at most once.
+//
+// Estimators (per sampled allocation, from its size class Z):
+//   bytes: Z / (1 - e^(-Z/R)), rounded to an integer per size class (prof_unbiased_sz);
+//   count: round(8 / (1 - e^(-Z/R))) / 8 (prof_shifted_unbiased_cnt, counts kept in
+//          eighths);
+//   bytes_sum_then_unbias: what jeprof / pprof do with raw (prof_unbias:false) dumps:
+//          sum a group's sampled bytes S and samples C, then scale by
+//          1 / (1 - e^(-(S/C)/R)), using the group's average sampled size
+//          (PROFILING_INTERNALS.md "Aggregation must be done after unbiasing samples").
+// The weight uses e^(-Z/R) while the sampler's pi is 1 - (1 - 1/R)^Z, which is
+// e^(-Z/R) (1 - Z/(2R^2) + ...) short of 1: the unrounded weight's relative bias is
+// pi / (1 - e^(-Z/R)) - 1 ~ (1/(2R)) (Z/R) / (e^(Z/R) - 1), at most +1/(2R) (small Z;
+// +9.5e-7 at R = 2^19). The integer rounding adds at most 0.5 byte per sample, and
+// the eighths of the count up to 1/16 per sample (+2.7% for Z = R). All of it is in
+// the per-allocation theory: bias_i = pi_i w_i - truth_i, Var_i = w_i^2 pi_i (1 - pi_i).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/families/countdown_discard.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
+#include "allocsim/sampler/observation.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/families/skip_ahead.h"
+#include "allocsim/trace/thread_index.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim {
+
+class JemallocSampler {
+ public:
+  JemallocSampler(const Trace& trace, double rate) : trials_(1.0 / rate), usable_(trace.size()) {
+    for (std::size_t i = 0; i < trace.size(); ++i) usable_[i] = jemalloc_usable_size(trace.requested[i]);
+  }
+
+  // Each thread's usable sizes with prefix sums, for replay_skip_ahead.
+  static CountedStreams usable_streams(const Trace& trace, const ThreadIndex& index) {
+    const SizeColumn& requested = trace.requested;
+    return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jemalloc_usable_size(requested[i]); });
+  }
+  // For replay_skip_ahead only: `usable` is usable_streams(trace, index).
+  JemallocSampler(double rate, std::shared_ptr<const CountedStreams> usable)
+      : trials_(1.0 / rate), usable_streams_(std::move(usable)) {}
+
+  // The same waits seen from the sampled bytes: a wait of W usable bytes starting
+  // at byte position b of the thread's stream samples the allocation holding byte
+  // b + W - 1, and the next wait starts after that allocation. Draws come from the
+  // same lane in the same order as replay(): identical observations, thread by
+  // thread.
+  template <class Stream>
+  void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
+                         std::vector<Observation>& out) const {
+    const CountedStreams& streams = *usable_streams_;
+    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+      first_success_skip_ahead(
+          streams, t, [&] { return draw_failures(lanes[t]); },
+          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
+    }
+  }
+
+  template <class Stream>
+  void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    failures_.resize(lanes.size());
+    for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
+    const ThreadColumn& thread = trace.thread;
+    first_success_replay(
+        usable_.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
+        [&](std::size_t i) { return usable_[i]; },
+        [&](std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); },
+        [&](std::size_t t) { return draw_failures(lanes[t]); });
+  }
+
+ private:
+  // The wait W (bytes up to and including the sampled one) less one.
+  template <class Stream>
+  std::uint64_t draw_failures(Stream& stream) const {
+    return trials_(stream.next_uniform()) - 1;
+  }
+
+  GeometricTrials trials_;  // p = 1/rate
+  std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
+  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the sampled one
+  std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only
+};
+
+SchemeDescriptor jemalloc_scheme();
+
+}  // namespace allocsim
