@@ -5,8 +5,8 @@
 
 #include "allocsim/format/csv.h"
 #include "allocsim/format/csv_reader.h"
-#include "allocsim/outputs/result_columns.h"
 #include "allocsim/report/results_writer.h"
+#include "allocsim/scenario/result_files.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 
@@ -73,7 +73,7 @@ TEST(CsvReader, MetricsCsvReadsBackExactly) {
   RunOptions options;
   const ScenarioResult result = run_scenario(scenario, options);
   const CsvTable table = parse_csv(metrics_csv(scenario, result), "metrics.csv");
-  EXPECT_EQ(table.columns, result_columns(ResultSource::metrics, {"rate"}));
+  EXPECT_EQ(table.columns, result_columns({"rate"}).at(ResultSource::metrics));
   ASSERT_EQ(table.rows.size(), result.rows.size());
   const auto scheme = *table.find("scheme");
   const auto mean = *table.find("mean");

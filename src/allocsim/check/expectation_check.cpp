@@ -9,6 +9,8 @@
 #include <boost/math/distributions/binomial.hpp>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/scenario/result_files.h"
+#include "allocsim/stats/result_tables.h"
 
 namespace allocsim {
 namespace {
@@ -38,70 +40,58 @@ double bias_standard_error(const Metrics& m) {
   return std::max(m.se_bias, std::sqrt(*m.theory.var / static_cast<double>(m.replications)));
 }
 
-MetricView interval_view(const IntervalMetrics& m, const std::string& metric) {
+// The value of a number column of `row`, read by its name from the row's table.
+template <class Row>
+double column_value(ResultTable<Row> table, const Row& row, const std::string& name) {
+  return std::get<double>(column_named(table, name).get(row));
+}
+
+MetricView interval_view(const IntervalRow& row, const std::string& metric) {
+  const IntervalMetrics& m = row.metrics;
+  const double value = column_value(interval_table(), row, metric);
   const double r = static_cast<double>(m.replications);
   const double tail = (1 - m.level) / 2;
   const double se_tail = r > 0 ? std::sqrt(tail * (1 - tail) / r) : kNaN;
-  if (metric == "coverage") return {m.coverage, m.se_coverage, m.level};
-  if (metric == "miss_low") return {m.miss_low, se_tail, tail};
-  if (metric == "miss_high") return {m.miss_high, se_tail, tail};
-  if (metric == "mean_width") return {m.mean_width, kNaN, std::nullopt};
-  return {m.rel_width, kNaN, std::nullopt};  // rel_width
+  if (metric == "coverage") return {value, m.se_coverage, m.level};
+  if (metric == "miss_low" || metric == "miss_high") return {value, se_tail, tail};
+  return {value, kNaN, std::nullopt};  // mean_width, rel_width
 }
 
-MetricView view(const Metrics& m, const std::string& metric) {
+MetricView view(const MetricRow& row, const std::string& metric) {
+  const Metrics& m = row.metrics;
   const TheoryValues& t = m.theory;
+  const double value = column_value(metric_table(), row, metric);
   const double se_bias = bias_standard_error(m);
-  if (metric == "mean") {
-    return {m.mean, se_bias, t.bias ? std::optional(m.truth + *t.bias) : std::nullopt};
-  }
-  if (metric == "bias") return {m.bias, se_bias, t.bias};
-  if (metric == "rel_bias") {
-    return {m.rel_bias, se_bias / m.truth, t.bias ? std::optional(*t.bias / m.truth) : std::nullopt};
-  }
-  if (metric == "var") return {m.var, m.se_var, t.var};
+  if (metric == "mean") return {value, se_bias, t.bias ? std::optional(m.truth + *t.bias) : std::nullopt};
+  if (metric == "bias") return {value, se_bias, t.bias};
+  if (metric == "rel_bias") return {value, se_bias / m.truth, t.bias ? std::optional(*t.bias / m.truth) : std::nullopt};
+  if (metric == "var") return {value, m.se_var, t.var};
   // Delta method: se(sd) = se(var) / (2 sd).
   if (metric == "sd") {
-    return {m.sd, m.sd > 0 ? m.se_var / (2 * m.sd) : kNaN,
-            t.var ? std::optional(std::sqrt(*t.var)) : std::nullopt};
+    return {value, m.sd > 0 ? m.se_var / (2 * m.sd) : kNaN, t.var ? std::optional(std::sqrt(*t.var)) : std::nullopt};
   }
-  if (metric == "rmse") return {m.rmse, kNaN, std::nullopt};
-  if (metric == "mape") return {m.mape, m.se_mape, t.mape};
-  if (metric == "cmape") return {m.cmape, m.se_cmape, t.cmape};
-  return {m.p_any_sample, m.se_p_any_sample, t.p_any_sample,  // p_any_sample
+  if (metric == "rmse") return {value, kNaN, std::nullopt};
+  if (metric == "mape") return {value, m.se_mape, t.mape};
+  if (metric == "cmape") return {value, m.se_cmape, t.cmape};
+  return {value, m.se_p_any_sample, t.p_any_sample,  // p_any_sample
           Proportion{m.replications_with_sample, m.replications}};
 }
 
-// The identifying columns of a metric row or an interval row.
-struct RowKey {
-  std::size_t point;
-  const std::string& scheme;
-  const std::string& estimator;
-  GroupKind group_kind;
-  const std::string& group;
-  const std::string& interval;  // empty for a metric row
-};
-
-RowKey key_of(const MetricRow& row) {
-  static const std::string none;
-  return {row.point, row.scheme, row.estimator, row.group_kind, row.group, none};
-}
-RowKey key_of(const IntervalRow& row) {
-  return {row.point, row.scheme, row.estimator, row.group_kind, row.group, row.interval};
+// The text of `row`'s key column `name`; empty where its table has none (the
+// interval of a metric row).
+template <class Row>
+std::string key_text(ResultTable<Row> table, const Row& row, std::string_view name) {
+  const ResultColumn<Row>* column = find_column(table, name);
+  return column == nullptr ? std::string() : std::string(std::get<std::string_view>(column->get(row)));
 }
 
-bool matches(const Scenario& scenario, const RowKey& row, const Expectation& e) {
+template <class Row>
+bool matches(const Scenario& scenario, ResultTable<Row> table, const Row& row, const Expectation& e) {
+  static const std::vector<std::string> no_sweep;
+  static const std::vector<std::string> keys = selectable_columns(no_sweep);
   for (const auto& [column, wanted] : e.where) {
-    if (column == "interval") {
-      if (wanted != row.interval) return false;
-    } else if (column == "scheme") {
-      if (wanted != row.scheme) return false;
-    } else if (column == "estimator") {
-      if (wanted != row.estimator) return false;
-    } else if (column == "group_kind") {
-      if (wanted != to_string(row.group_kind)) return false;
-    } else if (column == "group") {
-      if (wanted != row.group) return false;
+    if (std::find(keys.begin(), keys.end(), column) != keys.end()) {
+      if (wanted != key_text(table, row, column)) return false;
     } else {
       for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
         if (scenario.sweep[v].name == column && scenario.points[row.point].values[v] != wanted) return false;
@@ -111,14 +101,22 @@ bool matches(const Scenario& scenario, const RowKey& row, const Expectation& e) 
   return true;
 }
 
-std::string describe_row(const Scenario& scenario, const RowKey& row) {
+// The sweep values, then the key columns: "rate=4096 poisson/bytes/wald/stack:main;f".
+template <class Row>
+std::string describe_row(const Scenario& scenario, ResultTable<Row> table, const Row& row) {
   std::string out;
   for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
     out += scenario.sweep[v].name + "=" + format_sweep_value(scenario.points[row.point].values[v]) + " ";
   }
-  out += row.scheme + "/" + row.estimator;
-  if (!row.interval.empty()) out += "/" + row.interval;
-  return out + "/" + to_string(row.group_kind) + ":" + row.group;
+  std::vector<std::string_view> keys;
+  for (const ResultColumn<Row>& column : table) {
+    if (column.key) keys.push_back(std::get<std::string_view>(column.get(row)));
+  }
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (k > 0) out += k + 1 == keys.size() ? ":" : "/";  // the group after its kind
+    out += keys[k];
+  }
+  return out;
 }
 
 std::string number(double x) {
@@ -202,19 +200,19 @@ std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
     const Expectation& e = scenario.expectations[i];
     const std::string name = e.name.empty() ? e.path : e.name;
     bool any = false;
-    auto consider = [&](const RowKey& key, const MetricView& view) {
-      if (!matches(scenario, key, e)) return;
+    auto consider = [&](auto table, const auto& row, const MetricView& view) {
+      if (!matches(scenario, table, row, e)) return;
       any = true;
       ExpectationOutcome outcome = evaluate(e, view);
       outcome.expectation = i;
       outcome.name = name;
-      outcome.row = describe_row(scenario, key);
+      outcome.row = describe_row(scenario, table, row);
       outcomes.push_back(std::move(outcome));
     };
     if (is_interval_metric(e.metric)) {
-      for (const IntervalRow& row : result.interval_rows) consider(key_of(row), interval_view(row.metrics, e.metric));
+      for (const IntervalRow& row : result.interval_rows) consider(interval_table(), row, interval_view(row, e.metric));
     } else {
-      for (const MetricRow& row : result.rows) consider(key_of(row), view(row.metrics, e.metric));
+      for (const MetricRow& row : result.rows) consider(metric_table(), row, view(row, e.metric));
     }
     if (!any) outcomes.push_back({i, name, "(no metric row matched \"where\")", kNaN, "", false});
   }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "allocsim/engine/scheme_evaluator.h"
+#include "allocsim/engine/scheme_rows.h"
 #include "allocsim/engine/theory_sums.h"
 #include "allocsim/engine/work_units.h"
 #include "allocsim/stats/truth.h"
@@ -16,16 +17,6 @@
 
 namespace allocsim {
 namespace {
-
-std::string estimator_row_name(const EstimatorSpec& spec, const Window& window) {
-  return window.estimator_prefix() + spec.name;
-}
-
-bool reported(const Scenario& scenario, const std::string& name) {
-  return scenario.estimators.empty() ||
-         std::find(scenario.estimators.begin(), scenario.estimators.end(), name) !=
-             scenario.estimators.end();
-}
 
 // The seed synthetic generators get when their spec does not fix one: derived
 // from the scenario seed, independent of the sampling streams.
@@ -270,93 +261,16 @@ void check_unit_shape(const Scenario& scenario, const WorkUnit& unit, const Poin
   }
 }
 
-// Appends point p's rows from each scheme's merged result.
-void append_rows(const Scenario& scenario, std::size_t p, const PointSetup& setup,
-                 const std::vector<BlockResult>& merged, ScenarioResult& result) {
-  const SweepPoint& point = scenario.points[p];
-  const Trace& trace = *setup.shared->trace;
-  const GroupIndex& groups = *setup.shared->groups;
-  const std::vector<Window>& windows = setup.shared->windows;
-  const std::uint64_t R = scenario.replications;
-  const std::size_t scheme_count = point.schemes.size();
-  result.traces.push_back(trace_totals(trace));
-    for (std::size_t s = 0; s < scheme_count; ++s) {
-      const Scheme& scheme = *point.schemes[s].scheme;
-      const Truth& truth = *setup.truths[s];
-      const BlockResult& total = merged[s];
-      const auto& specs = scheme.estimators();
-      const std::vector<AllocationTheory>& theory_sums = setup.theory_sums[s];
-      const SlotLayout estimator_layout{windows.size(), specs.size()};
-      const SlotLayout interval_layout{windows.size(), scheme.intervals().size()};
-      for (std::size_t w = 0; w < windows.size(); ++w) {
-        for (std::size_t e = 0; e < specs.size(); ++e) {
-          const std::string name = estimator_row_name(specs[e], windows[w]);
-          if (!reported(scenario, name)) continue;
-          const EstimatorTheory theory = scheme.theory(e);
-          for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
-              const std::uint32_t slot = groups.first_slot(k) + g;
-              const GroupTotals& totals = truth.at(slot, w);
-              const double value = Truth::value(totals, specs[e].quantity);
-              if (!(value > 0)) continue;  // nothing to estimate in this group
-              const std::size_t index = estimator_layout.at(slot, w, e);
-              result.rows.push_back({p, point.schemes[s].label, name, groups.kind(k), groups.label(k, g),
-                                     compute_metrics(total.accumulators[index], value,
-                                                     theory.of_group(totals, theory_sums[index]))});
-            }
-          }
-        }
-      }
-      const auto& interval_specs = scheme.intervals();
-      for (std::size_t w = 0; w < windows.size(); ++w) {
-        for (std::size_t j = 0; j < interval_specs.size(); ++j) {
-          const std::size_t e = interval_specs[j].estimator;
-          const std::string name = estimator_row_name(specs[e], windows[w]);
-          if (!reported(scenario, name)) continue;
-          for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
-              const std::uint32_t slot = groups.first_slot(k) + g;
-              const double value = Truth::value(truth.at(slot, w), specs[e].quantity);
-              if (!(value > 0)) continue;
-              const auto& acc = total.intervals[interval_layout.at(slot, w, j)];
-              result.interval_rows.push_back({p, point.schemes[s].label, name, interval_specs[j].name,
-                                              groups.kind(k), groups.label(k, g),
-                                              compute_interval_metrics(acc, value, scenario.interval_level)});
-            }
-          }
-        }
-      }
-      for (std::size_t k = 0; k < groups.kind_count(); ++k) {
-        if (groups.kind(k) == GroupKind::total) continue;
-        for (std::size_t w = 0; w < windows.size(); ++w) {
-          for (std::size_t e = 0; e < specs.size(); ++e) {
-            const std::string name = estimator_row_name(specs[e], windows[w]);
-            if (!reported(scenario, name)) continue;
-            std::uint32_t holding = 0;
-            for (std::uint32_t g = 0; g < groups.group_count(k); ++g) {
-              holding += Truth::value(truth.at(groups.first_slot(k) + g, w), specs[e].quantity) > 0 ? 1 : 0;
-            }
-            const ProfileAccumulator& acc =
-                total.profiles[SchemeEvaluator::profile_index(k, w, e, windows.size(), specs.size())];
-            result.profile_rows.push_back({p, point.schemes[s].label, name, groups.kind(k), holding,
-                                           acc.distance.count(), acc.distance.mean(),
-                                           acc.distance.standard_error(), acc.groups_seen.mean()});
-          }
-        }
-      }
-      if (total.total_estimates.empty()) continue;
-      const auto total_kind = std::find(scenario.groups.begin(), scenario.groups.end(), GroupKind::total);
-      const std::uint32_t total_slot = groups.first_slot(total_kind - scenario.groups.begin());
-      const std::size_t allocated = std::find(windows.begin(), windows.end(), Window{}) - windows.begin();
-      for (std::size_t e = 0; e < specs.size(); ++e) {
-        ReplicationEstimates series{p, point.schemes[s].label, specs[e].name,
-                                    Truth::value(truth.at(total_slot, allocated), specs[e].quantity),
-                                    {}};
-        series.estimates.reserve(R);
-        for (std::uint64_t r = 0; r < R; ++r) series.estimates.push_back(total.total_estimates[r * specs.size() + e]);
-        result.estimates.push_back(std::move(series));
-      }
-    }
+// Appends point p's trace totals and each scheme's rows from its merged result.
+void append_point(const Scenario& scenario, std::size_t p, const PointSetup& setup,
+                  const std::vector<BlockResult>& merged, ScenarioResult& result) {
+  const TraceSetup& shared = *setup.shared;
+  result.traces.push_back(trace_totals(*shared.trace));
+  for (std::size_t s = 0; s < merged.size(); ++s) {
+    append_scheme_rows({scenario, p, s, *shared.groups, shared.windows, *setup.truths[s], setup.theory_sums[s],
+                        merged[s]},
+                       result);
+  }
 }
 
 std::vector<std::size_t> every_unit(std::size_t count) {
@@ -388,7 +302,7 @@ ScenarioResult assemble_result(const Scenario& scenario, const std::vector<WorkU
                   for (std::size_t p : wave) {
                     std::vector<BlockResult> schemes(scenario.points[p].schemes.size());
                     for (std::size_t s = 0; s < schemes.size(); ++s) schemes[s] = std::move(merged[{p, s}]);
-                    append_rows(scenario, p, setups.at(p), schemes, result);
+                    append_point(scenario, p, setups.at(p), schemes, result);
                   }
                 });
   result.wall_seconds = seconds_since(started);

@@ -14,52 +14,10 @@
 #include "allocsim/engine/replications.h"
 #include "allocsim/engine/scheme_evaluator.h"
 #include "allocsim/scenario/scenario.h"
-#include "allocsim/stats/interval_accumulator.h"
-#include "allocsim/stats/metrics.h"
+#include "allocsim/stats/result_rows.h"
 #include "allocsim/trace/trace_summary.h"
 
 namespace allocsim {
-
-struct MetricRow {
-  std::size_t point = 0;  // index into Scenario::points
-  std::string scheme;     // label
-  std::string estimator;  // "bytes", "live_bytes", ...
-  GroupKind group_kind = GroupKind::total;
-  std::string group;
-  Metrics metrics;
-};
-
-struct IntervalRow {
-  std::size_t point = 0;
-  std::string scheme;
-  std::string estimator;
-  std::string interval;  // the method: "wald", "nb-exact", ...
-  GroupKind group_kind = GroupKind::total;
-  std::string group;
-  IntervalMetrics metrics;
-};
-
-// The profile as a whole, for one group kind: how far the estimated distribution
-// of the quantity over groups is from the true one (total variation distance).
-struct ProfileRow {
-  std::size_t point = 0;
-  std::string scheme;
-  std::string estimator;
-  GroupKind group_kind = GroupKind::stack;
-  std::uint32_t groups = 0;  // groups holding some of the quantity
-  std::uint64_t replications = 0;
-  double mean_distance = 0;
-  double se_distance = 0;
-  double mean_groups_seen = 0;
-};
-
-struct ReplicationEstimates {
-  std::size_t point = 0;
-  std::string scheme;
-  std::string estimator;
-  double truth = 0;
-  std::vector<double> estimates;  // one per replication, in replication order
-};
 
 struct ScenarioResult {
   std::vector<MetricRow> rows;

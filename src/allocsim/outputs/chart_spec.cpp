@@ -112,7 +112,7 @@ ChartReference parse_reference(const JsonValue& value) {
   return ref;
 }
 
-ChartSpec parse_chart(const JsonValue& value, const std::vector<std::string>& sweep_names) {
+ChartSpec parse_chart(const JsonValue& value, const ResultColumns& files) {
   JsonObject object = value.object();
   ChartSpec spec;
   spec.path = object.path();
@@ -121,7 +121,7 @@ ChartSpec parse_chart(const JsonValue& value, const std::vector<std::string>& sw
   if (!is_file_stem(spec.name)) name.fail("a chart name uses letters, digits, '-', '_' and '.' only");
   spec.title = object.at("title").string();
   spec.source = parse_source(object);
-  const std::vector<std::string> columns = result_columns(spec.source, sweep_names);
+  const std::vector<std::string>& columns = files.at(spec.source);
 
   if (auto v = object.maybe("where")) spec.where = parse_row_filter(*v, columns);
   spec.x = parse_axis(object, "x", columns, spec.source);
@@ -178,11 +178,11 @@ ChartSpec parse_chart(const JsonValue& value, const std::vector<std::string>& sw
 
 }  // namespace
 
-std::vector<ChartSpec> parse_charts(const JsonValue& charts, const std::vector<std::string>& sweep_names) {
+std::vector<ChartSpec> parse_charts(const JsonValue& charts, const ResultColumns& files) {
   std::vector<ChartSpec> specs;
   std::set<std::string> names;
   for (const JsonValue& item : charts.array()) {
-    specs.push_back(parse_chart(item, sweep_names));
+    specs.push_back(parse_chart(item, files));
     if (!names.insert(specs.back().name).second) {
       throw InputError(specs.back().path + ".name: chart name " + printable(specs.back().name) + " is used twice");
     }

@@ -79,9 +79,9 @@ struct ChartSpec {
   std::vector<ChartReference> references;
 };
 
-// Reads a scenario's "charts" array; `sweep_names` are its sweep variables, which
-// are columns of every result file. Errors name the JSON path.
-std::vector<ChartSpec> parse_charts(const JsonValue& charts, const std::vector<std::string>& sweep_names);
+// Reads a scenario's "charts" array; `files` holds the columns of each result file
+// (its sweep variables among them). Errors name the JSON path.
+std::vector<ChartSpec> parse_charts(const JsonValue& charts, const ResultColumns& files);
 
 // "T = {rate:bytes}" with the series' values; `values` are in spec.series order.
 // An estimator is named by its human label (outputs/estimator_labels.h).

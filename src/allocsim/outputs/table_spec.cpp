@@ -47,7 +47,7 @@ std::vector<DocumentQuantiles> parse_document(const JsonValue& value) {
   return rows;
 }
 
-TableSpec parse_table(const JsonValue& value, const std::vector<std::string>& sweep_names) {
+TableSpec parse_table(const JsonValue& value, const ResultColumns& files) {
   JsonObject object = value.object();
   TableSpec spec;
   spec.path = object.path();
@@ -69,7 +69,7 @@ TableSpec parse_table(const JsonValue& value, const std::vector<std::string>& sw
     if (auto v = object.maybe("document")) spec.document = parse_document(*v);
   } else if (const auto result_source = parse_result_source(source)) {
     spec.source = *result_source;
-    const auto columns = result_columns(spec.source, sweep_names);
+    const std::vector<std::string>& columns = files.at(spec.source);
     if (auto v = object.maybe("where")) spec.where = parse_row_filter(*v, columns);
     for (const JsonValue& item : object.at("columns").non_empty_array()) {
       spec.columns.push_back(parse_column(item, columns, spec.source));
@@ -83,11 +83,11 @@ TableSpec parse_table(const JsonValue& value, const std::vector<std::string>& sw
 
 }  // namespace
 
-std::vector<TableSpec> parse_tables(const JsonValue& tables, const std::vector<std::string>& sweep_names) {
+std::vector<TableSpec> parse_tables(const JsonValue& tables, const ResultColumns& files) {
   std::vector<TableSpec> specs;
   std::set<std::string> names;
   for (const JsonValue& item : tables.array()) {
-    specs.push_back(parse_table(item, sweep_names));
+    specs.push_back(parse_table(item, files));
     if (!names.insert(specs.back().name).second) {
       throw InputError(specs.back().path + ".name: table name " + printable(specs.back().name) + " is used twice");
     }

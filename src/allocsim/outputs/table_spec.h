@@ -53,6 +53,7 @@ struct TableSpec {
   std::vector<DocumentQuantiles> document;
 };
 
-std::vector<TableSpec> parse_tables(const JsonValue& tables, const std::vector<std::string>& sweep_names);
+// Reads a scenario's "tables" array; `files` holds the columns of each result file.
+std::vector<TableSpec> parse_tables(const JsonValue& tables, const ResultColumns& files);
 
 }  // namespace allocsim

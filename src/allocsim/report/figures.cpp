@@ -6,6 +6,7 @@
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/report/table_writer.h"
+#include "allocsim/scenario/result_files.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -27,8 +28,9 @@ FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
       for (const auto& [name, unused] : sweep->raw().items()) sweep_names.push_back(name);
     }
     FigureSpecs specs;
-    if (auto v = root.maybe("charts")) specs.charts = parse_charts(*v, sweep_names);
-    if (auto v = root.maybe("tables")) specs.tables = parse_tables(*v, sweep_names);
+    const ResultColumns files = result_columns(sweep_names);
+    if (auto v = root.maybe("charts")) specs.charts = parse_charts(*v, files);
+    if (auto v = root.maybe("tables")) specs.tables = parse_tables(*v, files);
     return specs;
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());

@@ -1,29 +1,58 @@
 #include "allocsim/report/results_writer.h"
 
 #include <filesystem>
+#include <variant>
 
 #include "allocsim/format/csv.h"
-#include "allocsim/outputs/result_columns.h"
+#include "allocsim/stats/result_tables.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/json_text.h"
 
 namespace allocsim {
 namespace {
 
-std::string header(ResultSource source, const Scenario& scenario) {
-  std::vector<std::string> sweep_names;
-  for (const auto& v : scenario.sweep) sweep_names.push_back(v.name);
-  return result_header(source, sweep_names);
+// A value as result files write it: text as a CSV field, a number as format_number
+// gives it, an absent number as nothing.
+std::string csv_cell(const Cell& cell) {
+  if (const auto* text = std::get_if<std::string_view>(&cell)) return csv_field(*text);
+  if (const auto* count = std::get_if<std::uint64_t>(&cell)) return std::to_string(*count);
+  if (const auto* number = std::get_if<double>(&cell)) return format_number(*number);
+  const std::optional<double>& maybe = std::get<std::optional<double>>(cell);
+  return maybe ? format_number(*maybe) : std::string();
 }
 
-std::string sweep_values(const Scenario& scenario, std::size_t point) {
-  std::string out;
-  for (const auto& value : scenario.points[point].values) out += format_sweep_value(value) + ",";
+std::vector<std::string> sweep_names(const Scenario& scenario) {
+  std::vector<std::string> names;
+  for (const auto& v : scenario.sweep) names.push_back(v.name);
+  return names;
+}
+
+template <class Row>
+std::string header_line(const Scenario& scenario, ResultTable<Row> table) {
+  std::string line;
+  for (const std::string& name : file_columns(sweep_names(scenario), table)) {
+    if (!line.empty()) line += ',';
+    line += csv_field(name);
+  }
+  return line + "\n";
+}
+
+// One line: the row's sweep values, then its cells.
+template <class Row>
+void append_line(std::string& out, const Scenario& scenario, ResultTable<Row> table, const Row& row) {
+  for (const auto& value : scenario.points[row.point].values) out += format_sweep_value(value) + ",";
+  for (std::size_t c = 0; c < table.size(); ++c) {
+    if (c > 0) out += ',';
+    out += csv_cell(table[c].get(row));
+  }
+  out += '\n';
+}
+
+template <class Row>
+std::string table_csv(const Scenario& scenario, ResultTable<Row> table, const std::vector<Row>& rows) {
+  std::string out = header_line(scenario, table);
+  for (const Row& row : rows) append_line(out, scenario, table, row);
   return out;
-}
-
-std::string optional_number(const std::optional<double>& x) {
-  return x ? format_number(*x) : std::string();
 }
 
 nlohmann::ordered_json number_or_null(double x) {
@@ -33,61 +62,23 @@ nlohmann::ordered_json number_or_null(double x) {
 }  // namespace
 
 std::string metrics_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = header(ResultSource::metrics, scenario);
-  for (const MetricRow& row : result.rows) {
-    const Metrics& m = row.metrics;
-    out += sweep_values(scenario, row.point);
-    out += csv_field(row.scheme) + "," + csv_field(row.estimator) + "," + to_string(row.group_kind) +
-           "," + csv_field(row.group) + "," + std::to_string(m.replications) + ",";
-    for (double x : {m.truth, m.mean, m.bias, m.rel_bias, m.sd, m.se_bias, m.rmse, m.mape, m.cmape,
-                     m.p_any_sample, m.var, m.se_var, m.se_mape, m.se_cmape, m.se_p_any_sample}) {
-      out += format_number(x) + ",";
-    }
-    out += std::to_string(m.replications_with_sample) + ",";
-    out += optional_number(m.theory.bias) + "," + optional_number(m.theory.var) + "," +
-           optional_number(m.theory.mape) + "," + optional_number(m.theory.cmape) + "," +
-           optional_number(m.theory.p_any_sample) + "\n";
-  }
-  return out;
+  return table_csv(scenario, metric_table(), result.rows);
 }
 
 std::string intervals_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = header(ResultSource::intervals, scenario);
-  for (const IntervalRow& row : result.interval_rows) {
-    const IntervalMetrics& m = row.metrics;
-    out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
-           csv_field(row.interval) + "," + format_number(m.level) + "," + to_string(row.group_kind) + "," +
-           csv_field(row.group) + "," + std::to_string(m.replications);
-    for (double x : {m.truth, m.coverage, m.se_coverage, m.miss_low, m.miss_high, m.mean_width, m.rel_width}) {
-      out += ',';
-      out += format_number(x);
-    }
-    out += "\n";
-  }
-  return out;
+  return table_csv(scenario, interval_table(), result.interval_rows);
 }
 
 std::string profiles_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out = header(ResultSource::profiles, scenario);
-  for (const ProfileRow& row : result.profile_rows) {
-    out += sweep_values(scenario, row.point) + csv_field(row.scheme) + "," + csv_field(row.estimator) + "," +
-           to_string(row.group_kind) + "," + std::to_string(row.groups) + "," + std::to_string(row.replications) +
-           "," + format_number(row.mean_distance) + "," + format_number(row.se_distance) + "," +
-           format_number(row.mean_groups_seen) + "\n";
-  }
-  return out;
+  return table_csv(scenario, profile_table(), result.profile_rows);
 }
 
 std::string estimates_csv(const Scenario& scenario, const ScenarioResult& result) {
-  std::string out;
-  for (const auto& v : scenario.sweep) out += csv_field(v.name) + ",";
-  out += "scheme,estimator,replication,truth,estimate\n";
-  for (const auto& series : result.estimates) {
-    const std::string prefix = sweep_values(scenario, series.point) + csv_field(series.scheme) + "," +
-                               csv_field(series.estimator) + ",";
-    const std::string truth = format_number(series.truth);
+  std::string out = header_line(scenario, estimate_table());
+  for (const ReplicationEstimates& series : result.estimates) {
     for (std::size_t r = 0; r < series.estimates.size(); ++r) {
-      out += prefix + std::to_string(r) + "," + truth + "," + format_number(series.estimates[r]) + "\n";
+      append_line(out, scenario, estimate_table(),
+                  EstimateRow{series.point, series.scheme, series.estimator, r, series.truth, series.estimates[r]});
     }
   }
   return out;

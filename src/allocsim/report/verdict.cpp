@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <variant>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/stats/result_tables.h"
 #include "allocsim/util/json_text.h"
 
 namespace allocsim {
@@ -194,17 +197,28 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
 
 namespace {
 
+nlohmann::ordered_json cell_json(const Cell& cell) {
+  if (const auto* text = std::get_if<std::string_view>(&cell)) return std::string(*text);
+  if (const auto* count = std::get_if<std::uint64_t>(&cell)) return *count;
+  if (const auto* number = std::get_if<double>(&cell)) return *number;
+  const std::optional<double>& maybe = std::get<std::optional<double>>(cell);
+  return maybe ? nlohmann::ordered_json(*maybe) : nlohmann::ordered_json();
+}
+
+// The named columns of a row, by their names in the row's table.
+template <class Row>
+nlohmann::ordered_json columns_json(ResultTable<Row> table, const Row& row,
+                                    std::initializer_list<std::string_view> names) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (std::string_view name : names) out[std::string(name)] = cell_json(column_named(table, name).get(row));
+  return out;
+}
+
 nlohmann::ordered_json metrics_json(const MetricRow& row, const IntervalRow* interval) {
-  const Metrics& m = row.metrics;
-  nlohmann::ordered_json out = {{"group", row.group},       {"truth", m.truth},
-                                {"bias", m.bias},           {"se_bias", m.se_bias},
-                                {"rel_bias", m.rel_bias},   {"mape", m.mape},
-                                {"se_mape", m.se_mape},     {"p_any_sample", m.p_any_sample}};
+  nlohmann::ordered_json out = columns_json(
+      metric_table(), row, {"group", "truth", "bias", "se_bias", "rel_bias", "mape", "se_mape", "p_any_sample"});
   if (interval != nullptr) {
-    out["interval"] = {{"interval", interval->interval},
-                       {"level", interval->metrics.level},
-                       {"coverage", interval->metrics.coverage},
-                       {"se_coverage", interval->metrics.se_coverage}};
+    out["interval"] = columns_json(interval_table(), *interval, {"interval", "level", "coverage", "se_coverage"});
   }
   return out;
 }
@@ -224,10 +238,8 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
                                    {"window", entry.window},
                                    {"whole_heap", metrics_json(*entry.total.row, entry.total.interval)}};
     if (entry.profile != nullptr) {
-      item["profile"] = {{"groups", entry.profile->groups},
-                         {"mean_distance", entry.profile->mean_distance},
-                         {"se_distance", entry.profile->se_distance},
-                         {"mean_groups_seen", entry.profile->mean_groups_seen}};
+      item["profile"] = columns_json(profile_table(), *entry.profile,
+                                     {"groups", "mean_distance", "se_distance", "mean_groups_seen"});
     }
     nlohmann::ordered_json stacks = nlohmann::ordered_json::array();
     for (const GroupVerdict& stack : entry.top_stacks) stacks.push_back(metrics_json(*stack.row, stack.interval));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "allocsim/stats/result_tables.h"
 #include "allocsim/util/printable.h"
 
 namespace allocsim {
@@ -14,8 +15,7 @@ const std::vector<std::string>& expectation_metrics() {
 }
 
 bool is_interval_metric(const std::string& metric) {
-  return metric == "coverage" || metric == "miss_low" || metric == "miss_high" ||
-         metric == "mean_width" || metric == "rel_width";
+  return find_column(interval_table(), metric) != nullptr && find_column(metric_table(), metric) == nullptr;
 }
 
 namespace {

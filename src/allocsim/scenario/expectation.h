@@ -45,9 +45,9 @@ Expectation parse_expectation(JsonObject& object, const std::vector<std::string>
 
 // Metric names an expectation may test.
 const std::vector<std::string>& expectation_metrics();
-// Coverage metrics, read from interval rows (selectable by "interval") rather than
-// metric rows. For "equals": "theory", coverage's theory is the nominal level and
-// miss_low/miss_high's is (1 - level) / 2.
+// Coverage metrics: columns of interval rows (selectable by "interval") that metric
+// rows lack, read from the former. For "equals": "theory", coverage's theory is the
+// nominal level and miss_low/miss_high's is (1 - level) / 2.
 bool is_interval_metric(const std::string& metric);
 
 }  // namespace allocsim

@@ -8,6 +8,7 @@
 
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
+#include "allocsim/scenario/result_files.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
@@ -172,12 +173,6 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
 
 }  // namespace
 
-std::vector<std::string> Scenario::selectable_columns() const {
-  std::vector<std::string> columns = {"scheme", "estimator", "group_kind", "group", "interval"};
-  for (const auto& v : sweep) columns.push_back(v.name);
-  return columns;
-}
-
 Scenario parse_scenario(const std::string& text, const std::string& where) {
   Scenario scenario;
   scenario.source = where;
@@ -290,17 +285,18 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
         }
       }
     }
+    std::vector<std::string> sweep_names;
+    for (const auto& variable : scenario.sweep) sweep_names.push_back(variable.name);
     if (auto v = root.maybe("expectations")) {
-      const auto columns = scenario.selectable_columns();
+      const auto columns = selectable_columns(sweep_names);
       for (const JsonValue& item : v->array()) {
         JsonObject object = item.object();
         scenario.expectations.push_back(parse_expectation(object, columns));
       }
     }
-    std::vector<std::string> sweep_names;
-    for (const auto& variable : scenario.sweep) sweep_names.push_back(variable.name);
-    if (auto v = root.maybe("charts")) scenario.charts = parse_charts(*v, sweep_names);
-    if (auto v = root.maybe("tables")) scenario.tables = parse_tables(*v, sweep_names);
+    const ResultColumns files = result_columns(sweep_names);
+    if (auto v = root.maybe("charts")) scenario.charts = parse_charts(*v, files);
+    if (auto v = root.maybe("tables")) scenario.tables = parse_tables(*v, files);
     root.finish();
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());

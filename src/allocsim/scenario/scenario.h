@@ -70,9 +70,6 @@ struct Scenario {
   std::vector<Expectation> expectations;
   std::vector<ChartSpec> charts;  // drawn from the results (report/figures.h)
   std::vector<TableSpec> tables;
-
-  // Column names a metric row can be selected by ("interval" selects interval rows).
-  std::vector<std::string> selectable_columns() const;
 };
 
 Scenario parse_scenario(const std::string& text, const std::string& where);
