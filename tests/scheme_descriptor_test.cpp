@@ -50,11 +50,6 @@ const Trace& three_thread_trace() {
   return trace;
 }
 
-std::vector<Observation> by_event(std::vector<Observation> v) {
-  std::sort(v.begin(), v.end(), [](const Observation& a, const Observation& b) { return a.event < b.event; });
-  return v;
-}
-
 class EveryScheme : public ::testing::TestWithParam<std::string> {
  protected:
   const SchemeDescriptor& descriptor() const { return *find_scheme(GetParam()); }
@@ -95,21 +90,7 @@ void expect_skip_ahead_matches_streaming(const Scheme& scheme, const Trace& trac
   const ThreadIndex index(trace);
   auto skipping = scheme.start_skip_ahead(trace, index);
   if (!skipping) return;
-  auto streaming = scheme.start(trace);
-  for (std::uint64_t r = 0; r < 4; ++r) {
-    std::vector<Observation> a, b;
-    streaming->replay({11, 3, r}, a);
-    skipping->replay({11, 3, r}, b);
-    a = by_event(std::move(a));
-    b = by_event(std::move(b));
-    ASSERT_EQ(a.size(), b.size()) << "replication " << r;
-    for (std::size_t o = 0; o < a.size(); ++o) {
-      ASSERT_EQ(a[o].event, b[o].event) << "replication " << r;
-      ASSERT_EQ(a[o].samples, b[o].samples) << "event " << a[o].event;
-      ASSERT_EQ(a[o].offset, b[o].offset) << "event " << a[o].event;
-      ASSERT_EQ(a[o].weight, b[o].weight) << "event " << a[o].event;
-    }
-  }
+  testing::expect_same_observations(*scheme.start(trace), *skipping, 4);
 }
 
 TEST_P(EveryScheme, DeclaredSkipAheadExistsAndMatchesStreaming) {
@@ -127,9 +108,8 @@ TEST_P(EveryScheme, DeclaredSkipAheadExistsAndMatchesStreaming) {
 TEST_P(EveryScheme, RateAndAdviceNameDeclaredParameters) {
   const SchemeDescriptor& d = descriptor();
   if (d.rate) {
-    const auto declared = std::find_if(d.parameters.begin(), d.parameters.end(),
-                                       [&](const ParameterInfo& p) { return p.name == d.rate->parameter; });
-    ASSERT_NE(declared, d.parameters.end()) << d.rate->parameter;
+    const ParameterInfo* declared = d.rate_parameter();
+    ASSERT_NE(declared, nullptr) << d.rate->parameter;
     EXPECT_TRUE(declared->default_value.is_number()) << "a rate has a numeric default";
   }
   if (d.advice) EXPECT_TRUE(d.rate || d.advice->parameters) << "advise cannot set this scheme";

@@ -39,8 +39,8 @@ const std::vector<AdvisedScheme>& advised_schemes() {
       if (!descriptor.advice) continue;
       // A scheme without a rate parameter is advised in bytes between samples too.
       const bool allocations = descriptor.rate && descriptor.rate->unit == RateUnit::allocations;
-      advised.push_back({descriptor.name, allocations ? "allocations" : "bytes", descriptor.advice->least_interval,
-                         &*descriptor.advice});
+      advised.push_back(
+          {descriptor.name, allocations ? "allocations" : "bytes", descriptor.advice->least_interval, &descriptor});
     }
     return advised;
   }();
@@ -49,11 +49,12 @@ const std::vector<AdvisedScheme>& advised_schemes() {
 
 nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
                                   const AccuracyTargets& targets) {
-  if (scheme.rule->parameters) {
+  const AdviceRule& rule = *scheme.descriptor->advice;
+  if (rule.parameters) {
     const auto stacks = targets.has_stack_targets() ? std::optional(targets.stack_objective()) : std::nullopt;
-    return scheme.rule->parameters(interval, trace_bytes, stacks);
+    return rule.parameters(interval, trace_bytes, stacks);
   }
-  return {{find_scheme(scheme.name)->rate->parameter, static_cast<std::uint64_t>(interval)}};
+  return {{scheme.descriptor->rate->parameter, static_cast<std::uint64_t>(interval)}};
 }
 
 Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)

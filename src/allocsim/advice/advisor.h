@@ -51,7 +51,7 @@ struct AdvisedScheme {
   std::string name;
   std::string unit;  // of the interval: "bytes" or "allocations"
   double least_interval = 1;  // the smallest interval the scheme accepts
-  const AdviceRule* rule = nullptr;  // its descriptor's
+  const SchemeDescriptor* descriptor = nullptr;  // its advice rule and rate parameter
 };
 // Every registered scheme with an advice rule, in registry order.
 const std::vector<AdvisedScheme>& advised_schemes();

@@ -33,7 +33,7 @@ std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double 
   const Trace& trace = advisor.trace();
   std::vector<ProbabilityCurve> curves;
   for (const AdvisedScheme& scheme : advised_schemes()) {
-    if (scheme.rule->designed_from_trace) continue;  // shown once below, as "optimum"
+    if (scheme.descriptor->advice->designed_from_trace) continue;  // shown once below, as "optimum"
     const double interval = advisor.interval_for_samples(scheme, samples);
     curves.push_back(curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability));
   }

@@ -75,19 +75,13 @@ TraceEstimate estimate_file(const FileTraceSpec& file, const std::vector<GroupKi
 // The scheme's rate parameter (under its name or an alias): a number, or a byte
 // size with a unit; the descriptor's default when the entry has none.
 std::optional<double> rate_of(const SchemeInstance& scheme, const SchemeDescriptor& descriptor) {
-  if (!descriptor.rate) return std::nullopt;
-  for (const ParameterInfo& parameter : descriptor.parameters) {
-    if (parameter.name != descriptor.rate->parameter) continue;
-    std::vector<std::string> names = parameter.aliases;
-    names.insert(names.begin(), parameter.name);
-    for (const std::string& name : names) {
-      const auto it = scheme.params.find(name);
-      if (it == scheme.params.end()) continue;
-      if (it->is_number()) return it->get<double>();
-      if (it->is_string()) return parse_byte_size(it->get<std::string>(), name);
-    }
-    if (parameter.default_value.is_number()) return parameter.default_value.get<double>();
+  const ParameterInfo* parameter = descriptor.rate_parameter();
+  if (parameter == nullptr) return std::nullopt;
+  if (const nlohmann::json* given = parameter->find_in(scheme.params)) {
+    if (given->is_number()) return given->get<double>();
+    if (given->is_string()) return parse_byte_size(given->get<std::string>(), parameter->name);
   }
+  if (parameter->default_value.is_number()) return parameter->default_value.get<double>();
   return std::nullopt;
 }
 

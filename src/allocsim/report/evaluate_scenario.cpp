@@ -56,14 +56,9 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
       out.params[key] = parsed.is_number() || parsed.is_boolean() ? parsed : nlohmann::json(value);
     }
   }
-  if (descriptor->rate && descriptor->rate->unit == RateUnit::bytes) {
-    bool fixed = false;
-    for (const ParameterInfo& p : descriptor->parameters) {
-      if (p.name != descriptor->rate->parameter) continue;
-      fixed = out.params.contains(p.name);
-      for (const std::string& alias : p.aliases) fixed = fixed || out.params.contains(alias);
-    }
-    if (!fixed) out.rate_parameter = descriptor->rate->parameter;
+  const ParameterInfo* rate = descriptor->rate_parameter();
+  if (rate != nullptr && descriptor->rate->unit == RateUnit::bytes && rate->find_in(out.params) == nullptr) {
+    out.rate_parameter = rate->name;
   }
   return out;
 }

@@ -63,6 +63,11 @@ struct SchemeDescriptor {
   // The heap profile formats this system writes, as profile/ names them ("pprof",
   // "jemalloc heap_v2", "gperftools heap_v2"): how a profile read is given its model.
   std::vector<std::string> profile_formats = {};
+
+  // The declared parameter `rate` names; nullptr without a rate.
+  const ParameterInfo* rate_parameter() const {
+    return rate ? find_parameter(parameters, rate->parameter) : nullptr;
+  }
 };
 
 }  // namespace allocsim

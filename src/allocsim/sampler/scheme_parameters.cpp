@@ -1,5 +1,6 @@
 #include "allocsim/sampler/scheme_parameters.h"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -10,15 +11,25 @@ namespace allocsim {
 SchemeParameters::SchemeParameters(JsonObject& given, const std::vector<ParameterInfo>& declared)
     : given_(given), declared_(declared) {}
 
-const ParameterInfo& SchemeParameters::declared(std::string_view name) const {
-  for (const ParameterInfo& parameter : declared_) {
-    if (parameter.name == name) return parameter;
+const nlohmann::json* ParameterInfo::find_in(const nlohmann::json& params) const {
+  if (const auto found = params.find(name); found != params.end()) return &*found;
+  for (const std::string& alias : aliases) {
+    if (const auto found = params.find(alias); found != params.end()) return &*found;
   }
-  throw std::logic_error("scheme parameter \"" + std::string(name) + "\" is read but not declared");
+  return nullptr;
+}
+
+const ParameterInfo* find_parameter(const std::vector<ParameterInfo>& declared, std::string_view name) {
+  const auto found = std::find_if(declared.begin(), declared.end(), [&](const ParameterInfo& p) { return p.name == name; });
+  return found == declared.end() ? nullptr : &*found;
 }
 
 JsonValue SchemeParameters::operator[](std::string_view name) {
-  const ParameterInfo& parameter = declared(name);
+  const ParameterInfo* declared = find_parameter(declared_, name);
+  if (declared == nullptr) {
+    throw std::logic_error("scheme parameter \"" + std::string(name) + "\" is read but not declared");
+  }
+  const ParameterInfo& parameter = *declared;
   std::optional<JsonValue> value = given_.maybe(parameter.name);
   for (const std::string& alias : parameter.aliases) {
     std::optional<JsonValue> other = given_.maybe(alias);
@@ -29,15 +40,6 @@ JsonValue SchemeParameters::operator[](std::string_view name) {
   if (value) return *value;
   if (parameter.default_value.is_null()) given_.fail("missing required key \"" + parameter.name + "\"");
   return JsonValue(parameter.default_value, key_path(given_.path(), parameter.name));
-}
-
-bool SchemeParameters::given(std::string_view name) const {
-  const ParameterInfo& parameter = declared(name);
-  if (given_.has(parameter.name)) return true;
-  for (const std::string& alias : parameter.aliases) {
-    if (given_.has(alias)) return true;
-  }
-  return false;
 }
 
 }  // namespace allocsim

@@ -19,7 +19,14 @@ struct ParameterInfo {
   nlohmann::json default_value;  // null: the parameter is required
   std::string description;
   std::vector<std::string> aliases = {};  // a system's own names for it ("interval" for "rate")
+
+  // Its value in a scheme's JSON parameters, under its name or else the first alias
+  // present; nullptr when absent.
+  const nlohmann::json* find_in(const nlohmann::json& params) const;
 };
+
+// The parameter declared as `name`, or nullptr.
+const ParameterInfo* find_parameter(const std::vector<ParameterInfo>& declared, std::string_view name);
 
 class SchemeParameters {
  public:
@@ -31,14 +38,10 @@ class SchemeParameters {
   // its declared default; a required one missing is an InputError. Asking for a name
   // the descriptor does not declare is a std::logic_error (an internal error).
   JsonValue operator[](std::string_view name);
-  // Whether the scenario gave `name` (or an alias).
-  bool given(std::string_view name) const;
   // InputError naming the whole object.
   [[noreturn]] void fail(const std::string& reason) const { given_.fail(reason); }
 
  private:
-  const ParameterInfo& declared(std::string_view name) const;
-
   JsonObject& given_;
   const std::vector<ParameterInfo>& declared_;
 };
