@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "allocsim/conformance/system.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/thread_index.h"
@@ -112,8 +114,12 @@ TEST_P(EveryScheme, RateAndAdviceNameDeclaredParameters) {
     ASSERT_NE(declared, nullptr) << d.rate->parameter;
     EXPECT_TRUE(declared->default_value.is_number()) << "a rate has a numeric default";
   }
-  if (d.advice) EXPECT_TRUE(d.rate || d.advice->parameters) << "advise cannot set this scheme";
-  if (d.family != SamplingFamily::none) EXPECT_TRUE(d.rate) << "an entry model needs the rate T";
+  if (d.advice) {
+    EXPECT_TRUE(d.rate || d.advice->parameters) << "advise cannot set this scheme";
+  }
+  if (d.family != SamplingFamily::none) {
+    EXPECT_TRUE(d.rate) << "an entry model needs the rate T";
+  }
   for (const std::string& format : d.profile_formats) {
     EXPECT_NE(d.family, SamplingFamily::none) << format << " profiles need an entry model";
   }
@@ -150,6 +156,35 @@ TEST_P(EveryScheme, EstimatorsClaimedUnbiasedAreUnbiased) {
     ++claimed;
   }
   RecordProperty("estimators_claimed_unbiased", claimed);
+}
+
+// The real systems a scheme declares for `conformance` give their model parameters
+// the scheme reads (the rate under one of its rate parameter's names) and name an
+// estimator it has; their names are unique across the registry.
+TEST_P(EveryScheme, ConformanceDriversDescribeItsModel) {
+  const SchemeDescriptor& d = descriptor();
+  for (const ConformanceSystem& declared : d.conformance) {
+    const ConformanceSystem* system = find_conformance_system(declared.name);
+    ASSERT_NE(system, nullptr) << declared.name;
+    EXPECT_EQ(system->scheme, d.name);
+    ASSERT_TRUE(d.rate) << "a driver's rate needs the scheme's rate parameter";
+    nlohmann::json parameters = system->scheme_parameters;
+    parameters[system->rate_parameter] = system->default_rate;
+    const auto scheme = create_scheme(d.name, parameters, "$");  // an unread key throws
+    const auto& estimators = scheme->estimators();
+    EXPECT_TRUE(std::any_of(estimators.begin(), estimators.end(),
+                            [&](const EstimatorSpec& e) { return e.name == system->estimator; }))
+        << system->name << ": " << system->estimator;
+  }
+}
+
+TEST(ConformanceSystems, NamesAreUniqueAndEachBelongsToARegisteredScheme) {
+  std::set<std::string> names;
+  for (const ConformanceSystem& system : conformance_systems()) {
+    EXPECT_TRUE(names.insert(system.name).second) << system.name;
+    EXPECT_NE(find_scheme(system.scheme), nullptr) << system.name;
+  }
+  EXPECT_GE(names.size(), 5u);  // jemalloc, gperftools, go, jvm, jvm-serial
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryScheme, ::testing::ValuesIn(registered_names()),

@@ -10,6 +10,7 @@
 #include "allocsim/engine/scheme_replay.h"
 
 #include "allocsim/random/random_stream.h"
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/stats/moments.h"
 #include "allocsim/util/error.h"
@@ -19,8 +20,7 @@ namespace {
 
 constexpr std::uint32_t kNotTallied = ~std::uint32_t{0};
 
-// Runs blocks of replications with the bytes estimator (estimator 0, linear: a
-// group's estimate is the sum of its observations' first register). A
+// Runs blocks of replications with the bytes estimator (estimator 0). A
 // replication's row: the squared error of the total, then per tallied stack its
 // relative error and whether it was seen.
 class StackReplications {
@@ -28,7 +28,7 @@ class StackReplications {
   StackReplications(const Scheme& scheme, const Trace& trace, const std::vector<std::uint32_t>& slot,
                     const std::vector<double>& slot_truth, double total_truth)
       : trace_(trace), slot_(slot), slot_truth_(slot_truth), total_truth_(total_truth), replay_(scheme, trace),
-        estimate_(slot_truth.size()), seen_(slot_truth.size()) {}
+        seen_(slot_truth.size()) {}
 
   ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t slots = slot_truth_.size();
@@ -37,17 +37,18 @@ class StackReplications {
     StreamKey key = first;
     for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
       replay_.replay(key);
-      std::fill(estimate_.begin(), estimate_.end(), 0.0);
-      std::fill(seen_.begin(), seen_.end(), 0);
-      double total = 0;
       const auto& observations = replay_.observations();
-      for (std::size_t o = 0; o < observations.size(); ++o) {
-        const double bytes = replay_.registers(o)[0];
-        total += bytes;
+      const auto slot_of = [&](std::size_t o) -> std::size_t {
         const std::uint32_t s = slot_[trace_.stack[observations[o].event]];
-        if (s == kNotTallied) continue;
-        estimate_[s] += bytes;
-        seen_[s] = 1;
+        return s == kNotTallied ? slots : s;
+      };
+      replay_.group_estimates(0, 1, [](std::size_t) { return std::size_t{0}; }, total_);
+      replay_.group_estimates(0, slots, slot_of, estimate_);
+      const double total = total_[0];
+      std::fill(seen_.begin(), seen_.end(), 0);
+      for (std::size_t o = 0; o < observations.size(); ++o) {
+        const std::size_t s = slot_of(o);
+        if (s < slots) seen_[s] = 1;
       }
       const std::span<double> row = rows.add_row();
       row[0] = (total - total_truth_) * (total - total_truth_);
@@ -65,7 +66,7 @@ class StackReplications {
   const std::vector<double>& slot_truth_;
   double total_truth_;
   SchemeReplay replay_;
-  std::vector<double> estimate_;
+  std::vector<double> total_, estimate_;
   std::vector<std::uint8_t> seen_;
 };
 
@@ -98,7 +99,7 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
   // Per replication, row [squared error of the total, per tallied stack: relative
   // error, seen].
   const std::size_t slots = slot_truth.size();
-  const ReplicationRange range{{options.seed, stream_id(0x61647669 /* "advi" */, 0), 0}, options.replications};
+  const ReplicationRange range{{options.seed, stream_of(StreamPurpose::advice_check), 0}, options.replications};
   const std::vector<Moments> columns = accumulate_columns<Moments>(
       range, 1 + 2 * slots,
       [&] { return std::make_unique<StackReplications>(*scheme, trace, slot, slot_truth, total_truth); },

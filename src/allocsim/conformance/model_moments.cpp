@@ -6,6 +6,7 @@
 
 #include "allocsim/engine/replication_rows.h"
 #include "allocsim/engine/scheme_replay.h"
+#include "allocsim/random/stream_purpose.h"
 
 namespace allocsim {
 namespace {
@@ -41,7 +42,7 @@ struct PowerSums {
 };
 
 // The stream of the Monte Carlo replications.
-constexpr std::uint64_t kModelStream = 0xC0FF0E;
+constexpr std::uint64_t kModelStream = stream_of(StreamPurpose::conformance_model);
 
 // Runs blocks of replications; a replication's row holds, per site, the count of
 // sampled allocations (live ones only if asked) and then, per site, the estimate
@@ -49,7 +50,7 @@ constexpr std::uint64_t kModelStream = 0xC0FF0E;
 class SiteReplications {
  public:
   SiteReplications(const Scheme& scheme, const Trace& trace, const ModelRequest& request)
-      : scheme_(scheme), trace_(trace), request_(request), replay_(scheme, trace) {}
+      : trace_(trace), request_(request), replay_(scheme, trace) {}
 
   ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t sites = trace_.stack_count;
@@ -57,7 +58,7 @@ class SiteReplications {
     rows.values.reserve(count * rows.width);
     StreamKey key = first;
     for (std::uint64_t r = 0; r < count; ++r, ++key.replication) {
-      replay_totals(replay_, scheme_, trace_, request_, key, totals_);
+      replay_totals(replay_, trace_, request_, key, totals_);
       const std::span<double> row = rows.add_row();
       std::copy(totals_.counts.begin(), totals_.counts.end(), row.begin());
       std::copy(totals_.estimates.begin(), totals_.estimates.end(), row.begin() + static_cast<std::ptrdiff_t>(sites));
@@ -66,7 +67,6 @@ class SiteReplications {
   }
 
  private:
-  const Scheme& scheme_;
   const Trace& trace_;
   const ModelRequest& request_;
   SchemeReplay replay_;
@@ -85,29 +85,19 @@ struct SiteColumn {
 
 }  // namespace
 
-void replay_totals(SchemeReplay& replay, const Scheme& scheme, const Trace& trace, const ModelRequest& request,
-                   const StreamKey& key, ReplayTotals& totals) {
-  const std::size_t registers = scheme.estimators().at(request.estimator).registers;
-  const std::size_t first_register = replay.first_register(request.estimator);
+void replay_totals(SchemeReplay& replay, const Trace& trace, const ModelRequest& request, const StreamKey& key,
+                   ReplayTotals& totals) {
   const std::size_t sites = trace.stack_count;
   replay.replay(key);
-  totals.counts.assign(sites, 0.0);
-  totals.estimates.assign(sites, 0.0);
-  totals.site_registers.assign(sites * registers, 0.0);
   const auto& observations = replay.observations();
-  for (std::size_t o = 0; o < observations.size(); ++o) {
+  totals.counts.assign(sites, 0.0);
+  for (const Observation& o : observations) {
+    if (!request.count_live_only || trace.live_at_end(o.event)) totals.counts[trace.stack[o.event]] += 1;
+  }
+  replay.group_estimates(request.estimator, sites, [&](std::size_t o) {
     const std::size_t i = observations[o].event;
-    const std::size_t site = trace.stack[i];
-    const bool live = trace.live_at_end(i);
-    if (live || !request.count_live_only) totals.counts[site] += 1;
-    if (!live) continue;
-    const std::span<const double> weights = replay.registers(o).subspan(first_register, registers);
-    for (std::size_t j = 0; j < registers; ++j) totals.site_registers[site * registers + j] += weights[j];
-  }
-  for (std::size_t site = 0; site < sites; ++site) {
-    const std::span<const double> site_registers(&totals.site_registers[site * registers], registers);
-    totals.estimates[site] = registers == 1 ? site_registers[0] : scheme.finalize(request.estimator, site_registers);
-  }
+    return trace.live_at_end(i) ? std::size_t{trace.stack[i]} : sites;
+  }, totals.estimates);
 }
 
 ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const ModelRequest& request) {

@@ -53,10 +53,9 @@ struct ModelMoments {
 // estimator over the live ones; the replay's observations stay in `replay`.
 struct ReplayTotals {
   std::vector<double> counts, estimates;
-  std::vector<double> site_registers;  // scratch: [site][register]
 };
-void replay_totals(SchemeReplay& replay, const Scheme& scheme, const Trace& trace, const ModelRequest& request,
-                   const StreamKey& key, ReplayTotals& totals);
+void replay_totals(SchemeReplay& replay, const Trace& trace, const ModelRequest& request, const StreamKey& key,
+                   ReplayTotals& totals);
 
 ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const ModelRequest& request);
 

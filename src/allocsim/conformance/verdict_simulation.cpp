@@ -1,12 +1,13 @@
 #include "allocsim/conformance/verdict_simulation.h"
 
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
 namespace {
 
 // Simulated draws use streams of their own, apart from the model's replays.
-constexpr std::uint64_t kSimulationStream = 0x51A1A7ED;
+constexpr std::uint64_t kSimulationStream = stream_of(StreamPurpose::conformance_simulation);
 
 void require(bool possible, const ConformanceSystem& system, const std::string& why) {
   if (!possible) throw InputError("--simulate-truth: cannot simulate " + system.name + ": " + why);
@@ -25,10 +26,10 @@ std::vector<DriverRun> simulated_driver_runs(const ConformanceModel& model, cons
                                              SimulatedTruth truth, std::uint64_t runs, std::uint64_t seed,
                                              std::uint64_t first_replication) {
   const ConformanceSystem& system = *model.system;
-  // Where the tool's estimate comes from a scaled profile, only pprof's per-line
-  // scaling of gperftools' one-object lines can be written from the samples alone.
+  // Where the tool's estimate comes from a scaled profile, only a per-line scaling
+  // of one-object lines can be written from the samples alone.
   const bool per_line_profile = system.scaling == ProfileScaling::average_size && system.estimator == "bytes" &&
-                                system.scheme == "gperftools";
+                                system.one_line_per_sample;
   require(system.scaling == ProfileScaling::none || per_line_profile, system,
           "its profile sums a stack's samples in a way the samples alone do not give");
   require(truth != SimulatedTruth::requested_size || system.records_allocated_sizes, system,
@@ -41,7 +42,7 @@ std::vector<DriverRun> simulated_driver_runs(const ConformanceModel& model, cons
   ReplayTotals totals;
   std::vector<DriverRun> out;
   for (std::uint64_t r = 0; r < runs; ++r) {
-    replay_totals(replay, *model.scheme, trace, model.request, {seed, kSimulationStream, first_replication + r},
+    replay_totals(replay, trace, model.request, {seed, kSimulationStream, first_replication + r},
                   totals);
     DriverRun run;
     run.meta = first.meta;

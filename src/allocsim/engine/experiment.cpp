@@ -11,6 +11,7 @@
 #include "allocsim/engine/scheme_rows.h"
 #include "allocsim/engine/theory_sums.h"
 #include "allocsim/engine/work_units.h"
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/stats/truth.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/parallel.h"
@@ -21,7 +22,7 @@ namespace {
 // The seed synthetic generators get when their spec does not fix one: derived
 // from the scenario seed, independent of the sampling streams.
 std::uint64_t trace_seed(std::uint64_t scenario_seed) {
-  return stream_id(scenario_seed, 0x74726163ULL /* "trac" */);
+  return stream_id(scenario_seed, stream_of(StreamPurpose::synthetic_trace_seed));
 }
 
 // What the points sharing one trace share: the trace, its groups, its windows
@@ -33,11 +34,13 @@ struct TraceSetup {
   std::unique_ptr<const ThreadIndex> thread_index;
 };
 
-// One sweep point made ready: per scheme, its truth and its theory sums.
+// One sweep point made ready: per scheme, its truth, its theory sums and the scheme
+// prepared for the trace (what its workers' runs share).
 struct PointSetup {
   std::shared_ptr<const TraceSetup> shared;
   std::vector<std::unique_ptr<const Truth>> truths;
   std::vector<std::vector<AllocationTheory>> theory_sums;
+  std::vector<std::shared_ptr<const PreparedScheme>> prepared;
 };
 
 // Consecutive points replicated together: enough units to keep every worker
@@ -74,7 +77,7 @@ class PointSetups {
 
   // Sets up `wave` on the worker threads: its new traces first, then their group
   // indexes, then every (point, scheme)'s truth and theory sums beside the new
-  // traces' thread indexes.
+  // traces' thread indexes, then every (point, scheme) prepared on its trace.
   void prepare(const std::vector<std::size_t>& wave) {
     std::vector<std::string> new_keys;
     std::vector<std::size_t> first_point;
@@ -113,6 +116,7 @@ class PointSetups {
       const std::size_t schemes = scenario_.points[p].schemes.size();
       setup.truths.resize(schemes);
       setup.theory_sums.resize(schemes);
+      setup.prepared.resize(schemes);
       for (std::size_t s = 0; s < schemes; ++s) jobs.emplace_back(p, s);
       if (--uses_left_[scenario_.points[p].trace_key] == 0) traces_.erase(scenario_.points[p].trace_key);
     }
@@ -136,6 +140,12 @@ class PointSetups {
             *shared.trace, *shared.groups, shared.windows,
             [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
       }
+    }, {});
+    parallel_for(jobs.size(), threads_, [&](std::size_t task, unsigned) {
+      const auto [p, s] = jobs[task];
+      PointSetup& setup = setups_[p];
+      const TraceSetup& shared = *setup.shared;
+      setup.prepared[s] = scenario_.points[p].schemes[s].scheme->prepare(*shared.trace, shared.thread_index.get());
     }, {});
   }
 
@@ -177,9 +187,9 @@ std::unique_ptr<SchemeEvaluator> make_evaluator(const Scenario& scenario, const 
                                                 std::size_t p, std::size_t s) {
   const PointSetup& setup = setups.at(p);
   const TraceSetup& shared = *setup.shared;
-  return std::make_unique<SchemeEvaluator>(*shared.trace, shared.thread_index.get(), *shared.groups,
-                                           *setup.truths[s], *scenario.points[p].schemes[s].scheme,
-                                           shared.windows, scenario.interval_level, scenario.outputs.estimates);
+  return std::make_unique<SchemeEvaluator>(*shared.trace, *setup.prepared[s], *shared.groups, *setup.truths[s],
+                                           *scenario.points[p].schemes[s].scheme, shared.windows,
+                                           scenario.interval_level, scenario.outputs.estimates);
 }
 
 // A progress line over the replications of a run's units.

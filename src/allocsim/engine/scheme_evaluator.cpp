@@ -22,13 +22,6 @@ void BlockResult::merge(const BlockResult& later) {
 
 namespace {
 
-std::unique_ptr<SchemeRun> start_run(const Scheme& scheme, const Trace& trace, const ThreadIndex* index) {
-  if (index != nullptr) {
-    if (auto run = scheme.start_skip_ahead(trace, *index)) return run;
-  }
-  return scheme.start(trace);
-}
-
 // The index of the "total" group kind, or kind_count() when there is none.
 std::size_t total_kind(const GroupIndex& groups) {
   std::size_t k = 0;
@@ -49,10 +42,9 @@ BlockShape block_shape(const GroupIndex& groups, const Scheme& scheme, const std
           keep_total_estimates && has_total && has_allocated ? estimators : 0};
 }
 
-SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
-                                 const Truth& truth, const Scheme& scheme,
-                                 const std::vector<Window>& windows, double interval_level,
-                                 bool keep_total_estimates)
+SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepared, const GroupIndex& groups,
+                                 const Truth& truth, const Scheme& scheme, const std::vector<Window>& windows,
+                                 double interval_level, bool keep_total_estimates)
     : trace_(trace),
       groups_(groups),
       scheme_(scheme),
@@ -60,10 +52,9 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const ThreadIndex* index, c
       interval_level_(interval_level),
       shape_(block_shape(groups, scheme, windows, keep_total_estimates)),
       estimator_count_(scheme.estimators().size()),
-      registers_of_(scheme.estimators()),
-      run_(start_run(scheme, trace, index)) {
+      replay_(scheme, trace, prepared) {
   estimator_layout_ = {windows_.size(), estimator_count_};
-  register_layout_ = {windows_.size(), registers_of_.width()};
+  register_layout_ = {windows_.size(), replay_.layout().width()};
   interval_layout_ = {windows_.size(), scheme.intervals().size()};
   const std::uint32_t slots = groups.slot_count();
   if (shape_.estimates_per_replication > 0) {
@@ -95,10 +86,7 @@ BlockResult SchemeEvaluator::run_block(const StreamKey& first, std::uint64_t cou
 }
 
 void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
-  observations_.clear();
-  run_->replay(key, observations_);
-  contributions_.resize(observations_.size() * registers_of_.width());
-  scheme_.weigh(trace_, observations_, contributions_);
+  replay_.replay(key);
   sum_registers();
   estimate_groups(result);
   accumulate_errors(result);
@@ -106,20 +94,21 @@ void SchemeEvaluator::replicate(const StreamKey& key, BlockResult& result) {
 }
 
 void SchemeEvaluator::sum_registers() {
-  const std::size_t W = registers_of_.width();
+  const std::vector<Observation>& observations = replay_.observations();
+  const std::size_t W = replay_.layout().width();
   std::fill(registers_.begin(), registers_.end(), 0.0);
   std::fill(sampled_.begin(), sampled_.end(), 0);
   // The observations' group slots first, in a loop of independent loads: skip-ahead
   // leaves the group columns cold, and a loop that does nothing else lets the
   // processor overlap their cache misses.
   const std::size_t K = groups_.kind_count();
-  slots_.resize(observations_.size() * K);
-  for (std::size_t o = 0; o < observations_.size(); ++o) {
-    for (std::size_t k = 0; k < K; ++k) slots_[o * K + k] = groups_.slot_of(k, observations_[o].event);
+  slots_.resize(observations.size() * K);
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    for (std::size_t k = 0; k < K; ++k) slots_[o * K + k] = groups_.slot_of(k, observations[o].event);
   }
-  for (std::size_t o = 0; o < observations_.size(); ++o) {
-    const std::size_t event = observations_[o].event;
-    const double* contribution = &contributions_[o * W];
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    const std::size_t event = observations[o].event;
+    const double* contribution = replay_.registers(o).data();
     observation_windows_.clear();
     for (std::size_t w = 0; w < windows_.size(); ++w) {
       if (windows_[w].contains(trace_, event)) observation_windows_.push_back(w);
@@ -143,15 +132,14 @@ void SchemeEvaluator::estimate_groups(BlockResult& result) {
       const double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
       double* estimate = &estimates_[estimator_layout_.at(slot, w, 0)];
       for (std::size_t e = 0; e < E; ++e) {
-        estimate[e] = registers_of_.count(e) == 1 ? group_registers[registers_of_.first(e)]
-                                                  : scheme_.finalize(e, registers_of_.of(e, group_registers));
+        estimate[e] = estimate_from_registers(scheme_, e, replay_.layout().of(e, group_registers));
       }
       for (std::size_t j = 0; j < interval_specs.size(); ++j) {
         const std::size_t e = interval_specs[j].estimator;
         const double truth = truth_values_[estimator_layout_.at(slot, w, e)];
         if (!(truth > 0)) continue;
         result.intervals[interval_layout_.at(slot, w, j)].add(
-            scheme_.interval(j, registers_of_.of(e, group_registers), interval_level_), truth);
+            scheme_.interval(j, replay_.layout().of(e, group_registers), interval_level_), truth);
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "allocsim/engine/scheme_replay.h"
 #include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/scheme.h"
@@ -66,11 +67,11 @@ BlockShape block_shape(const GroupIndex& groups, const Scheme& scheme, const std
 
 class SchemeEvaluator {
  public:
-  // `index` non-null selects skip-ahead replay where the scheme has it; `windows`
+  // `prepared` is `scheme` prepared for `trace` (streaming or skip-ahead); `windows`
   // are resolved for this trace (resolve_windows) and `truth` computed for them.
-  SchemeEvaluator(const Trace& trace, const ThreadIndex* index, const GroupIndex& groups,
-                  const Truth& truth, const Scheme& scheme, const std::vector<Window>& windows,
-                  double interval_level, bool keep_total_estimates);
+  SchemeEvaluator(const Trace& trace, const PreparedScheme& prepared, const GroupIndex& groups, const Truth& truth,
+                  const Scheme& scheme, const std::vector<Window>& windows, double interval_level,
+                  bool keep_total_estimates);
 
   BlockResult run_block(const StreamKey& first, std::uint64_t count);
 
@@ -100,14 +101,11 @@ class SchemeEvaluator {
   std::uint32_t total_slot_ = 0;
   std::size_t allocated_window_ = 0;
   std::size_t estimator_count_;
-  RegisterLayout registers_of_;                 // each estimator's registers in a row of W
   SlotLayout estimator_layout_;
   SlotLayout register_layout_;
   SlotLayout interval_layout_;
-  std::unique_ptr<SchemeRun> run_;
+  SchemeReplay replay_;  // its RegisterLayout places each estimator's registers in a row of W
   // Buffers reused across replications: no allocation once they have grown.
-  std::vector<Observation> observations_;
-  std::vector<double> contributions_;
   std::vector<std::size_t> observation_windows_;  // windows holding the current observation
   std::vector<std::uint32_t> slots_;              // [observation][group kind]
   std::vector<double> registers_;        // [slot][window][register]

@@ -2,18 +2,16 @@
 
 namespace allocsim {
 
+SchemeReplay::SchemeReplay(const Scheme& scheme, const Trace& trace, const PreparedScheme& prepared)
+    : scheme_(scheme), trace_(trace), layout_(scheme.estimators()), run_(prepared.start()) {}
+
 SchemeReplay::SchemeReplay(const Scheme& scheme, const Trace& trace)
-    : scheme_(scheme), trace_(trace), run_(scheme.start(trace)) {
-  for (const EstimatorSpec& spec : scheme.estimators()) {
-    first_register_.push_back(register_count_);
-    register_count_ += spec.registers;
-  }
-}
+    : scheme_(scheme), trace_(trace), layout_(scheme.estimators()), run_(scheme.start(trace)) {}
 
 void SchemeReplay::replay(const StreamKey& key) {
   observations_.clear();
   run_->replay(key, observations_);
-  contributions_.assign(observations_.size() * register_count_, 0.0);
+  contributions_.resize(observations_.size() * layout_.width());
   scheme_.weigh(trace_, observations_, contributions_);
 }
 

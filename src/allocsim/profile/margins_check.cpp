@@ -6,6 +6,7 @@
 
 #include "allocsim/engine/replications.h"
 #include "allocsim/engine/scheme_replay.h"
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
@@ -13,7 +14,7 @@ namespace {
 
 constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
 // The check's stream of a seed ("marg"); other users of a seed take others.
-constexpr std::uint64_t kMarginStream = 0x6d617267;
+constexpr std::uint64_t kMarginStream = stream_of(StreamPurpose::margins_check);
 
 class MarginReplications {
  public:

@@ -9,13 +9,14 @@
 #include "allocsim/engine/replications.h"
 #include "allocsim/random/random_stream.h"
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
 namespace {
 
 // Which stream of a seed rank stability draws from (other users of a seed take others).
-constexpr std::uint64_t kRankStream = 0x70726f66;  // "prof"
+constexpr std::uint64_t kRankStream = stream_of(StreamPurpose::profile_rank_stability);
 
 // Above this many expected successes a draw takes libstdc++'s rejection samplers
 // (O(1) uniforms each) instead of one uniform per success: an entry of 2^52 samples

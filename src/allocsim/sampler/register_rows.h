@@ -27,6 +27,12 @@ class RegisterLayout {
   std::vector<std::size_t> first_;  // per estimator, then the width
 };
 
+// Estimator e's estimate from its registers summed over a group: the sum itself for a
+// linear estimator (one register), Scheme::finalize of the sums otherwise.
+inline double estimate_from_registers(const Scheme& scheme, std::size_t estimator, std::span<const double> sums) {
+  return sums.size() == 1 ? sums[0] : scheme.finalize(estimator, sums);
+}
+
 // Throws std::logic_error (an internal error): a scheme writes `width` registers per
 // observation but was handed `size` registers for `observations` observations.
 [[noreturn]] void register_width_mismatch(std::size_t width, std::size_t size, std::size_t observations);

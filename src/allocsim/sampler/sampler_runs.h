@@ -1,6 +1,7 @@
 #pragma once
 // The SchemeRun adapters a scheme starts: a concrete sampler bound to a trace for
-// streaming or skip-ahead replay, and the run that repeats replication 0's streams.
+// streaming or skip-ahead replay, and the run that repeats replication 0's streams;
+// and the prepared scheme that starts them.
 #include <memory>
 #include <span>
 #include <utility>
@@ -69,5 +70,29 @@ class SameSequenceRun final : public SchemeRun {
  private:
   std::unique_ptr<SchemeRun> run_;
 };
+
+// A prepared scheme whose runs `start()` makes: a callable that holds by value
+// whatever the runs share (parameters, and the trace's derived state through
+// std::shared_ptr<const ...>), so that preparing has no state but its own.
+template <class Start>
+class PreparedRuns final : public PreparedScheme {
+ public:
+  PreparedRuns(bool skip_ahead, Start start) : skip_ahead_(skip_ahead), start_(std::move(start)) {}
+  std::unique_ptr<SchemeRun> start() const override { return start_(); }
+  bool skip_ahead() const override { return skip_ahead_; }
+
+ private:
+  bool skip_ahead_;
+  Start start_;
+};
+
+template <class Start>
+std::shared_ptr<const PreparedScheme> streaming_runs(Start start) {
+  return std::make_shared<const PreparedRuns<Start>>(false, std::move(start));
+}
+template <class Start>
+std::shared_ptr<const PreparedScheme> skip_ahead_runs(Start start) {
+  return std::make_shared<const PreparedRuns<Start>>(true, std::move(start));
+}
 
 }  // namespace allocsim

@@ -57,19 +57,42 @@ class SchemeRun {
   virtual void replay(const StreamKey& key, std::vector<Observation>& observations) = 0;
 };
 
+// A scheme prepared for one trace: what the scheme derives from the trace once
+// (the prefix sums of the sizes it counts, an optimal design's plan), immutable and
+// shared by the workers, each of which starts its own run. The trace (and thread
+// index) it was prepared for must outlive it and its runs.
+class PreparedScheme {
+ public:
+  virtual ~PreparedScheme() = default;
+  virtual std::unique_ptr<SchemeRun> start() const = 0;
+  // Whether the runs jump from sample point to sample point (skip-ahead replay)
+  // rather than visit every event.
+  virtual bool skip_ahead() const = 0;
+};
+
 class Scheme {
  public:
   virtual ~Scheme() = default;
   virtual const std::vector<EstimatorSpec>& estimators() const = 0;
-  // Streaming replay: the sampler visits every event (the reference).
-  virtual std::unique_ptr<SchemeRun> start(const Trace& trace) const = 0;
-  // Skip-ahead replay: the sampler jumps from sample point to sample point through
-  // per-thread prefix sums, touching only sampled events; same distribution as
-  // start(). nullptr when the scheme has none (the engine then streams).
-  virtual std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& /*trace*/,
-                                                      const ThreadIndex& /*index*/) const {
-    return nullptr;
+
+  // Prepares this scheme's runs on `trace`: skip-ahead runs when `index` is given
+  // and the scheme has them for this trace and these parameters, streaming runs
+  // otherwise. Both replay the same distribution; with the same key, the same
+  // observations (thread by thread for skip-ahead).
+  std::shared_ptr<const PreparedScheme> prepare(const Trace& trace, const ThreadIndex* index) const {
+    if (index != nullptr) {
+      if (auto prepared = prepare_skip_ahead(trace, *index)) return prepared;
+    }
+    return prepare_streaming(trace);
   }
+  // One streaming run, or one skip-ahead run (nullptr when the scheme has none for
+  // this trace), for a caller that needs a single run.
+  std::unique_ptr<SchemeRun> start(const Trace& trace) const { return prepare_streaming(trace)->start(); }
+  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const {
+    const auto prepared = prepare_skip_ahead(trace, index);
+    return prepared ? prepared->start() : nullptr;
+  }
+
   // Fills contributions[o * W + j]: what observation o adds to register j of the
   // groups it belongs to, laid out by RegisterLayout(estimators()) (W its width; for
   // linear estimators W = E and register e is estimator e's estimate). Schemes write
@@ -97,6 +120,17 @@ class Scheme {
 
   // The closed-form theory of estimator e; by default none.
   virtual EstimatorTheory theory(std::size_t /*estimator*/) const { return {}; }
+
+ protected:
+  // Streaming replay: the sampler visits every event (the reference).
+  virtual std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const = 0;
+  // Skip-ahead replay: the sampler jumps from sample point to sample point through
+  // per-thread prefix sums, touching only sampled events; same distribution as
+  // streaming. nullptr when the scheme has none (prepare() then streams).
+  virtual std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& /*trace*/,
+                                                                   const ThreadIndex& /*index*/) const {
+    return nullptr;
+  }
 };
 
 }  // namespace allocsim

@@ -3,7 +3,8 @@
 // system's folder): its name and sources, its parameters and defaults, and what the
 // layers above ask of it without naming it: how it chooses samples (profile/), whether
 // it has a skip-ahead replay (the shard cost), which parameter is its rate and in
-// what unit (evaluate, the shard cost), and whether and how `advise` sets it.
+// what unit (evaluate, the shard cost), whether and how `advise` sets it, and how
+// `conformance` drives the real system.
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "allocsim/design/size_class_demand.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/sampler/conformance_system.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/sampler/scheme_parameters.h"
 
@@ -43,7 +45,7 @@ struct AdviceRule {
   // The scheme's parameters for a mean interval over a trace of `trace_bytes`, with
   // the stack targets when the user gave them; empty: {rate parameter: interval}.
   std::function<nlohmann::json(double interval, double trace_bytes, const std::optional<StackObjective>& stacks)>
-      parameters;
+      parameters = {};
   // Its sample sizes are designed from the trace itself (no fixed P(>= 1 sample) curve).
   bool designed_from_trace = false;
 };
@@ -56,13 +58,16 @@ struct SchemeDescriptor {
   std::vector<std::string> variants;  // where the real code and the document differ
   // Reads the scheme's parameters (the caller finishes the object).
   std::function<std::unique_ptr<Scheme>(SchemeParameters& params)> create;
-  std::optional<SchemeRate> rate;  // none: no mean interval (ocaml's lambda, a design's samples)
+  std::optional<SchemeRate> rate = {};  // none: no mean interval (ocaml's lambda, a design's samples)
   SamplingFamily family = SamplingFamily::none;
-  bool skip_ahead = false;  // Scheme::start_skip_ahead gives a run (checked for every scheme)
-  std::optional<AdviceRule> advice;  // none: `advise` does not consider it
+  bool skip_ahead = false;  // Scheme::prepare gives skip-ahead runs (checked for every scheme)
+  std::optional<AdviceRule> advice = {};  // none: `advise` does not consider it
   // The heap profile formats this system writes, as profile/ names them ("pprof",
   // "jemalloc heap_v2", "gperftools heap_v2"): how a profile read is given its model.
   std::vector<std::string> profile_formats = {};
+  // The drivers of the real system that `allocsim conformance` runs against this
+  // scheme (the registry fills in their scheme, and their rate_parameter if empty).
+  std::vector<ConformanceSystem> conformance = {};
 
   // The declared parameter `rate` names; nullptr without a rate.
   const ParameterInfo* rate_parameter() const {

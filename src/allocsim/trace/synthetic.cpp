@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "allocsim/json/byte_size.h"
+#include "allocsim/random/stream_purpose.h"
 #include "allocsim/trace/smallest_size.h"
 #include "allocsim/util/huge_pages.h"
 #include "allocsim/util/json_text.h"
@@ -21,10 +22,8 @@
 namespace allocsim {
 namespace {
 
-// One random stream per aspect of the trace. The "synth" tag in the stream id
-// keeps them apart from the (sweep point, scheme) streams of the samplers.
+// One random stream per aspect of the trace (StreamPurpose::synthetic_trace).
 enum class Purpose : std::uint64_t { sizes = 1, threads, stacks, types, lifetimes };
-constexpr std::uint64_t kSyntheticStreamTag = 0x73796E7468000000;  // "synth\0\0\0"
 
 // Below this many events, starting threads for the aspects costs more than it saves.
 constexpr std::size_t kParallelAspectsFrom = std::size_t{1} << 15;
@@ -36,7 +35,7 @@ constexpr std::size_t kParallelAspectsFrom = std::size_t{1} << 15;
 constexpr std::uint64_t kChunkEvents = 4096;
 
 RandomStream stream_for(std::uint64_t seed, Purpose purpose, std::uint64_t chunk) {
-  return RandomStream(StreamKey{seed, kSyntheticStreamTag | static_cast<std::uint64_t>(purpose), chunk}, 0);
+  return RandomStream(StreamKey{seed, stream_of(StreamPurpose::synthetic_trace) | static_cast<std::uint64_t>(purpose), chunk}, 0);
 }
 
 // Draws one aspect of the events [first, first + m) of a trace: fill(random,

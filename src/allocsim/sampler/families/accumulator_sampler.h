@@ -57,19 +57,6 @@ class AccumulatorSampler {
   AccumulatorSampler(std::int64_t period, std::shared_ptr<const CountedStreams> requested)
       : period_(period), requested_(std::move(requested)) {}
 
- private:
-  // The slow path's "samples = acc / T, acc %= T" with acc = stop - 1 - x, the bytes
-  // of the event after the point at x: floor(acc / T) points, and the drawn gaps
-  // resume as if the point sat acc mod T bytes before the event's last byte.
-  auto deterministic_points() const {
-    return [period = static_cast<std::uint64_t>(period_)](std::uint64_t& x, std::uint64_t stop) {
-      const std::uint64_t acc = stop - 1 - x;
-      x = stop - 1 - acc % period;
-      return acc / period;
-    };
-  }
-
- public:
   // The same accumulator seen from its crossings (countdown_carry.h): with acc = -r
   // the byte at 0-based position x = start + r - 1 of the thread's stream makes it
   // reach 0. Same draws in the same order as replay(): identical observations,
@@ -77,14 +64,7 @@ class AccumulatorSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const CountedStreams& streams = *requested_;
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      carried_skip_ahead(
-          streams, t, [&] { return draw(lanes[t]); }, deterministic_points(),
-          [&](std::size_t k, std::uint64_t offset, std::uint64_t samples) {
-            out.push_back({streams.event(t, k), sample_count(samples), offset, weight(samples)});
-          });
-    }
+    per_thread_carried_skip_ahead(*requested_, Crossings<Stream>{*this, nullptr, lanes, out});
   }
 
   // The accumulator as a carried countdown: acc = -(x + 1) with x the 0-based
@@ -92,19 +72,36 @@ class AccumulatorSampler {
   // first sample point's offset is x. Observation: samples = n, weight = T n.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    next_.resize(lanes.size());
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    carried_countdown_replay(
-        trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return std::min<std::uint64_t>(requested[i], kMaxSize); },
-        [&](std::size_t t) { return draw(lanes[t]); }, deterministic_points(),
-        [&](std::size_t i, std::uint64_t offset, std::uint64_t samples) {
-          out.push_back({i, sample_count(samples), offset, weight(samples)});
-        });
+    per_thread_carried(trace, next_, Crossings<Stream>{*this, &trace.requested, lanes, out});
   }
 
  private:
+  // The accumulator's countdown: each thread's drawn intervals over its requested
+  // bytes, plus the slow path's floor(acc / T) points; an allocation holding n
+  // crossings is recorded with n samples of weight T each.
+  template <class Stream>
+  struct Crossings {
+    const AccumulatorSampler& sampler;
+    const SizeColumn* requested;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return std::min<std::uint64_t>((*requested)[i], kMaxSize); }
+    void record(std::size_t i, std::uint64_t offset, std::uint64_t samples) {
+      out.push_back({i, sample_count(samples), offset, sampler.weight(samples)});
+    }
+    std::uint64_t redraw(std::size_t t) { return sampler.draw(lanes[t]); }
+    // The slow path's "samples = acc / T, acc %= T" with acc = stop - 1 - x, the
+    // bytes of the event after the point at x: floor(acc / T) points, and the drawn
+    // gaps resume as if the point sat acc mod T bytes before the event's last byte.
+    std::uint64_t deterministic(std::uint64_t& x, std::uint64_t stop) const {
+      const auto period = static_cast<std::uint64_t>(sampler.period_);
+      const std::uint64_t acc = stop - 1 - x;
+      x = stop - 1 - acc % period;
+      return acc / period;
+    }
+  };
+
   // Sizes are signed in the code (intptr_t); larger requests fail anyway.
   static constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 62;
 

@@ -1,13 +1,13 @@
 #include "allocsim/sampler/families/accumulator_scheme.h"
 
 #include <algorithm>
+#include <memory>
 #include <cmath>
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/accumulator_sampler.h"
 #include "allocsim/sampler/families/exponential_inclusion.h"
 #include "allocsim/sampler/families/second_layer.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -55,18 +55,22 @@ class AccumulatorScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return with_second_layer(std::make_unique<SamplerRun<AccumulatorSampler>>(trace, AccumulatorSampler(period_)),
-                             keep_);
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, period = period_, keep = keep_] {
+      return with_second_layer(std::make_unique<SamplerRun<AccumulatorSampler>>(trace, AccumulatorSampler(period)),
+                               keep);
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto requested = skip_ahead_cache_.get(trace, index, [&] { return CountedStreams::requested(index); });
-    return with_second_layer(std::make_unique<SkipAheadRun<AccumulatorSampler>>(
-                                 trace, index, AccumulatorSampler(period_, std::move(requested))),
-                             keep_);
+  // The threads' requested-byte streams, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto requested = std::make_shared<const CountedStreams>(CountedStreams::requested(index));
+    return skip_ahead_runs([&trace, &index, period = period_, keep = keep_, requested] {
+      return with_second_layer(
+          std::make_unique<SkipAheadRun<AccumulatorSampler>>(trace, index, AccumulatorSampler(period, requested)),
+          keep);
+    });
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the threads' requested-byte streams, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {

@@ -41,20 +41,23 @@ class ByteCountdownScheme final : public Scheme {
     return wald_interval(registers[0], registers[1], level);
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return seeded(std::make_unique<SamplerRun<ByteCountdownSampler>>(
-        trace, ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread)));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, config = config_] {
+      return seeded(config, std::make_unique<SamplerRun<ByteCountdownSampler>>(
+                                trace, ByteCountdownSampler(config.rate, config.passthrough_from, config.per_thread)));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto streams = skip_ahead_cache_.get(trace, index, [&] {
-      return make_byte_countdown_streams(trace, index, config_.passthrough_from, config_.per_thread);
+  // Skip-ahead's prefix sums, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto streams = std::make_shared<const ByteCountdownStreams>(
+        make_byte_countdown_streams(trace, index, config_.passthrough_from, config_.per_thread));
+    return skip_ahead_runs([&trace, &index, config = config_, streams] {
+      return seeded(config, std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
+                                trace, index,
+                                ByteCountdownSampler(config.rate, config.passthrough_from, config.per_thread, streams)));
     });
-    return seeded(std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
-        trace, index,
-        ByteCountdownSampler(config_.rate, config_.passthrough_from, config_.per_thread, std::move(streams))));
   }
-  mutable SkipAheadCache<ByteCountdownStreams> skip_ahead_cache_;  // skip-ahead's prefix sums, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
@@ -112,8 +115,8 @@ class ByteCountdownScheme final : public Scheme {
     }
   }
 
-  std::unique_ptr<SchemeRun> seeded(std::unique_ptr<SchemeRun> run) const {
-    if (!config_.same_sequence) return run;
+  static std::unique_ptr<SchemeRun> seeded(const ByteCountdownConfig& config, std::unique_ptr<SchemeRun> run) {
+    if (!config.same_sequence) return run;
     return std::make_unique<SameSequenceRun>(std::move(run));
   }
   bool passes_through(std::uint64_t s) const { return s >= config_.passthrough_from; }

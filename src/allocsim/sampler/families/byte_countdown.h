@@ -29,7 +29,6 @@
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/sampler/scheme_parameters.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -92,14 +91,8 @@ class ByteCountdownSampler {
   void replay_skip_ahead(const Trace& trace, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
     const CountedStreams& streams = streams_->streams;
-    for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
-      Stream& lane = lanes[per_thread_ ? c : 0];
-      carried_skip_ahead(
-          streams, c, [&] { return draw_gap(lane); }, NoDeterministicPoints{},
-          [&](std::size_t k, std::uint64_t offset, std::uint64_t points) {
-            out.push_back({streams.event(c, k), sample_count(points), offset, weight(points)});
-          });
-    }
+    Gaps<Stream> gaps{*this, nullptr, lanes, out};
+    for (std::uint32_t c = 0; c < streams.stream_count(); ++c) carried_skip_ahead(streams, c, c, gaps);
     for (const std::uint64_t i : streams_->passthrough) {
       out.push_back({i, 1, 0, static_cast<double>(trace.requested[i])});
     }
@@ -107,23 +100,35 @@ class ByteCountdownSampler {
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    next_.resize(per_thread_ ? lanes.size() : 1);
-    const SizeColumn& size = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    carried_countdown_replay(
-        trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return per_thread_ ? thread[i] : 0; },
-        [&](std::size_t i) -> std::uint64_t {
-          if (size[i] < passthrough_from_) return size[i];
-          out.push_back({i, 1, 0, static_cast<double>(size[i])});
-          return 0;
-        },
-        [&](std::size_t c) { return draw_gap(lanes[c]); }, NoDeterministicPoints{},
-        [&](std::size_t i, std::uint64_t offset, std::uint64_t points) {
-          out.push_back({i, sample_count(points), offset, weight(points)});
-        });
+    if (per_thread_) {
+      per_thread_carried(trace, next_, Gaps<Stream>{*this, &trace.requested, lanes, out});
+      return;
+    }
+    next_.resize(1);
+    Gaps<Stream> gaps{*this, &trace.requested, lanes, out};
+    carried_countdown_replay(trace.size(), std::span<std::uint64_t>(next_), [](std::size_t) { return 0; }, gaps);
   }
 
  private:
+  // The byte countdown: geometric gaps over requested bytes, per thread or one for
+  // the process (counter c draws from lane c); an allocation holding n points is
+  // recorded with weight T n, one at or above the cutoff whole, outside the countdown.
+  template <class Stream>
+  struct Gaps {
+    const ByteCountdownSampler& sampler;
+    const SizeColumn* size;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return (*size)[i]; }
+    bool passes_through(std::size_t, std::uint64_t u) const { return u >= sampler.passthrough_from_; }
+    void record_whole(std::size_t i, std::uint64_t u) { out.push_back({i, 1, 0, static_cast<double>(u)}); }
+    void record(std::size_t i, std::uint64_t offset, std::uint64_t points) {
+      out.push_back({i, sample_count(points), offset, sampler.weight(points)});
+    }
+    std::uint64_t redraw(std::size_t c) { return sampler.draw_gap(lanes[c]); }
+  };
+
   double weight(std::uint64_t points) const { return mean_gap_ * static_cast<double>(points); }
 
   template <class Stream>

@@ -11,68 +11,114 @@
 // draw is memoryless (geometric, or a floored exponential), events are sampled
 // independently with pi(u) = P(failures < u): the per-allocation theory of the
 // systems' files (exponential_inclusion.h).
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "allocsim/trace/thread_index.h"
+#include "allocsim/trace/trace.h"
 
 namespace allocsim {
 
-// An event that holds counter c's sampled unit at offset `left`: recorded with
-// emit(i, u, left); returns the counter's fresh draw. Kept out of line so that the
-// replay loop around it keeps its variables in registers.
-template <class Emit, class Draw>
+// What a system of this family supplies: its countdown, written as a small named
+// struct in the system's folder.
+//   units(i)             the units event i counts (0: never sampled);
+//   record(i, u, offset) records event i of u units, `offset` its sampled unit;
+//   redraw(c)            counter c's fresh failures: its first draw, and the draw
+//                        after each record.
+// Optionally (a system that records some events whole, outside the countdown):
+//   passes_through(i, u) true when event i of u units is recorded whole by
+//                        record_whole(i, u); its counter is then redrawn.
+template <class C>
+concept FirstSuccessCountdown = requires(C& c, std::size_t i, std::uint64_t u) {
+  { c.units(i) } -> std::convertible_to<std::uint64_t>;
+  c.record(i, u, u);
+  { c.redraw(i) } -> std::convertible_to<std::uint64_t>;
+};
+
+template <class C>
+concept HasPassThrough = requires(C& c, std::size_t i, std::uint64_t u) {
+  { c.passes_through(i, u) } -> std::convertible_to<bool>;
+  c.record_whole(i, u);
+};
+
+// An event that holds counter c's sampled unit at offset `left`: recorded, and the
+// counter's fresh draw returned. Kept out of line so that the replay loop around it
+// keeps its variables in registers.
+template <class Countdown>
 [[gnu::noinline]] std::uint64_t first_success_event(std::size_t i, std::size_t c, std::uint64_t u, std::uint64_t left,
-                                                    Emit& emit, Draw& draw) {
-  emit(i, u, left);
-  return draw(c);
+                                                    Countdown& countdown) {
+  countdown.record(i, u, left);
+  return countdown.redraw(c);
 }
 
 // Streaming replay over events 0..n-1 with the counters `failures` (one per thread,
-// or one for the process), each already holding its first draw:
-//   counter_of(i) -> the counter event i counts down;
-//   count(i)      -> the units event i counts (0: never sampled; a system that
-//                    records an event outside the countdown, e.g. a pass-through,
-//                    does it here and returns 0);
-//   emit(i, u, offset) records the sampled event (offset: the sampled unit);
-//   draw(c)       -> counter c's fresh failures, called after each emit.
-template <class CounterOf, class Count, class Emit, class Draw>
-void first_success_replay(std::size_t n, std::span<std::uint64_t> failures, CounterOf&& counter_of, Count&& count,
-                          Emit&& emit, Draw&& draw) {
+// or one for the process), each already holding its first draw; event i counts
+// down counter counter_of(i).
+template <class CounterOf, FirstSuccessCountdown Countdown>
+void first_success_replay(std::size_t n, std::span<std::uint64_t> failures, CounterOf&& counter_of,
+                          Countdown& countdown) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t c = counter_of(i);
-    const std::uint64_t u = count(i);
+    const std::uint64_t u = countdown.units(i);
     std::uint64_t& left = failures[c];
+    if constexpr (HasPassThrough<Countdown>) {
+      if (countdown.passes_through(i, u)) {
+        countdown.record_whole(i, u);
+        left = countdown.redraw(c);
+        continue;
+      }
+    }
     if (left >= u) {  // the common case: the sampled unit lies beyond this event
       left -= u;
       continue;
     }
-    left = first_success_event(i, c, u, left, emit, draw);
+    left = first_success_event(i, c, u, left, countdown);
   }
 }
 
-// The same countdown over stream s of `streams` seen from the sampled units: draw()
-// returns the failures before the next sampled unit (may be as large as
-// UINT64_MAX); the event holding that unit is sampled with emit(k, offset) (k: its
-// position in the stream, offset: the sampled unit's 0-based offset in its counted
-// size), and the next draw counts from the end of that event. draw() is called
+// The same countdown over stream s of `streams` seen from the sampled units:
+// redraw(s) returns the failures before the next sampled unit (may be as large as
+// UINT64_MAX); the event holding that unit is recorded (record(i, u, offset): i its
+// trace index, u its counted units, offset the sampled unit's 0-based offset in
+// them), and the next draw counts from the end of that event. redraw is called
 // exactly as often, and in the same order, as first_success_replay calls it for
 // this stream: once at the start and once after each sample.
-template <class Draw, class Emit>
-void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Draw&& draw, Emit&& emit) {
+template <FirstSuccessCountdown Countdown>
+void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Countdown& countdown) {
   const std::uint64_t end = streams.total(s);
   std::uint64_t start = 0;  // counted units before the current wait
   std::size_t k = 0;        // first event of the current wait
   for (;;) {
-    const std::uint64_t failures = draw();
+    const std::uint64_t failures = countdown.redraw(s);
     if (failures >= end - start) return;
     const std::uint64_t x = start + failures;  // 0-based position of the sampled unit
     k = streams.find(s, x, k);
-    emit(k, x - streams.at(s, k));
+    const std::uint64_t first = streams.at(s, k);
+    start = streams.at(s, k + 1);
+    countdown.record(streams.event(s, k), start - first, x - first);
     ++k;
-    start = streams.at(s, k);
   }
+}
+
+// The per-thread countdown most systems run: counter t is traced thread t's and
+// draws from lane t; each gets its first draw, in thread order, then the events
+// count down their own thread's counter. `failures` is the caller's buffer.
+template <FirstSuccessCountdown Countdown>
+void per_thread_first_success(const Trace& trace, std::vector<std::uint64_t>& failures, Countdown&& countdown) {
+  failures.resize(trace.thread_count);
+  for (std::size_t t = 0; t < failures.size(); ++t) failures[t] = countdown.redraw(t);
+  const ThreadColumn& thread = trace.thread;
+  first_success_replay(trace.size(), std::span<std::uint64_t>(failures), [&](std::size_t i) { return thread[i]; },
+                       countdown);
+}
+
+// The same, skip-ahead, over the threads' counted streams (stream t: thread t).
+template <FirstSuccessCountdown Countdown>
+void per_thread_first_success_skip_ahead(const CountedStreams& streams, Countdown&& countdown) {
+  for (std::uint32_t t = 0; t < streams.stream_count(); ++t) first_success_skip_ahead(streams, t, countdown);
 }
 
 }  // namespace allocsim

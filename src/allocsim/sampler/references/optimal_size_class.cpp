@@ -27,32 +27,6 @@ OptimalSizeClassPlan plan_optimal_size_class(const Trace& trace, const OptimalSi
 
 namespace {
 
-// The plan of the last trace seen, shared by the workers replaying it.
-class PlanCache {
- public:
-  PlanCache() = default;
-  PlanCache(const PlanCache&) {}
-  PlanCache& operator=(const PlanCache&) { return *this; }
-
-  std::shared_ptr<const OptimalSizeClassPlan> get(const Trace& trace, const OptimalSizeClassConfig& config) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!plan_ || trace_ != &trace || column_ != trace.requested.codes().data() || size_ != trace.size()) {
-      plan_ = std::make_shared<const OptimalSizeClassPlan>(plan_optimal_size_class(trace, config));
-      trace_ = &trace;
-      column_ = trace.requested.codes().data();
-      size_ = trace.size();
-    }
-    return plan_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  mutable std::shared_ptr<const OptimalSizeClassPlan> plan_;
-  mutable const Trace* trace_ = nullptr;
-  mutable const void* column_ = nullptr;
-  mutable std::size_t size_ = 0;
-};
-
 class OptimalSizeClassScheme final : public Scheme {
  public:
   enum Register : std::size_t { kBytes, kBytesVariance, kRegisters };
@@ -77,9 +51,12 @@ class OptimalSizeClassScheme final : public Scheme {
     return wald_interval(registers[0], registers[1], level);
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<OptimalSizeClassSampler>>(trace,
-                                                                 OptimalSizeClassSampler(cache_.get(trace, config_)));
+  // The design solved for this trace once, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    auto plan = std::make_shared<const OptimalSizeClassPlan>(plan_optimal_size_class(trace, config_));
+    return streaming_runs([&trace, plan] {
+      return std::make_unique<SamplerRun<OptimalSizeClassSampler>>(trace, OptimalSizeClassSampler(plan));
+    });
   }
 
   // Registers: the weight w = Z/p and w^2 (1 - p) = w (w - Z), whose mean is the
@@ -102,8 +79,8 @@ class OptimalSizeClassScheme final : public Scheme {
   // objective ignores (p = 0) is never sampled: its bytes are missed (bias -Z).
   EstimatorTheory theory(std::size_t) const override {
     return {[this](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
-              const auto plan = cache_.get(trace, config_);
-              visit_in_blocks(trace.size(), [&](std::size_t i) { return theory_of(*plan, i); }, visit);
+              const OptimalSizeClassPlan plan = plan_optimal_size_class(trace, config_);
+              visit_in_blocks(trace.size(), [&](std::size_t i) { return theory_of(plan, i); }, visit);
             },
             {}};
   }
@@ -117,7 +94,6 @@ class OptimalSizeClassScheme final : public Scheme {
   }
 
   OptimalSizeClassConfig config_;
-  PlanCache cache_;
 };
 
 }  // namespace

@@ -12,7 +12,6 @@
 // This is the best any size-dependent sampler can do, not one system's code.
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <vector>
 

@@ -37,12 +37,16 @@ class PerAllocationScheme final : public Scheme {
     return wald_interval(registers[0], registers[1], level);
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<PerAllocationSampler>>(trace, PerAllocationSampler(every_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, every = every_] {
+      return std::make_unique<SamplerRun<PerAllocationSampler>>(trace, PerAllocationSampler(every));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    return std::make_unique<SkipAheadRun<PerAllocationSampler>>(trace, index, PerAllocationSampler(every_));
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return skip_ahead_runs([&trace, &index, every = every_] {
+      return std::make_unique<SkipAheadRun<PerAllocationSampler>>(trace, index, PerAllocationSampler(every));
+    });
   }
 
   // Registers: estimate and Horvitz-Thompson variance estimate (1 - pi)/pi^2 y^2 with

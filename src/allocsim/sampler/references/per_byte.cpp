@@ -14,8 +14,10 @@ class PerByteScheme final : public ByteRateScheme {
  public:
   using ByteRateScheme::ByteRateScheme;
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<PerByteSampler>>(trace, PerByteSampler(rate_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, rate = rate_] {
+      return std::make_unique<SamplerRun<PerByteSampler>>(trace, PerByteSampler(rate));
+    });
   }
 
  protected:

@@ -14,12 +14,16 @@ class PoissonScheme final : public ByteRateScheme {
  public:
   using ByteRateScheme::ByteRateScheme;
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<PoissonSampler>>(trace, PoissonSampler(rate_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, rate = rate_] {
+      return std::make_unique<SamplerRun<PoissonSampler>>(trace, PoissonSampler(rate));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    return std::make_unique<SkipAheadRun<PoissonSampler>>(trace, index, PoissonSampler(rate_));
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return skip_ahead_runs([&trace, &index, rate = rate_] {
+      return std::make_unique<SkipAheadRun<PoissonSampler>>(trace, index, PoissonSampler(rate));
+    });
   }
 
  protected:

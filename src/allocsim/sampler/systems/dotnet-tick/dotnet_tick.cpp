@@ -25,18 +25,22 @@ class AllocationTickScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return with_second_layer(
-        std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride_, reset_)), keep_);
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, stride = stride_, reset = reset_, keep = keep_] {
+      return with_second_layer(
+          std::make_unique<SamplerRun<AllocationTickSampler>>(trace, AllocationTickSampler(stride, reset)), keep);
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto stream = skip_ahead_cache_.get(trace, index, [&] { return AllocationTickSampler::process_stream(trace, index); });
-    return with_second_layer(std::make_unique<SkipAheadRun<AllocationTickSampler>>(
-                                 trace, index, AllocationTickSampler(stride_, reset_, std::move(stream))),
-                             keep_);
+  // The process-wide prefix sums, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto stream = std::make_shared<const CountedStreams>(AllocationTickSampler::process_stream(trace, index));
+    return skip_ahead_runs([&trace, &index, stride = stride_, reset = reset_, keep = keep_, stream] {
+      return with_second_layer(std::make_unique<SkipAheadRun<AllocationTickSampler>>(
+                                   trace, index, AllocationTickSampler(stride, reset, stream)),
+                               keep);
+    });
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the process-wide prefix sums, per trace
 
   enum Register : std::size_t { kBytes, kBytesOneLayer };
 

@@ -18,13 +18,13 @@
 // derivable from the trace (for a repeating size pattern: which position of the
 // pattern holds the boundary bytes).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -56,12 +56,8 @@ class AllocationTickSampler {
                          std::vector<Observation>& out) const {
     const CountedStreams& stream = *stream_;
     if (reset_) {
-      first_success_skip_ahead(
-          stream, 0, [&] { return stride_; },
-          [&](std::size_t k, std::uint64_t offset) {
-            const std::uint64_t i = stream.event(0, k);
-            out.push_back({i, 1, offset, running_amount(trace.requested[i], offset)});
-          });
+      ResetStrides strides{*this, &trace.requested, out};
+      first_success_skip_ahead(stream, 0, strides);
       return;
     }
     const std::uint64_t end = stream.total(0);
@@ -82,15 +78,11 @@ class AllocationTickSampler {
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> /*lanes*/, std::vector<Observation>& out) {
     const SizeColumn& size = trace.requested;
-    if (reset_) {  // a first-success countdown of stride bytes (countdown_discard.h)
+    if (reset_) {
       std::uint64_t failures = stride_;
-      first_success_replay(
-          trace.size(), std::span<std::uint64_t>(&failures, 1), [](std::size_t) { return 0; },
-          [&](std::size_t i) { return size[i]; },
-          [&](std::size_t i, std::uint64_t s, std::uint64_t offset) {
-            out.push_back({i, 1, offset, running_amount(s, offset)});
-          },
-          [&](std::size_t) { return stride_; });
+      ResetStrides strides{*this, &size, out};
+      first_success_replay(trace.size(), std::span<std::uint64_t>(&failures, 1), [](std::size_t) { return 0; },
+                           strides);
       return;
     }
     // Bytes up to and including the one that fires the next event.
@@ -107,6 +99,20 @@ class AllocationTickSampler {
   }
 
  private:
+  // With reset, a first-success countdown (countdown_discard.h): one process-wide
+  // counter of stride bytes over requested sizes, the same stride after each event.
+  struct ResetStrides {
+    const AllocationTickSampler& sampler;
+    const SizeColumn* size;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return (*size)[i]; }
+    void record(std::size_t i, std::uint64_t s, std::uint64_t offset) {
+      out.push_back({i, 1, offset, sampler.running_amount(s, offset)});
+    }
+    std::uint64_t redraw(std::size_t) const { return sampler.stride_; }
+  };
+
   // With reset: the bytes since the reset before the allocation of s bytes whose
   // byte `offset` fires (stride - offset of them), plus the allocation.
   double running_amount(std::uint64_t s, std::uint64_t offset) const {

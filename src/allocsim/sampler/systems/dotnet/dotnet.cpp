@@ -70,18 +70,21 @@ class DotnetScheme final : public Scheme {
     return {b.lower, b.upper};
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<DotnetSampler>>(trace,
-                                                       DotnetSampler(rate_, pointer_size_, document_draw_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, rate = rate_, pointer_size = pointer_size_, document_draw = document_draw_] {
+      return std::make_unique<SamplerRun<DotnetSampler>>(trace, DotnetSampler(rate, pointer_size, document_draw));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto objects = skip_ahead_cache_.get(
-        trace, index, [&] { return DotnetSampler::object_streams(trace, index, pointer_size_); });
-    return std::make_unique<SkipAheadRun<DotnetSampler>>(
-        trace, index, DotnetSampler(rate_, pointer_size_, document_draw_, std::move(objects)));
+  // The threads' object-size prefix sums, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto objects = std::make_shared<const CountedStreams>(DotnetSampler::object_streams(trace, index, pointer_size_));
+    return skip_ahead_runs(
+        [&trace, &index, rate = rate_, pointer_size = pointer_size_, document_draw = document_draw_, objects] {
+          return std::make_unique<SkipAheadRun<DotnetSampler>>(
+              trace, index, DotnetSampler(rate, pointer_size, document_draw, objects));
+        });
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // object-size prefix sums, per trace
 
   // Registers: bytes and its variance estimate; bytes_nb's samples and tail bytes;
   // count and its variance estimate. A weight w taken with the sampler's true

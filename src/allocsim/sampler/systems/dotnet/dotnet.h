@@ -24,6 +24,7 @@
 // bias delta * pi per object for bytes_nb, delta = (T - 1) - 1/(e^(1/T) - 1) ~ -1/2, and
 // a relative bias of at most ~1/(2T) for bytes and count: all in the theory.
 #include <cmath>
+#include <memory>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -33,7 +34,6 @@
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -70,29 +70,31 @@ class DotnetSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const CountedStreams& streams = *objects_;
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      first_success_skip_ahead(
-          streams, t, [&] { return draw_budget(lanes[t]); },
-          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
-    }
+    per_thread_first_success_skip_ahead(*objects_, Budgets<Stream>{*this, nullptr, lanes, out});
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    budget_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) budget_[t] = draw_budget(lanes[t]);
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        trace.size(), std::span<std::uint64_t>(budget_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return dotnet_object_size(requested[i], pointer_size_); },
-        // the budget-th byte (0-based) succeeded
-        [&](std::size_t i, std::uint64_t, std::uint64_t budget) { out.push_back({i, 1, budget, 0.0}); },
-        [&](std::size_t t) { return draw_budget(lanes[t]); });
+    per_thread_first_success(trace, budget_, Budgets<Stream>{*this, &trace.requested, lanes, out});
   }
 
  private:
+  // .NET's countdown: each thread's budget of failed byte trials over its objects'
+  // pointer-aligned sizes; the object holding the successful byte is sampled and a
+  // fresh budget drawn.
+  template <class Stream>
+  struct Budgets {
+    const DotnetSampler& sampler;
+    const SizeColumn* requested;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return dotnet_object_size((*requested)[i], sampler.pointer_size_); }
+    // The budget-th byte (0-based) succeeded.
+    void record(std::size_t i, std::uint64_t, std::uint64_t budget) { out.push_back({i, 1, budget, 0.0}); }
+    std::uint64_t redraw(std::size_t t) { return sampler.draw_budget(lanes[t]); }
+  };
+
   // Failed trials before the next success. The uniform v in (0, 1] plays 1 - u.
   template <class Stream>
   std::uint64_t draw_budget(Stream& stream) const {

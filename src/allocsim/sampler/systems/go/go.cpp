@@ -62,24 +62,25 @@ class GoScheme final : public Scheme {
 
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, config = config_] {
+      return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config));
+    });
   }
 
   // Not for the pre-1.12 bypass (those allocations redraw without a sample point)
   // or R = 1 (every allocation, no draws).
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     if (config_.bypass || config_.rate == 1) return nullptr;
-    auto counted = skip_ahead_cache_.get(trace, index, [&] {
-      // Each thread's events in trace order, as go_counted_size needs: its tiny
-      // block is per thread.
-      std::vector<GoTinyBlock> blocks(trace.thread_count);
-      return CountedStreams::per_thread(
-          index, [&](std::uint64_t i) { return go_counted_size(trace, i, config_.tiny, blocks); });
+    // The threads' counted-size prefix sums, shared by the runs: each thread's
+    // events in trace order, as go_counted_size needs (its tiny block is per thread).
+    std::vector<GoTinyBlock> blocks(trace.thread_count);
+    auto counted = std::make_shared<const CountedStreams>(CountedStreams::per_thread(
+        index, [&](std::uint64_t i) { return go_counted_size(trace, i, config_.tiny, blocks); }));
+    return skip_ahead_runs([&trace, &index, config = config_, counted] {
+      return std::make_unique<SkipAheadRun<GoSampler>>(trace, index, GoSampler(config, counted));
     });
-    return std::make_unique<SkipAheadRun<GoSampler>>(trace, index, GoSampler(config_, std::move(counted)));
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // counted-size prefix sums, per trace
 
   // Registers: bytes, count, then raw (bytes, count) twice (one pair per merged
   // estimator); with periods k, raw (bytes, count) of each span twice more.
@@ -227,6 +228,7 @@ SchemeDescriptor go_scheme() {
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
       .profile_formats = {"pprof"},
+      .conformance = {go_driver()},
   };
 }
 

@@ -46,7 +46,6 @@
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -107,51 +106,55 @@ class GoSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) {
-    const CountedStreams& streams = *counted_;
-    rng_.resize(lanes.size());
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      if (config_.faithful) rng_[t] = lanes[t].next_u64();
-      first_success_skip_ahead(
-          streams, t, [&] { return draw_failures(lanes, t); },
-          [&](std::size_t k, std::uint64_t offset) {
-            const std::uint64_t u = streams.at(t, k + 1) - streams.at(t, k);
-            out.push_back({streams.event(t, k), 1, offset, static_cast<double>(u)});
-          });
-    }
+    seed(lanes);
+    per_thread_first_success_skip_ahead(*counted_, Samples<Stream>{*this, nullptr, lanes, out});
   }
 
   // Observation: offset = the sample point's 0-based offset in the counted u bytes,
   // weight = u.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    failures_.resize(lanes.size());
-    rng_.resize(lanes.size());
     tiny_.assign(lanes.size(), GoTinyBlock{});
-    for (std::size_t t = 0; t < lanes.size(); ++t) {
-      if (config_.faithful) rng_[t] = lanes[t].next_u64();
-      failures_[t] = draw_failures(lanes, t);
-    }
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) -> std::uint64_t {
-          const std::uint64_t s = requested[i];
-          if (s == 0) return 0;
-          const std::uint32_t t = thread[i];
-          const std::uint64_t u = config_.tiny && s < kGoTinySize ? tiny_[t].counted(s) : go_slot_size(s);
-          if (u == 0 || !config_.bypass || static_cast<double>(u) < config_.rate) return u;
-          out.push_back({i, 1, 0, static_cast<double>(u)});
-          failures_[t] = draw_failures(lanes, t);
-          return 0;
-        },
-        [&](std::size_t i, std::uint64_t u, std::uint64_t offset) {
-          out.push_back({i, 1, offset, static_cast<double>(u)});
-        },
-        [&](std::size_t t) { return draw_failures(lanes, t); });
+    seed(lanes);
+    per_thread_first_success(trace, failures_, Samples<Stream>{*this, &trace, lanes, out});
   }
 
  private:
+  // Go's countdown: each P's nextSample over the bytes its allocations count (the
+  // size class's slot, or the tiny block's new bytes); the allocation that crosses
+  // it is recorded with its counted size, and a fresh nextSample drawn. With the
+  // rate bypass, an allocation of at least the rate is recorded whole.
+  template <class Stream>
+  struct Samples {
+    GoSampler& sampler;
+    const Trace* trace;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const {
+      const std::uint64_t s = trace->requested[i];
+      if (s == 0) return 0;
+      const GoConfig& config = sampler.config_;
+      return config.tiny && s < kGoTinySize ? sampler.tiny_[trace->thread[i]].counted(s) : go_slot_size(s);
+    }
+    bool passes_through(std::size_t, std::uint64_t u) const {
+      return u != 0 && sampler.config_.bypass && static_cast<double>(u) >= sampler.config_.rate;
+    }
+    void record_whole(std::size_t i, std::uint64_t u) { out.push_back({i, 1, 0, static_cast<double>(u)}); }
+    void record(std::size_t i, std::uint64_t u, std::uint64_t offset) {
+      out.push_back({i, 1, offset, static_cast<double>(u)});
+    }
+    std::uint64_t redraw(std::size_t t) { return sampler.draw_failures(lanes, t); }
+  };
+
+  // Each P's fastrand state from its lane (faithful only).
+  template <class Stream>
+  void seed(std::span<Stream> lanes) {
+    rng_.resize(lanes.size());
+    if (!config_.faithful) return;
+    for (std::size_t t = 0; t < lanes.size(); ++t) rng_[t] = lanes[t].next_u64();
+  }
+
   // nextSample less one: the bytes that pass before the sample point (0 when
   // nextSample is 0, rate 1: every counted allocation is sampled at offset 0).
   template <class Stream>
@@ -179,5 +182,7 @@ class GoSampler {
 };
 
 SchemeDescriptor go_scheme();
+// Its conformance driver: the Go runtime (go_driver.cpp).
+ConformanceSystem go_driver();
 
 }  // namespace allocsim

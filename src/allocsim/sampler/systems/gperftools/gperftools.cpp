@@ -34,8 +34,11 @@ class GperftoolsScheme final : public Scheme {
     return specs;
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<GperftoolsSampler>>(trace, GperftoolsSampler(trace, period_, faithful_, startup_counter_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, period = period_, faithful = faithful_, startup = startup_counter_] {
+      return std::make_unique<SamplerRun<GperftoolsSampler>>(trace,
+                                                             GperftoolsSampler(trace, period, faithful, startup));
+    });
   }
 
   // Registers: bytes, count, then (S, C) twice.
@@ -130,6 +133,7 @@ SchemeDescriptor gperftools_scheme() {
       .rate = SchemeRate{},
       .family = SamplingFamily::per_allocation_exponential,
       .profile_formats = {"gperftools heap_v2"},
+      .conformance = {gperftools_driver()},
   };
 }
 

@@ -32,6 +32,7 @@
 // the conformance driver records from tc_nallocx) supplies a, and without it a = r.
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
@@ -66,26 +67,34 @@ class GperftoolsSampler {
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    counter_.resize(lanes.size());
     lcg_.clear();
     if (faithful_) {
       for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64() | 1);  // Init asserts seed != 0
     }
-    // Thread 0 starts from the "off" value without a draw (PickNextSamplingPoint
-    // returns before stepping the generator).
-    for (std::size_t t = 0; t < lanes.size(); ++t) {
-      counter_[t] = t == 0 && startup_counter_ > 0 ? startup_counter_ : pick_next_sampling_point(lanes, t);
-    }
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        counted_.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return counted_[i]; },
-        // byte counter + 1 of the k is the sampled one
-        [&](std::size_t i, std::uint64_t, std::uint64_t counter) { out.push_back({i, 1, counter, 0.0}); },
-        [&](std::size_t t) { return pick_next_sampling_point(lanes, t); });
+    per_thread_first_success(trace, counter_, Counters<Stream>{*this, startup_counter_, lanes, out});
   }
 
  private:
+  // gperftools' countdown: each thread's bytes_until_sample over its counted sizes;
+  // the allocation that crosses it is sampled and a fresh point picked.
+  template <class Stream>
+  struct Counters {
+    GperftoolsSampler& sampler;
+    std::uint64_t startup;  // thread 0's first counter; 0: a draw
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return sampler.counted_[i]; }
+    // Byte counter + 1 of the allocation is the sampled one.
+    void record(std::size_t i, std::uint64_t, std::uint64_t counter) { out.push_back({i, 1, counter, 0.0}); }
+    // Thread 0 starts from the "off" value without a draw (PickNextSamplingPoint
+    // returns before stepping the generator); its first redraw is that start.
+    std::uint64_t redraw(std::size_t t) {
+      if (t == 0 && startup > 0) return std::exchange(startup, 0);
+      return sampler.pick_next_sampling_point(lanes, t);
+    }
+  };
+
   template <class Stream>
   std::uint64_t pick_next_sampling_point(std::span<Stream> lanes, std::size_t t) {
     const double mean = static_cast<double>(period_);
@@ -104,5 +113,7 @@ class GperftoolsSampler {
 };
 
 SchemeDescriptor gperftools_scheme();
+// Its conformance driver: the real gperftools tcmalloc (gperftools_driver.cpp).
+ConformanceSystem gperftools_driver();
 
 }  // namespace allocsim

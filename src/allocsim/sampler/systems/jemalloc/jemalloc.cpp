@@ -52,15 +52,19 @@ class JemallocScheme final : public Scheme {
     return wald_interval(registers[0], registers[1], level);
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<JemallocSampler>>(trace, JemallocSampler(trace, rate_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, rate = rate_] {
+      return std::make_unique<SamplerRun<JemallocSampler>>(trace, JemallocSampler(trace, rate));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto usable = skip_ahead_cache_.get(trace, index, [&] { return JemallocSampler::usable_streams(trace, index); });
-    return std::make_unique<SkipAheadRun<JemallocSampler>>(trace, index, JemallocSampler(rate_, std::move(usable)));
+  // The threads' usable-size prefix sums, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto usable = std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index));
+    return skip_ahead_runs([&trace, &index, rate = rate_, usable] {
+      return std::make_unique<SkipAheadRun<JemallocSampler>>(trace, index, JemallocSampler(rate, usable));
+    });
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // usable-size prefix sums, per trace
 
   // Registers: bytes and count, each with its variance estimate, then the
   // sum-then-unbias pair (sampled bytes, samples). A weight w taken with the true
@@ -184,6 +188,7 @@ SchemeDescriptor jemalloc_scheme() {
       .skip_ahead = true,
       .advice = AdviceRule{},
       .profile_formats = {"jemalloc heap_v2"},
+      .conformance = {jemalloc_driver()},
   };
 }
 

@@ -27,6 +27,7 @@
 // the eighths of the count up to 1/16 per sample (+2.7% for Z = R). All of it is in
 // the per-allocation theory: bias_i = pi_i w_i - truth_i, Var_i = w_i^2 pi_i (1 - pi_i).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,7 +36,6 @@
 #include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -64,32 +64,29 @@ class JemallocSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const CountedStreams& streams = *usable_streams_;
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      first_success_skip_ahead(
-          streams, t, [&] { return draw_failures(lanes[t]); },
-          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
-    }
+    per_thread_first_success_skip_ahead(*usable_streams_, Waits<Stream>{trials_, nullptr, lanes, out});
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    failures_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        usable_.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return usable_[i]; },
-        [&](std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); },
-        [&](std::size_t t) { return draw_failures(lanes[t]); });
+    per_thread_first_success(trace, failures_, Waits<Stream>{trials_, usable_.data(), lanes, out});
   }
 
  private:
-  // The wait W (bytes up to and including the sampled one) less one.
+  // jemalloc's countdown: each thread waits W usable bytes, W geometric with
+  // p = 1/R; the allocation holding byte W is sampled and a fresh wait drawn.
   template <class Stream>
-  std::uint64_t draw_failures(Stream& stream) const {
-    return trials_(stream.next_uniform()) - 1;
-  }
+  struct Waits {
+    const GeometricTrials& trials;
+    const std::uint64_t* usable;  // per allocation (streaming only)
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return usable[i]; }
+    void record(std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); }
+    // The wait W (bytes up to and including the sampled one) less one.
+    std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()) - 1; }
+  };
 
   GeometricTrials trials_;  // p = 1/rate
   std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
@@ -98,5 +95,7 @@ class JemallocSampler {
 };
 
 SchemeDescriptor jemalloc_scheme();
+// Its conformance driver: the real jemalloc (jemalloc_driver.cpp).
+ConformanceSystem jemalloc_driver();
 
 }  // namespace allocsim

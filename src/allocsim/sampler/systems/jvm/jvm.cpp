@@ -26,22 +26,24 @@ class JvmScheme final : public Scheme {
     return specs;
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval_, faithful_, tlab_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, interval = interval_, faithful = faithful_, tlab = tlab_] {
+      return std::make_unique<SamplerRun<JvmSampler>>(trace, JvmSampler(interval, faithful, tlab));
+    });
   }
 
   // The shared LCG draws in trace order across threads, so thread-by-thread replay
   // only reproduces it for one thread; T = 0 samples even empty objects; the TLAB
   // model reports objects that hold no sample point.
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
     if (interval_ == 0 || tlab_.enabled() || (faithful_ && trace.thread_count > 1)) return nullptr;
-    auto sizes = skip_ahead_cache_.get(trace, index, [&] {
-      const SizeColumn& requested = trace.requested;
-      return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jvm_object_size(requested[i]); });
+    const SizeColumn& requested = trace.requested;
+    auto sizes = std::make_shared<const CountedStreams>(
+        CountedStreams::per_thread(index, [&](std::uint64_t i) { return jvm_object_size(requested[i]); }));
+    return skip_ahead_runs([&trace, &index, interval = interval_, faithful = faithful_, sizes] {
+      return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval, faithful, sizes));
     });
-    return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval_, faithful_, std::move(sizes)));
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // object-size prefix sums, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {
@@ -154,6 +156,7 @@ SchemeDescriptor jvm_scheme() {
       .rate = SchemeRate{},
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
+      .conformance = jvm_drivers(),
   };
 }
 

@@ -42,7 +42,6 @@
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc_random.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -95,18 +94,9 @@ class JvmSampler {
                          std::vector<Observation>& out) {
     const CountedStreams& streams = *sizes_;
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      if (faithful_) {
-        const auto address = static_cast<std::uint32_t>(lanes[t].next_u64());
-        shared_state_ = address == 0 ? 1 : address;
-      }
-      std::uint64_t previous_end = 0;
-      first_success_skip_ahead(
-          streams, t, [&] { return failures_of(next_interval(lanes[t])); },
-          [&](std::size_t k, std::uint64_t offset) {
-            const std::uint64_t end = streams.at(t, k + 1);
-            out.push_back({streams.event(t, k), 1, offset, static_cast<double>(end - previous_end)});
-            previous_end = end;
-          });
+      if (faithful_) seed_shared_state(lanes[t]);
+      Intervals<Stream> intervals{*this, nullptr, lanes, out};
+      first_success_skip_ahead(streams, t, intervals);
     }
   }
 
@@ -118,10 +108,7 @@ class JvmSampler {
     until_.resize(lanes.size());
     since_.assign(lanes.size(), 0);
     for (std::size_t t = 0; t < lanes.size(); ++t) {
-      if (faithful_) {  // the new thread's address seeds the shared state
-        const auto address = static_cast<std::uint32_t>(lanes[t].next_u64());
-        shared_state_ = address == 0 ? 1 : address;
-      }
+      if (faithful_) seed_shared_state(lanes[t]);
       until_[t] = next_interval(lanes[t]);
     }
     if (tlab_.enabled()) {
@@ -129,26 +116,56 @@ class JvmSampler {
       return;
     }
     for (std::uint64_t& until : until_) until = failures_of(until);
-    const SizeColumn& requested = trace.requested;
     const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) -> std::uint64_t {
-          const std::uint64_t u = jvm_object_size(requested[i]);
-          since_[thread[i]] += u;
-          // T = 0 samples every object, an empty one too: it counts one byte
-          // against the budget of 0.
-          return interval_ == 0 && u == 0 ? 1 : u;
-        },
-        [&](std::size_t i, std::uint64_t, std::uint64_t offset) {
-          std::uint64_t& since = since_[thread[i]];
-          out.push_back({i, 1, offset, static_cast<double>(since)});
-          since = 0;
-        },
-        [&](std::size_t t) { return failures_of(next_interval(lanes[t])); });
+    Intervals<Stream> intervals{*this, &trace, lanes, out};
+    first_success_replay(trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; },
+                         intervals);
   }
 
  private:
+  // HotSpot's countdown (ThreadHeapSampler): each thread's _bytes_until_sample over
+  // its objects' sizes; the object that reaches it is sampled, weighted by the
+  // thread's bytes since its previous sample, and a fresh interval drawn.
+  template <class Stream>
+  struct Intervals {
+    JvmSampler& sampler;
+    const Trace* trace;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+    std::uint64_t failures = 0;  // skip-ahead: the last draw
+
+    std::uint64_t units(std::size_t i) const {
+      const std::uint64_t u = jvm_object_size(trace->requested[i]);
+      sampler.since_[trace->thread[i]] += u;
+      // T = 0 samples every object, an empty one too: it counts one byte against
+      // the budget of 0.
+      return sampler.interval_ == 0 && u == 0 ? 1 : u;
+    }
+    // Streaming: the weight is the thread's running count. Skip-ahead sees only
+    // the draws: from the end of the previous sampled object to the end of this one
+    // lie the wait's failures, then the object's bytes from the sampled one on.
+    void record(std::size_t i, std::uint64_t u, std::uint64_t offset) {
+      if (trace == nullptr) {
+        out.push_back({i, 1, offset, static_cast<double>(failures + u - offset)});
+        return;
+      }
+      std::uint64_t& since = sampler.since_[trace->thread[i]];
+      out.push_back({i, 1, offset, static_cast<double>(since)});
+      since = 0;
+    }
+    std::uint64_t redraw(std::size_t t) {
+      failures = failures_of(sampler.next_interval(lanes[t]));
+      return failures;
+    }
+  };
+
+  // The new thread's address seeds the shared state (faithful only).
+  template <class Stream>
+  void seed_shared_state(Stream& lane) {
+    const auto address = static_cast<std::uint32_t>(lane.next_u64());
+    shared_state_ = address == 0 ? 1 : address;
+  }
+
   // Through the TLAB paths (jvm_tlab.h); each thread's first interval is until_[t].
   template <class Stream>
   void replay_tlab(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
@@ -189,5 +206,7 @@ class JvmSampler {
 };
 
 SchemeDescriptor jvm_scheme();
+// Its conformance drivers: the JVM under G1 and under the serial collector (jvm_driver.cpp).
+std::vector<ConformanceSystem> jvm_drivers();
 
 }  // namespace allocsim

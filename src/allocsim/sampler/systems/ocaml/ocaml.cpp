@@ -23,18 +23,21 @@ class OcamlScheme final : public Scheme {
     return specs;
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<OcamlSampler>>(trace, OcamlSampler(lambda_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, lambda = lambda_] {
+      return std::make_unique<SamplerRun<OcamlSampler>>(trace, OcamlSampler(lambda));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto words = skip_ahead_cache_.get(trace, index, [&] {
-      const SizeColumn& requested = trace.requested;
-      return CountedStreams::per_thread(index, [=](std::uint64_t i) { return ocaml_whsize(requested[i]); });
+  // The threads' word prefix sums, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    const SizeColumn& requested = trace.requested;
+    auto words = std::make_shared<const CountedStreams>(
+        CountedStreams::per_thread(index, [&](std::uint64_t i) { return ocaml_whsize(requested[i]); }));
+    return skip_ahead_runs([&trace, &index, lambda = lambda_, words] {
+      return std::make_unique<SkipAheadRun<OcamlSampler>>(trace, index, OcamlSampler(lambda, words));
     });
-    return std::make_unique<SkipAheadRun<OcamlSampler>>(trace, index, OcamlSampler(lambda_, std::move(words)));
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // word prefix sums, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {

@@ -23,7 +23,6 @@
 #include "allocsim/sampler/families/countdown_carry.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -44,35 +43,31 @@ class OcamlSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    const CountedStreams& streams = *words_;
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      carried_skip_ahead(
-          streams, t, [&] { return draw(lanes[t]); }, NoDeterministicPoints{},
-          [&](std::size_t k, std::uint64_t offset, std::uint64_t samples) {
-            out.push_back({streams.event(t, k), sample_count(samples), offset, static_cast<double>(samples)});
-          });
-    }
+    per_thread_carried_skip_ahead(*words_, Words<Stream>{trials_, nullptr, lanes, out});
   }
 
   // Observation: samples = n, offset = the first sampled word's index in the block.
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    next_.resize(lanes.size());
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    carried_countdown_replay(
-        trace.size(), std::span<std::uint64_t>(next_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return ocaml_whsize(requested[i]); }, [&](std::size_t t) { return draw(lanes[t]); },
-        NoDeterministicPoints{}, [&](std::size_t i, std::uint64_t offset, std::uint64_t samples) {
-          out.push_back({i, sample_count(samples), offset, static_cast<double>(samples)});
-        });
+    per_thread_carried(trace, next_, Words<Stream>{trials_, &trace.requested, lanes, out});
   }
 
  private:
+  // OCaml's countdown: each domain's geometric gaps over the words of its blocks
+  // (header included); a block holding n points is recorded with n samples.
   template <class Stream>
-  std::uint64_t draw(Stream& lane) const {
-    return trials_(lane.next_uniform());
-  }
+  struct Words {
+    const GeometricTrials& trials;
+    const SizeColumn* requested;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return ocaml_whsize((*requested)[i]); }
+    void record(std::size_t i, std::uint64_t offset, std::uint64_t samples) {
+      out.push_back({i, sample_count(samples), offset, static_cast<double>(samples)});
+    }
+    std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()); }
+  };
 
   GeometricTrials trials_;  // p = lambda
   std::vector<std::uint64_t> next_;  // per domain: word position of its next point

@@ -78,12 +78,16 @@ class TcmallocScheme final : public Scheme {
     return wald_interval(registers[0], registers[1], level);
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<TcmallocSampler>>(trace, TcmallocSampler(period_, faithful_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, period = period_, faithful = faithful_] {
+      return std::make_unique<SamplerRun<TcmallocSampler>>(trace, TcmallocSampler(period, faithful));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    return std::make_unique<SkipAheadRun<TcmallocSampler>>(trace, index, TcmallocSampler(period_, faithful_));
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    return skip_ahead_runs([&trace, &index, period = period_, faithful = faithful_] {
+      return std::make_unique<SkipAheadRun<TcmallocSampler>>(trace, index, TcmallocSampler(period, faithful));
+    });
   }
 
   // Registers: bytes and its variance estimate, count and its variance estimate.

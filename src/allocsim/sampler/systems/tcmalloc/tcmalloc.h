@@ -37,6 +37,7 @@
 // rounded count takes at most three values per allocation, so its mean and variance
 // are computed exactly under the integer-gap model (f geometric on {1, ..., k}).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -45,7 +46,6 @@
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc_random.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -71,34 +71,36 @@ class TcmallocSampler {
     if (faithful_) {
       for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64());
     }
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      first_success_skip_ahead(
-          streams, t, [&] { return pick_next_sampling_point(lanes, t); },
-          [&](std::size_t k, std::uint64_t counter) {
-            const std::uint64_t size = streams.at(t, k + 1) - streams.at(t, k);  // requested + 1
-            out.push_back({streams.event(t, k), 1, counter, weight(size, counter)});
-          });
-    }
+    per_thread_first_success_skip_ahead(streams, Points<Stream>{*this, nullptr, lanes, out});
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    counter_.resize(lanes.size());
     lcg_.clear();
     if (faithful_) {
       for (auto& lane : lanes) lcg_.emplace_back(lane.next_u64());
     }
-    for (std::size_t t = 0; t < lanes.size(); ++t) counter_[t] = pick_next_sampling_point(lanes, t);
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        trace.size(), std::span<std::uint64_t>(counter_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return requested[i] + 1; },
-        [&](std::size_t i, std::uint64_t k, std::uint64_t counter) { out.push_back({i, 1, counter, weight(k, counter)}); },
-        [&](std::size_t t) { return pick_next_sampling_point(lanes, t); });
+    per_thread_first_success(trace, counter_, Points<Stream>{*this, &trace.requested, lanes, out});
   }
 
  private:
+  // tcmalloc's countdown: each thread's bytes_until_sample over k = requested + 1
+  // bytes per allocation; the allocation that crosses it is sampled with weight
+  // T + k - f, and a fresh point picked.
+  template <class Stream>
+  struct Points {
+    TcmallocSampler& sampler;
+    const SizeColumn* requested;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return (*requested)[i] + 1; }
+    void record(std::size_t i, std::uint64_t k, std::uint64_t counter) {
+      out.push_back({i, 1, counter, sampler.weight(k, counter)});
+    }
+    std::uint64_t redraw(std::size_t t) { return sampler.pick_next_sampling_point(lanes, t); }
+  };
+
   // W = T - (counter - k + 1) = T + k - f, f = counter + 1.
   double weight(std::uint64_t k, std::uint64_t counter) const {
     return static_cast<double>(period_ + (k - counter - 1));

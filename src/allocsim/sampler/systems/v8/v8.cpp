@@ -39,15 +39,19 @@ class V8Scheme final : public Scheme {
     return specs;
   }
 
-  std::unique_ptr<SchemeRun> start(const Trace& trace) const override {
-    return std::make_unique<SamplerRun<V8Sampler>>(trace, V8Sampler(rate_));
+  std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
+    return streaming_runs([&trace, rate = rate_] {
+      return std::make_unique<SamplerRun<V8Sampler>>(trace, V8Sampler(rate));
+    });
   }
 
-  std::unique_ptr<SchemeRun> start_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
-    auto requested = skip_ahead_cache_.get(trace, index, [&] { return CountedStreams::requested(index); });
-    return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate_, std::move(requested)));
+  // The threads' requested-byte streams, shared by the runs.
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+    auto requested = std::make_shared<const CountedStreams>(CountedStreams::requested(index));
+    return skip_ahead_runs([&trace, &index, rate = rate_, requested] {
+      return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate, requested));
+    });
   }
-  mutable SkipAheadCache<CountedStreams> skip_ahead_cache_;  // the threads' requested-byte streams, per trace
 
   void weigh(const Trace& trace, std::span<const Observation> observations,
              std::span<double> out) const override {

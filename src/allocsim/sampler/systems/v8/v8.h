@@ -30,7 +30,6 @@
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/families/skip_ahead.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -59,33 +58,29 @@ class V8Sampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) {
-    const CountedStreams& streams = *requested_;
-    for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-      first_success_skip_ahead(
-          streams, t, [&] { return draw_failures(lanes[t]); },
-          [&](std::size_t k, std::uint64_t offset) { out.push_back({streams.event(t, k), 1, offset, 0.0}); });
-    }
+    per_thread_first_success_skip_ahead(*requested_, Steps<Stream>{rate_, nullptr, lanes, out});
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    failures_.resize(lanes.size());
-    for (std::size_t t = 0; t < lanes.size(); ++t) failures_[t] = draw_failures(lanes[t]);
-    const SizeColumn& requested = trace.requested;
-    const ThreadColumn& thread = trace.thread;
-    first_success_replay(
-        trace.size(), std::span<std::uint64_t>(failures_), [&](std::size_t i) { return thread[i]; },
-        [&](std::size_t i) { return requested[i]; },
-        [&](std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); },
-        [&](std::size_t t) { return draw_failures(lanes[t]); });
+    per_thread_first_success(trace, failures_, Steps<Stream>{rate_, &trace.requested, lanes, out});
   }
 
  private:
-  // A step of c >= 8 bytes: the c-th byte reaches it, c - 1 pass before.
+  // V8's countdown: each thread's step over requested bytes; the object holding the
+  // step's last byte is sampled and a fresh step drawn.
   template <class Stream>
-  std::uint64_t draw_failures(Stream& lane) const {
-    return v8_next_step(lane.next_uniform(), rate_) - 1;
-  }
+  struct Steps {
+    double rate;
+    const SizeColumn* requested;  // streaming only
+    std::span<Stream> lanes;
+    std::vector<Observation>& out;
+
+    std::uint64_t units(std::size_t i) const { return (*requested)[i]; }
+    void record(std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); }
+    // A step of c >= 8 bytes: the c-th byte reaches it, c - 1 pass before.
+    std::uint64_t redraw(std::size_t t) { return v8_next_step(lanes[t].next_uniform(), rate) - 1; }
+  };
 
   double rate_;
   std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the next step ends
