@@ -87,6 +87,7 @@ function(allocsim_discover_tests_by_label target sources)
   endforeach()
   # The slow tests: their file's labels and slow. A test's ctest name may carry its
   # parameter after its gtest name ("Prefix/Suite.Name/param  # GetParam() = ...").
+  set(slow_in_build "")
   foreach(test IN LISTS ALLOCSIM_SLOW_TESTS)
     if(NOT test MATCHES "^([A-Za-z0-9_]+/)?([A-Za-z0-9_]+)[./]")
       message(FATAL_ERROR "ALLOCSIM_SLOW_TESTS: ${test} is not a gtest name (Suite.Name)")
@@ -94,6 +95,7 @@ function(allocsim_discover_tests_by_label target sources)
     set(suite ${CMAKE_MATCH_2})
     if(DEFINED group_of_${suite})  # else its file is left out of this build (ALLOCSIM_SANITIZE)
       list(APPEND slow_of_${group_of_${suite}} ${test})
+      list(APPEND slow_in_build ${test})
     endif()
   endforeach()
   foreach(group IN LISTS groups)
@@ -126,7 +128,7 @@ function(allocsim_discover_tests_by_label target sources)
   string(JOIN ":" every_filter ${filters})
   add_test(NAME EveryTestHasALabel
            COMMAND ${CMAKE_COMMAND} -DTESTS=$<TARGET_FILE:${target}> "-DFILTER=-${every_filter}"
-                   "-DSLOW=${ALLOCSIM_SLOW_TESTS}"
+                   "-DSLOW=${slow_in_build}"
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/unlabelled_tests.cmake)
   set_tests_properties(EveryTestHasALabel PROPERTIES LABELS exact)
 endfunction()
