@@ -78,7 +78,7 @@ TEST(SecondLayer, KeepsTheSameEventsInAnyOrder) {
   backward->replay({5, 6, 7}, b);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t o = 0; o < a.size(); ++o) EXPECT_EQ(a[o].event, b[b.size() - 1 - o].event);
-  EXPECT_TRUE(testing::within_sigmas(static_cast<double>(a.size()), 0.3 * 20000, std::sqrt(20000 * 0.3 * 0.7)));
+  EXPECT_TRUE(testing::binomial_count_within_sigmas(static_cast<double>(a.size()), 20000, 0.3));
   std::vector<Observation> c;
   forward->replay({5, 6, 8}, c);  // another replication keeps other events
   EXPECT_FALSE(std::equal(a.begin(), a.begin() + 100, c.begin(), [](auto& x, auto& y) { return x.event == y.event; }));

@@ -1,34 +1,29 @@
 // `allocsim advise TRACE`: the largest sampling interval per scheme that meets
 // the accuracy targets a user states, from closed forms, confirmed by Monte Carlo,
 // with the accuracy-cost frontier and each scheme's distance from the optimal
-// size-class design (design/advisor.h).
+// size-class design (advice/advisor.h). The report is assembled by
+// advice/advice_report.h and its --out directory written by report/advice_files.h.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "allocsim/advice/advice_check.h"
+#include "allocsim/advice/advice_report.h"
 #include "allocsim/advice/advisor.h"
 #include "allocsim/advice/probability_curves.h"
-#include "allocsim/format/csv.h"
-#include "allocsim/format/csv_reader.h"
 #include "allocsim/json/json_reader.h"
-#include "allocsim/report/chart_data.h"
-#include "allocsim/report/gnuplot_runner.h"
-#include "allocsim/report/gnuplot_script.h"
+#include "allocsim/report/advice_files.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
-#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
-#include "allocsim/util/output_path.h"
 #include "allocsim/util/json_text.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/staged_directory.h"
 #include "commands.h"
@@ -67,243 +62,26 @@ AccuracyTargets targets_of(const AdviseOptions& o) {
   return {o.total_error, o.confidence, o.stack_share, o.stack_mape, o.stack_seen};
 }
 
-std::string describe(const AccuracyTargets& t) {
-  std::string text;
-  char buffer[200];
-  if (t.total_error) {
-    std::snprintf(buffer, sizeof buffer, "total within +-%.4g%% at %.4g%% confidence", 100 * *t.total_error,
-                  100 * t.confidence);
-    text += buffer;
+// The trace, refused when it allocates no bytes (no relative error exists).
+Trace load_advised_trace(const AdviseOptions& o) {
+  const TraceSource source = read_source(o.trace);
+  Trace trace = load_trace(source, o.seed);
+  if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
+    throw InputError(o.trace + ": no bytes allocated");
   }
-  if (t.has_stack_targets()) {
-    std::snprintf(buffer, sizeof buffer, "%sstacks holding >= %.4g%% of bytes:", text.empty() ? "" : "; ",
-                  100 * t.stack_share);
-    text += buffer;
-    if (t.stack_mape) {
-      std::snprintf(buffer, sizeof buffer, " MAPE <= %.4g%%", 100 * *t.stack_mape);
-      text += buffer;
-    }
-    if (t.stack_seen) {
-      std::snprintf(buffer, sizeof buffer, "%s seen with probability >= %.4g", t.stack_mape ? "," : "",
-                    *t.stack_seen);
-      text += buffer;
-    }
-  }
-  return text;
+  return trace;
 }
 
-struct Advice {
-  AdvisedScheme scheme;
-  std::optional<AdvicePoint> point;       // the closed forms' choice, lowered if Monte Carlo disagreed
-  std::optional<ConfirmedAdvice> checked;  // absent without Monte Carlo
-};
-
-nlohmann::ordered_json point_json(const AdvicePoint& p) {
-  auto gap = [](const OptimumGap& g) {
-    return nlohmann::ordered_json{{"variance_ratio", g.ratio}, {"misplaced_samples", g.misplaced_samples}};
-  };
-  return {{"scheme", p.scheme},
-          {"interval", p.interval},
-          {"parameters", p.parameters},
-          {"expected_samples", p.expected_samples},
-          {"samples_per_mb", p.samples_per_mb},
-          {"total_relative_rmse", p.total_relative_rmse},
-          {"target_stacks", p.target_stacks},
-          {"worst_stack_mape", p.worst_stack_mape},
-          {"least_stack_seen", p.least_stack_seen},
-          {"meets_targets", p.meets},
-          {"versus_optimum", {{"allocated", gap(p.allocated_gap)}, {"live", gap(p.live_gap)}, {"stack", gap(p.stack_gap)}}}};
-}
-
-nlohmann::ordered_json advice_json(const std::string& trace, const AccuracyTargets& t, const std::vector<Advice>& advice,
-                                   const std::vector<AdvicePoint>& frontier, const MonteCarloOptions& mc) {
-  nlohmann::ordered_json out;
-  out["trace"] = trace;
-  out["targets"] = {{"total_error", t.total_error ? nlohmann::json(*t.total_error) : nlohmann::json()},
-                    {"confidence", t.confidence},
-                    {"stack_share", t.stack_share},
-                    {"stack_mape", t.stack_mape ? nlohmann::json(*t.stack_mape) : nlohmann::json()},
-                    {"stack_seen", t.stack_seen ? nlohmann::json(*t.stack_seen) : nlohmann::json()}};
-  out["monte_carlo"] = {{"replications", mc.replications}, {"seed", mc.seed}, {"sigmas", mc.sigmas}};
-  out["recommendations"] = nlohmann::ordered_json::array();
-  for (const Advice& a : advice) {
-    nlohmann::ordered_json entry = {{"scheme", a.scheme.name}, {"unit", a.scheme.unit}};
-    if (!a.point) {
-      entry["reachable"] = false;
-    } else {
-      entry["reachable"] = true;
-      entry["closed_form"] = point_json(*a.point);
-      if (a.checked) {
-        const MonteCarloCheck& c = a.checked->check;
-        entry["monte_carlo"] = {{"closed_form_interval", a.checked->closed_form_interval},
-                                {"total_relative_rmse", c.total_relative_rmse},
-                                {"se_total_relative_rmse", c.se_total_relative_rmse},
-                                {"target_stacks", c.target_stacks},
-                                {"worst_stack_mape", c.worst_stack_mape},
-                                {"se_worst_stack_mape", c.se_worst_stack_mape},
-                                {"least_stack_seen", c.least_stack_seen},
-                                {"se_least_stack_seen", c.se_least_stack_seen},
-                                {"confirmed", a.checked->confirmed}};
-      }
-    }
-    out["recommendations"].push_back(std::move(entry));
-  }
-  out["frontier"] = nlohmann::ordered_json::array();
-  for (const AdvicePoint& p : frontier) out["frontier"].push_back(point_json(p));
-  return out;
-}
-
-void print_text(std::FILE* out, const std::string& trace, const Trace& t, const AccuracyTargets& targets,
-                const std::vector<Advice>& advice, const std::vector<AdvicePoint>& frontier, const MonteCarloOptions& mc) {
-  std::fprintf(out, "trace    %s: %zu allocations, %u stacks\n", trace.c_str(), t.size(), t.stack_count);
-  std::fprintf(out, "targets  %s\n\n", describe(targets).c_str());
-  std::fprintf(out, "largest interval meeting the targets (closed form, lowered by 10%% steps until Monte Carlo\n"
-              "agrees within 3 standard errors; %llu replications, seed %llu)\n",
-              static_cast<unsigned long long>(mc.replications), static_cast<unsigned long long>(mc.seed));
-  std::fprintf(out, "%-19s %12s %10s %10s %9s %9s %9s %8s | %9s %9s %9s %s\n", "scheme", "interval", "samples", "samples/MB",
-              "tot.rRMSE", "stk.MAPE", "stk.seen", "var/opt", "MC rRMSE", "MC MAPE", "MC seen", "confirmed");
-  for (const Advice& a : advice) {
-    if (!a.point) {
-      std::fprintf(out, "%-19s  unreachable: even sampling every allocation misses a target\n", a.scheme.name.c_str());
-      continue;
-    }
-    const AdvicePoint& p = *a.point;
-    std::fprintf(out, "%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(), p.interval, p.expected_samples,
-                p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen, p.allocated_gap.ratio);
-    if (a.checked) {
-      const MonteCarloCheck& c = a.checked->check;
-      std::fprintf(out, " | %9.4f %9.4f %9.4f %s", c.total_relative_rmse, c.worst_stack_mape, c.least_stack_seen,
-                  a.checked->confirmed ? "yes" : "NO");
-      if (a.checked->closed_form_interval != p.interval) {
-        std::fprintf(out, " (closed form said %.0f)", a.checked->closed_form_interval);
-      }
-      std::fprintf(out, "\n");
-    } else {
-      std::fprintf(out, " |\n");
-    }
-  }
-  std::fprintf(out, "\ninterval units: bytes (per-allocation: allocations); stk.*: over the %u stacks holding >= %.4g%% of bytes\n",
-              advice.empty() || !advice.front().point ? 0u : advice.front().point->target_stacks, 100 * targets.stack_share);
-  std::fprintf(out, "var/opt: variance of the total / the optimal size-class design's at the same expected samples\n\n");
-  std::fprintf(out, "accuracy-cost frontier (closed form)\n");
-  std::fprintf(out, "%-19s %12s %10s %10s %9s %9s %9s %8s %8s %8s %8s\n", "scheme", "interval", "samples", "samples/MB",
-              "tot.rRMSE", "stk.MAPE", "stk.seen", "var/opt", "live/opt", "stk/opt", "misplcd");
-  for (const AdvicePoint& p : frontier) {
-    std::fprintf(out, "%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f %8.3f %8.3f %8.3f\n", p.scheme.c_str(), p.interval,
-                p.expected_samples, p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen,
-                p.allocated_gap.ratio, p.live_gap.ratio, p.stack_gap.ratio, p.allocated_gap.misplaced_samples);
-  }
-}
-
-// print_text's report as a string: printed, and kept as advice.txt under --out.
-std::string text_report(const std::string& trace, const Trace& t, const AccuracyTargets& targets,
-                        const std::vector<Advice>& advice, const std::vector<AdvicePoint>& frontier,
-                        const MonteCarloOptions& mc) {
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = ::open_memstream(&buffer, &size);
-  if (out == nullptr) throw std::runtime_error("advise: cannot allocate the report");
-  print_text(out, trace, t, targets, advice, frontier, mc);
-  std::fclose(out);
-  std::string text(buffer, size);
-  std::free(buffer);
-  return text;
-}
-
-std::string frontier_csv(const std::vector<AdvicePoint>& frontier) {
-  std::string csv =
-      "scheme,interval,expected_samples,samples_per_mb,total_relative_rmse,target_stacks,worst_stack_mape,"
-      "least_stack_seen,meets_targets,variance_ratio_allocated,variance_ratio_live,variance_ratio_stack,"
-      "misplaced_samples_allocated\n";
-  for (const AdvicePoint& p : frontier) {
-    csv += csv_field(p.scheme);
-    for (const double v : {p.interval, p.expected_samples, p.samples_per_mb, p.total_relative_rmse,
-                           static_cast<double>(p.target_stacks), p.worst_stack_mape, p.least_stack_seen,
-                           p.meets ? 1.0 : 0.0, p.allocated_gap.ratio, p.live_gap.ratio, p.stack_gap.ratio,
-                           p.allocated_gap.misplaced_samples}) {
-      csv += ',';
-      csv += format_number(v);
-    }
-    csv += "\n";
-  }
-  return csv;
-}
-
-struct ChartColumns {
-  std::string x, x_label;
-  Unit x_unit = Unit::none;
-  std::string y, y_label;
-  bool log_y = true;
-  std::string series;
-};
-
-// One chart of a CSV `file` in `dir`: y against x (log), a line per series value.
-void render_chart_of(const CsvTable& table, const std::string& dir, const std::string& file, const std::string& name,
-                     const std::string& title, const ChartColumns& columns) {
-  ChartSpec spec;
-  spec.path = "advise";
-  spec.name = name;
-  spec.title = title;
-  spec.x.column = columns.x;
-  spec.x.label = columns.x_label;
-  spec.x.unit = columns.x_unit;
-  spec.x.log = true;
-  spec.y.column = columns.y;
-  spec.y.label = columns.y_label;
-  spec.y.log = columns.log_y;
-  spec.series = {columns.series};
-  spec.points_title = "closed form";
-  spec.join_points = true;
-  spec.legend = LegendPosition::outside;
-  const fs::path charts = fs::path(dir) / "charts";
-  create_output_directory(charts.string());
-  const ChartData data = chart_data(spec, table, (fs::path(dir) / file).string());
-  write_file_atomically((charts / (name + ".dat")).string(), gnuplot_data(data));
-  write_file_atomically((charts / (name + ".gp")).string(), gnuplot_script(spec, data, name + ".dat", "../" + file));
-  run_gnuplot(charts.string(), "png_file = '" + name + ".png'; svg_file = '" + name + ".svg'", name + ".gp");
-}
-
-// Sizes and probabilities of the curves; size 0 and probability 0 (never
-// sampled) are left out of the log-log chart.
-std::string curves_csv(const std::vector<ProbabilityCurve>& curves) {
-  std::string csv = "curve,interval,size,probability\n";
-  for (const ProbabilityCurve& c : curves) {
-    for (std::size_t k = 0; k < c.sizes.size(); ++k) {
-      if (c.sizes[k] == 0 || c.probability[k] <= 0) continue;
-      csv += csv_field(c.label) + "," + format_number(c.interval) + "," +
-             format_number(static_cast<double>(c.sizes[k])) + "," + format_number(c.probability[k]) + "\n";
-    }
-  }
-  return csv;
-}
-
-// Every chart's title begins with `subject`, the trace's file name.
-void write_outputs(const std::string& dir, const std::string& subject, const nlohmann::ordered_json& json,
-                   const std::string& text,
-                   const std::vector<AdvicePoint>& frontier, const std::vector<ProbabilityCurve>& curves,
-                   double curve_samples) {
-  const std::string csv = frontier_csv(frontier), curves_text = curves_csv(curves);
-  write_file_atomically((fs::path(dir) / "frontier.csv").string(), csv);
-  write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), curves_text);
-  write_file_atomically((fs::path(dir) / "advice.json").string(), json_text(json, 2) + "\n");
-  write_file_atomically((fs::path(dir) / "advice.txt").string(), text);
-  const CsvTable table = parse_csv(csv, dir + "/frontier.csv");
-  const std::string per_mb = "expected samples per MB";
-  render_chart_of(table, dir, "frontier.csv", "frontier", subject + ": accuracy-cost frontier, error of the total vs samples",
-                  {"samples_per_mb", per_mb, Unit::none, "total_relative_rmse", "relative RMSE of the total", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "versus-optimum",
-                  subject + ": variance of the total / the optimal size-class design's",
-                  {"samples_per_mb", per_mb, Unit::none, "variance_ratio_allocated",
-                   "variance / optimum at the same expected samples", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "misplaced-samples",
-                  subject + ": share of samples spent off the optimal p_Z curve",
-                  {"samples_per_mb", per_mb, Unit::none, "misplaced_samples_allocated",
-                   "(1/2) sum a_Z |p_Z - p*_Z| / P", false, "scheme"});
-  char title[120];
-  std::snprintf(title, sizeof title, ": P(sampled) by size at %.0f expected samples, and the optimum's", curve_samples);
-  render_chart_of(parse_csv(curves_text, dir + "/probability-curves.csv"), dir, "probability-curves.csv",
-                  "probability-curves", subject + title,
-                  {"size", "requested size", Unit::bytes, "probability", "P(sampled)", true, "curve"});
+// --out: replaced whole, as a results directory: an error or an interrupt leaves the old one.
+void write_out_directory(const AdviseOptions& o, const Advisor& advisor, const AdviceReport& report,
+                         const nlohmann::ordered_json& json, const std::string& text) {
+  const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
+  const AdviceFiles files{json_text(json, 2) + "\n", text, frontier_csv(report.frontier),
+                          probability_curves_csv(probability_curves(advisor, curve_samples))};
+  const std::string subject = fs::path(o.trace).filename().string();
+  StagedDirectory staged(o.out, InputPaths{o.trace}, "advise " + subject, "--out");
+  write_advice_files(staged.path(), subject, files, curve_samples);
+  staged.commit();
 }
 
 void run_advise(const AdviseOptions& o) {
@@ -312,35 +90,17 @@ void run_advise(const AdviseOptions& o) {
     throw InputError("--replications: give 0 (no Monte Carlo) or at least 2: one replication has no standard error");
   }
   if (!o.out.empty()) check_results_directory(o.out, InputPaths{o.trace}, "--out");
-  const TraceSource source = read_source(o.trace);
-  const Trace trace = load_trace(source, o.seed);
-  if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
-    throw InputError(o.trace + ": no bytes allocated");
-  }
+  const Trace trace = load_advised_trace(o);
   // Every core: the check's result does not depend on the thread count.
   const MonteCarloOptions mc{
       .replications = o.replications, .seed = o.seed, .sigmas = 3, .threads = default_thread_count()};
   Advisor advisor(trace, targets);
-  std::vector<Advice> advice;
-  for (const AdvisedScheme& scheme : advised_schemes()) {
-    Advice a{scheme, advisor.recommend(scheme), std::nullopt};
-    if (a.point && o.replications > 0) {
-      a.checked = confirm_advice(advisor, scheme, *a.point, targets, mc);
-      a.point = a.checked->point;
-    }
-    advice.push_back(std::move(a));
-  }
-  const std::vector<AdvicePoint> frontier = advisor.frontier();
-  const nlohmann::ordered_json json = advice_json(o.trace, targets, advice, frontier, mc);
-  const std::string text = text_report(o.trace, trace, targets, advice, frontier, mc);
-  if (!o.out.empty()) {
-    const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
-    // Replaced whole, as a results directory: an error or an interrupt leaves the old one.
-    StagedDirectory staged(o.out, InputPaths{o.trace}, "advise " + fs::path(o.trace).filename().string(), "--out");
-    write_outputs(staged.path(), fs::path(o.trace).filename().string(), json, text, frontier,
-                  probability_curves(advisor, curve_samples), curve_samples);
-    staged.commit();
-  }
+  std::vector<SchemeAdvice> advice = advise_schemes(advisor, targets, mc);
+  const AdviceReport report{o.trace, trace.size(), trace.stack_count, targets, std::move(advice), advisor.frontier(),
+                            mc};
+  const nlohmann::ordered_json json = advice_json(report);
+  const std::string text = advice_text(report);
+  if (!o.out.empty()) write_out_directory(o, advisor, report, json, text);
   if (o.json) {
     std::cout << json_text(json, 2) << '\n';
   } else {

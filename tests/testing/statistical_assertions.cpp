@@ -18,6 +18,11 @@ namespace allocsim::testing {
   return within_sigmas(m.bias, 0.0, se, k) << " (bias of an estimate with truth " << m.truth << ")";
 }
 
+::testing::AssertionResult binomial_count_within_sigmas(double successes, double trials, double p, double k) {
+  const double se = std::sqrt(trials * p * (1 - p));
+  return within_sigmas(successes, trials * p, se, k) << " (successes of " << trials << " trials at p " << p << ")";
+}
+
 ::testing::AssertionResult matches_closed_form(double value, double closed_form, double relative_tolerance) {
   const double distance = std::fabs(value - closed_form);
   if (distance <= relative_tolerance * std::fabs(closed_form)) return ::testing::AssertionSuccess();

@@ -19,6 +19,11 @@ namespace allocsim::testing {
 // sqrt(theory var / R). Fails when the row carries no theory variance.
 ::testing::AssertionResult unbiased(const Metrics& m, double k = kSigmas);
 
+// The binomial count check: `successes` out of `trials` independent trials with
+// success probability p agrees with its expectation trials p within k binomial
+// standard errors, sqrt(trials p (1 - p)). With p 0 or 1 the count must be exact.
+::testing::AssertionResult binomial_count_within_sigmas(double successes, double trials, double p, double k = kSigmas);
+
 // A deterministic value equals its closed form up to `relative_tolerance` of the
 // closed form (rounding only: no sampling error is allowed for).
 ::testing::AssertionResult matches_closed_form(double value, double closed_form, double relative_tolerance);

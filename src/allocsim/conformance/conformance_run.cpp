@@ -32,6 +32,198 @@ double scaled_bytes(const DriverTotals& stack, double rate) {
   return stack.bytes / -std::expm1(-(stack.bytes / stack.objects) / rate);
 }
 
+// What is carried over from the model into the verdict, and the driver's version.
+ConformanceResult result_of_model(const ConformanceModel& model, const DriverRun& first) {
+  ConformanceResult result;
+  result.system = model.system;
+  result.plan = model.plan;
+  result.trace = model.trace;
+  result.scheme_parameters = model.scheme_parameters;
+  result.model = model.moments;
+  result.version = first.meta.count("version") ? first.meta.at("version") : "unknown";
+  return result;
+}
+
+using SizeTable = std::map<std::uint64_t, std::uint64_t>;  // requested size -> allocated size
+
+// The allocated size the model gives each planned requested size.
+SizeTable model_size_table(const Scheme& scheme, const Trace& trace) {
+  SizeTable sizes;
+  for (std::size_t i = 0; i < trace.size(); ++i) sizes[trace.requested[i]] = scheme.allocated_size(trace, i);
+  return sizes;
+}
+
+// The real allocator's sizes (the first run's size lines) against the model's.
+void check_size_table(const SizeTable& model_sizes, const DriverRun& first, ConformanceResult& result) {
+  for (const auto& [requested, allocated] : first.sizes) {
+    ++result.sizes_checked;
+    if (model_sizes.count(requested) && model_sizes.at(requested) != allocated) ++result.size_mismatches;
+  }
+}
+
+// The size each sample was recorded with (jemalloc's usize, Go's slot) against the model's.
+void check_sample_sizes(const SizeTable& model_sizes, const std::vector<DriverRun>& runs, ConformanceResult& result) {
+  for (const DriverRun& run : runs) {
+    for (const DriverSample& sample : run.samples) {
+      const auto it = model_sizes.find(sample.requested);
+      if (it == model_sizes.end()) continue;  // not a planned size: reported as unexplained
+      ++result.sample_sizes_checked;
+      if (it->second != sample.usable) ++result.sample_size_mismatches;
+    }
+  }
+}
+
+using SiteIndex = std::map<std::string, std::size_t>;  // site name -> its index in the plan
+
+SiteIndex index_sites(const Plan& plan) {
+  SiteIndex index;
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) index[plan.sites[s].name] = s;
+  return index;
+}
+
+// One row per planned site, before any run is read.
+std::vector<SiteObservations> planned_sites(const Plan& plan) {
+  std::vector<SiteObservations> observed(plan.sites.size());
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    observed[s].name = plan.sites[s].name;
+    observed[s].rounding = static_cast<double>(plan.sites[s].sizes.size());
+  }
+  return observed;
+}
+
+// Whether the tool gives estimates is decided once for the system: a scaled profile
+// always does; estimate lines do when any run has them, and a run without any
+// then estimates 0 at every site.
+bool tool_gives_estimates(const ConformanceSystem& system, const std::vector<DriverRun>& runs) {
+  return system.scaling != ProfileScaling::none ||
+         std::any_of(runs.begin(), runs.end(), [](const DriverRun& run) { return !run.estimates.empty(); });
+}
+
+// Whether a sample line counts as a sampled allocation of the compared heap.
+bool counted(const DriverSample& sample, const ConformanceSystem& system) {
+  return sample.live || system.samples_include_freed;
+}
+
+// One driver run read site by site.
+struct RunBySite {
+  std::vector<double> counts;     // sampled allocations per site
+  std::vector<double> estimates;  // the tool's estimate per site
+  std::string signature;          // every sample line, in order: runs that repeat one another share it
+};
+
+// The run's samples counted per planned site; a sample of a size its site never
+// allocates is added to `unexplained`, named by the run's output file.
+void count_samples(const DriverRun& run, const std::string& output, const ConformanceModel& model,
+                   const SiteIndex& index, RunBySite& by_site, std::vector<std::string>& unexplained) {
+  for (const DriverSample& sample : run.samples) {
+    by_site.signature += sample.site + ":" + std::to_string(sample.requested) + (sample.live ? "," : "-,");
+    const auto it = index.find(sample.site);
+    if (it == index.end()) continue;
+    const PlanSite& site = model.plan.sites[it->second];
+    if (std::find(site.sizes.begin(), site.sizes.end(), sample.requested) == site.sizes.end()) {
+      unexplained.push_back(output + ": site " + sample.site + " sampled size " + std::to_string(sample.requested));
+    }
+    if (counted(sample, *model.system)) by_site.counts[it->second] += 1;
+  }
+}
+
+// The tool's estimate per planned site: its profile scaled the way jeprof and pprof
+// scale it, or its own estimate lines.
+void add_estimates(const DriverRun& run, const ConformanceModel& model, const SiteIndex& index, RunBySite& by_site) {
+  if (model.system->scaling == ProfileScaling::average_size) {
+    for (const DriverTotals& stack : run.profile) {
+      const auto it = index.find(stack.site);
+      if (it != index.end()) by_site.estimates[it->second] += scaled_bytes(stack, static_cast<double>(model.plan.rate));
+    }
+  } else {
+    for (const DriverTotals& site : run.estimates) {
+      const auto it = index.find(site.site);
+      if (it != index.end()) by_site.estimates[it->second] += site.bytes;
+    }
+  }
+}
+
+RunBySite read_run_by_site(const DriverRun& run, const std::string& output, const ConformanceModel& model,
+                           const SiteIndex& index, std::vector<std::string>& unexplained) {
+  const std::size_t sites = model.plan.sites.size();
+  RunBySite by_site{std::vector<double>(sites, 0.0), std::vector<double>(sites, 0.0), ""};
+  count_samples(run, output, model, index, by_site, unexplained);
+  add_estimates(run, model, index, by_site);
+  return by_site;
+}
+
+// Every run read site by site: the per-site rows compared with the model, and the
+// result's counts, estimates, unexplained samples and number of distinct runs.
+std::vector<SiteObservations> observe_sites(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                                            const std::vector<std::string>& outputs, ConformanceResult& result) {
+  const SiteIndex index = index_sites(model.plan);
+  std::vector<SiteObservations> observed = planned_sites(model.plan);
+  const bool has_estimates = tool_gives_estimates(*model.system, runs);
+  std::set<std::string> distinct;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const RunBySite run = read_run_by_site(runs[r], outputs[r], model, index, result.unexplained);
+    distinct.insert(run.signature);
+    for (std::size_t s = 0; s < observed.size(); ++s) {
+      observed[s].counts.push_back(run.counts[s]);
+      if (has_estimates) observed[s].estimates.push_back(run.estimates[s]);
+    }
+    result.counts.push_back(run.counts);
+    if (has_estimates) result.estimates.push_back(run.estimates);
+  }
+  result.distinct_runs = distinct.size();
+  return observed;
+}
+
+// Each site's truth, in the quantity the compared estimator estimates.
+void set_truths(std::vector<SiteObservations>& observed, const ModelMoments& moments, Quantity target) {
+  for (std::size_t s = 0; s < observed.size(); ++s) {
+    const SiteMoments& m = moments.sites[s];
+    observed[s].truth = target == Quantity::requested_bytes   ? m.live_requested
+                        : target == Quantity::allocated_bytes ? m.live_allocated
+                                                              : m.live_count;
+  }
+}
+
+// A part of a site with several sizes (a stack "site:size" of the split trace):
+// how many of each run's samples land on that size, counts only.
+SiteObservations size_part(const std::string& name, const std::vector<DriverRun>& runs,
+                           const ConformanceSystem& system) {
+  const std::size_t colon = name.find(':');
+  const std::string site = name.substr(0, colon);
+  const std::uint64_t size = std::stoull(name.substr(colon + 1));
+  SiteObservations part;
+  part.name = name;
+  part.part = true;
+  for (const DriverRun& run : runs) {
+    double count = 0;
+    for (const DriverSample& sample : run.samples) {
+      count += sample.site == site && sample.requested == size && counted(sample, system);
+    }
+    part.counts.push_back(count);
+  }
+  return part;
+}
+
+// Which sizes the samples of a site with several sizes land on: one more row per
+// (site, size), compared with the split trace's moments.
+void add_size_parts(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                    std::vector<SiteObservations>& observed, ModelMoments& compared) {
+  const Trace& split = model.split;
+  for (std::uint32_t s = 0; s < split.stack_count; ++s) {
+    if (split.stack_names[s].find(':') == std::string::npos) continue;
+    observed.push_back(size_part(split.stack_names[s], runs, *model.system));
+    compared.sites.push_back(model.split_moments.sites[s]);
+  }
+}
+
+// The verdict: the sites agree, the runs differ (unless the system repeats them),
+// and every size and sample is the one the model expects.
+bool conformance_passed(const ConformanceResult& result, std::size_t runs) {
+  const bool runs_differ = result.distinct_runs == runs || !result.system->repeated_runs_expected.empty();
+  return result.comparison.passed && runs_differ && result.size_mismatches == 0 && result.sample_size_mismatches == 0 &&
+         result.unexplained.empty();
+}
+
 }  // namespace
 
 ConformanceModel conformance_plan(const ConformanceOptions& options) {
@@ -107,124 +299,19 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
 
 ConformanceResult judge_conformance(const ConformanceModel& model, const std::vector<DriverRun>& runs,
                                     const std::vector<std::string>& outputs, double alpha) {
-  ConformanceResult result;
-  const ConformanceSystem* system = model.system;
-  const Scheme& scheme = *model.scheme;
-  result.system = system;
-  result.plan = model.plan;
-  result.trace = model.trace;
-  result.scheme_parameters = model.scheme_parameters;
-  result.model = model.moments;
-  const std::uint64_t rate = model.plan.rate;
-  result.version = runs.front().meta.count("version") ? runs.front().meta.at("version") : "unknown";
+  ConformanceResult result = result_of_model(model, runs.front());
   // The model's allocator sizes against the real allocator's (when the model has its own table).
-  if (!system->records_allocated_sizes) {
-    std::map<std::uint64_t, std::uint64_t> model_sizes;
-    for (std::size_t i = 0; i < result.trace.size(); ++i) {
-      model_sizes[result.trace.requested[i]] = scheme.allocated_size(result.trace, i);
-    }
-    for (const auto& [requested, allocated] : runs.front().sizes) {
-      ++result.sizes_checked;
-      if (model_sizes.count(requested) && model_sizes.at(requested) != allocated) ++result.size_mismatches;
-    }
-    // And the size each sample was recorded with (jemalloc's usize, Go's slot).
-    for (const DriverRun& run : runs) {
-      for (const DriverSample& sample : run.samples) {
-        const auto it = model_sizes.find(sample.requested);
-        if (it == model_sizes.end()) continue;  // not a planned size: reported as unexplained below
-        ++result.sample_sizes_checked;
-        if (it->second != sample.usable) ++result.sample_size_mismatches;
-      }
-    }
+  if (!model.system->records_allocated_sizes) {
+    const SizeTable model_sizes = model_size_table(*model.scheme, model.trace);
+    check_size_table(model_sizes, runs.front(), result);
+    check_sample_sizes(model_sizes, runs, result);
   }
-
-  // Observations per site.
-  std::map<std::string, std::size_t> site_index;
-  std::vector<SiteObservations> observed(result.plan.sites.size());
-  for (std::size_t s = 0; s < result.plan.sites.size(); ++s) {
-    const PlanSite& site = result.plan.sites[s];
-    site_index[site.name] = s;
-    observed[s].name = site.name;
-    observed[s].rounding = static_cast<double>(site.sizes.size());
-  }
-  std::set<std::string> distinct;
-  // Whether the tool gives estimates is decided once for the system: a scaled profile
-  // always does; estimate lines do when any run has them, and a run without any
-  // then estimates 0 at every site.
-  const bool has_estimates =
-      system->scaling != ProfileScaling::none ||
-      std::any_of(runs.begin(), runs.end(), [](const DriverRun& run) { return !run.estimates.empty(); });
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    std::vector<double> counts(observed.size(), 0.0), estimates(observed.size(), 0.0);
-    std::string signature;
-    for (const DriverSample& sample : runs[r].samples) {
-      signature += sample.site + ":" + std::to_string(sample.requested) + (sample.live ? "," : "-,");
-      const auto it = site_index.find(sample.site);
-      if (it == site_index.end()) continue;
-      const PlanSite& site = result.plan.sites[it->second];
-      if (std::find(site.sizes.begin(), site.sizes.end(), sample.requested) == site.sizes.end()) {
-        result.unexplained.push_back(outputs[r] + ": site " + sample.site + " sampled size " +
-                                     std::to_string(sample.requested));
-      }
-      if (sample.live || system->samples_include_freed) counts[it->second] += 1;
-    }
-    distinct.insert(signature);
-    if (system->scaling == ProfileScaling::average_size) {
-      for (const DriverTotals& stack : runs[r].profile) {
-        const auto it = site_index.find(stack.site);
-        if (it != site_index.end()) estimates[it->second] += scaled_bytes(stack, static_cast<double>(rate));
-      }
-    } else {
-      for (const DriverTotals& site : runs[r].estimates) {
-        const auto it = site_index.find(site.site);
-        if (it != site_index.end()) estimates[it->second] += site.bytes;
-      }
-    }
-    for (std::size_t s = 0; s < observed.size(); ++s) {
-      observed[s].counts.push_back(counts[s]);
-      if (has_estimates) observed[s].estimates.push_back(estimates[s]);
-    }
-    result.counts.push_back(counts);
-    if (has_estimates) result.estimates.push_back(estimates);
-  }
-  result.distinct_runs = distinct.size();
-
-  const Quantity target = scheme.estimators()[model.request.estimator].quantity;
-  for (std::size_t s = 0; s < observed.size(); ++s) {
-    const SiteMoments& m = result.model.sites[s];
-    observed[s].truth = target == Quantity::requested_bytes   ? m.live_requested
-                        : target == Quantity::allocated_bytes ? m.live_allocated
-                                                              : m.live_count;
-  }
-  // Which sizes the samples of a site with several sizes land on: one more row per
-  // (site, size), counts only.
-  const Trace& split = model.split;
-  const ModelMoments& split_model = model.split_moments;
+  std::vector<SiteObservations> observed = observe_sites(model, runs, outputs, result);
+  set_truths(observed, result.model, model.scheme->estimators()[model.request.estimator].quantity);
   ModelMoments compared = result.model;
-  for (std::uint32_t s = 0; s < split.stack_count; ++s) {
-    const std::string& name = split.stack_names[s];
-    const std::size_t colon = name.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string site = name.substr(0, colon);
-    const std::uint64_t size = std::stoull(name.substr(colon + 1));
-    SiteObservations part;
-    part.name = name;
-    part.part = true;
-    for (const DriverRun& run : runs) {
-      double count = 0;
-      for (const DriverSample& sample : run.samples) {
-        count += sample.site == site && sample.requested == size && (sample.live || system->samples_include_freed);
-      }
-      part.counts.push_back(count);
-    }
-    observed.push_back(part);
-    compared.sites.push_back(split_model.sites[s]);
-  }
+  add_size_parts(model, runs, observed, compared);
   result.comparison = compare_sites(observed, compared, alpha);
-  const bool runs_differ = result.distinct_runs == runs.size() || !system->repeated_runs_expected.empty();
-  result.passed = result.comparison.passed && runs_differ && result.size_mismatches == 0 &&
-                  result.sample_size_mismatches == 0 &&
-                  result.unexplained.empty();
+  result.passed = conformance_passed(result, runs.size());
   return result;
 }
 

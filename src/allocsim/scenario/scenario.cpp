@@ -171,6 +171,160 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
   return point;
 }
 
+// "name": the scenario's name, also its results directory's by default.
+std::string parse_scenario_name(JsonObject& root) {
+  const std::string name = root.at("name").string();
+  if (!is_safe_name(name)) root.at("name").fail("a scenario name uses letters, digits, '-', '_' and '.' only");
+  return name;
+}
+
+std::uint64_t parse_replications(const JsonValue& value) {
+  const std::uint64_t replications = value.uint();
+  if (replications < kMinReplications || replications > kMaxReplications) {
+    value.fail("must be between " + std::to_string(kMinReplications) + " and " + std::to_string(kMaxReplications));
+  }
+  return replications;
+}
+
+// "groups": each kind once; the total alone when absent.
+std::vector<GroupKind> parse_groups(JsonObject& root) {
+  auto v = root.maybe("groups");
+  if (!v) return {GroupKind::total};
+  std::vector<GroupKind> groups;
+  for (const JsonValue& item : v->non_empty_array()) {
+    const auto kind = parse_group_kind(item.string());
+    if (!kind) item.fail("unknown group kind (known: total, stack, type, size_bucket)");
+    if (std::find(groups.begin(), groups.end(), *kind) != groups.end()) item.fail("group kind listed twice");
+    groups.push_back(*kind);
+  }
+  return groups;
+}
+
+// "windows": each window once; the allocated bytes alone when absent.
+std::vector<Window> parse_windows(JsonObject& root) {
+  auto v = root.maybe("windows");
+  if (!v) return {Window{}};
+  std::vector<Window> windows;
+  for (const JsonValue& item : v->non_empty_array()) {
+    const Window w = parse_window(item);
+    if (std::find(windows.begin(), windows.end(), w) != windows.end()) item.fail("window listed twice");
+    windows.push_back(w);
+  }
+  return windows;
+}
+
+double parse_interval_level(const JsonValue& value) {
+  const double level = value.number();
+  if (!(level > 0 && level < 1)) value.fail("must be in (0, 1)");
+  return level;
+}
+
+ReplayMode parse_replay_mode(const JsonValue& value) {
+  const std::string mode = value.string();
+  if (mode == "skip_ahead") return ReplayMode::skip_ahead;
+  if (mode == "streaming") return ReplayMode::streaming;
+  value.fail("unknown replay mode " + printable(mode) + " (known: skip_ahead, streaming)");
+}
+
+// "outputs": the results directory (the scenario's name by default) and the optional files.
+OutputOptions parse_outputs(JsonObject& root, const std::string& scenario_name) {
+  OutputOptions outputs;
+  outputs.directory = scenario_name;
+  auto v = root.maybe("outputs");
+  if (!v) return outputs;
+  JsonObject object = v->object();
+  if (auto d = object.maybe("directory")) {
+    outputs.directory = d->string();
+    if (!is_safe_name(outputs.directory)) d->fail("a directory name uses letters, digits, '-', '_' and '.' only");
+  }
+  if (auto e = object.maybe("estimates")) outputs.estimates = e->boolean();
+  if (auto e = object.maybe("intervals")) outputs.intervals = e->boolean();
+  object.finish();
+  return outputs;
+}
+
+// What a run does, read in the order the errors are reported: everything but the
+// trace, the schemes, the expectations and what is drawn.
+void parse_run_settings(JsonObject& root, Scenario& scenario) {
+  scenario.name = parse_scenario_name(root);
+  if (auto v = root.maybe("description")) scenario.description = v->string();
+  if (auto v = root.maybe("seed")) scenario.seed = v->uint();
+  if (auto v = root.maybe("replications")) scenario.replications = parse_replications(*v);
+  scenario.sweep = parse_sweep(scenario.document, root);
+  scenario.groups = parse_groups(root);
+  scenario.windows = parse_windows(root);
+  if (auto v = root.maybe("interval_level")) scenario.interval_level = parse_interval_level(*v);
+  if (auto v = root.maybe("replay")) scenario.replay = parse_replay_mode(*v);
+  if (auto v = root.maybe("estimators")) {
+    for (const JsonValue& item : v->non_empty_array()) scenario.estimators.push_back(item.string());
+  }
+  scenario.outputs = parse_outputs(root, scenario.name);
+}
+
+void require_every_variable_used(const std::vector<SweepVariable>& sweep, const std::set<std::string>& used) {
+  for (const auto& variable : sweep) {
+    if (used.count(variable.name) == 0) {
+      throw InputError("$.sweep." + variable.name + ": not used; reference it as \"$" + variable.name +
+                       "\" in trace or schemes");
+    }
+  }
+}
+
+// Every sweep point resolved now, so that any bad value is reported up front; an
+// error names the point it was found at.
+std::vector<SweepPoint> resolve_points(JsonObject& root, const std::vector<SweepVariable>& sweep,
+                                       const std::string& base_directory) {
+  JsonValue trace = root.at("trace");
+  trace.object();  // type check before substitution
+  JsonValue schemes = root.at("schemes");
+  schemes.non_empty_array();
+  std::vector<SweepPoint> points;
+  std::set<std::string> used;
+  for (const auto& values : cartesian_points(sweep)) {
+    try {
+      points.push_back(resolve_point(trace.raw(), schemes.raw(), sweep, values, used, base_directory));
+    } catch (const InputError& e) {
+      if (sweep.empty()) throw;
+      throw InputError(std::string(e.what()) + " (at sweep point " + describe_point(sweep, values) + ")");
+    }
+  }
+  require_every_variable_used(sweep, used);
+  return points;
+}
+
+// "estimators": each an estimator some scheme of the first point has, in some window.
+void require_known_estimators(const Scenario& scenario) {
+  if (scenario.estimators.empty()) return;
+  std::set<std::string> known;
+  for (const auto& scheme : scenario.points.front().schemes) {
+    for (const auto& spec : scheme.scheme->estimators()) {
+      for (const Window& w : scenario.windows) known.insert(w.estimator_prefix() + spec.name);
+    }
+  }
+  for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {
+    if (known.count(scenario.estimators[i]) == 0) {
+      throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator " +
+                       printable(scenario.estimators[i]));
+    }
+  }
+}
+
+// "expectations", "charts" and "tables": they name result columns, the sweep's among them.
+void parse_checks_and_figures(JsonObject& root, Scenario& scenario) {
+  std::vector<std::string> sweep_names;
+  for (const auto& variable : scenario.sweep) sweep_names.push_back(variable.name);
+  if (auto v = root.maybe("expectations")) {
+    const auto columns = selectable_columns(sweep_names);
+    for (const JsonValue& item : v->array()) {
+      JsonObject object = item.object();
+      scenario.expectations.push_back(parse_expectation(object, columns));
+    }
+  }
+  const ResultColumns files = result_columns(sweep_names);
+  if (auto v = root.maybe("charts")) scenario.charts = parse_charts(*v, files);
+  if (auto v = root.maybe("tables")) scenario.tables = parse_tables(*v, files);
+}
+
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& where) {
@@ -181,122 +335,10 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
   try {
     JsonObject root(document, "$");
     root.ignore("$schema");
-    scenario.name = root.at("name").string();
-    if (!is_safe_name(scenario.name)) {
-      root.at("name").fail("a scenario name uses letters, digits, '-', '_' and '.' only");
-    }
-    if (auto v = root.maybe("description")) scenario.description = v->string();
-    if (auto v = root.maybe("seed")) scenario.seed = v->uint();
-    if (auto v = root.maybe("replications")) {
-      scenario.replications = v->uint();
-      if (scenario.replications < kMinReplications || scenario.replications > kMaxReplications) {
-        v->fail("must be between " + std::to_string(kMinReplications) + " and " + std::to_string(kMaxReplications));
-      }
-    }
-    scenario.sweep = parse_sweep(scenario.document, root);
-
-    scenario.groups = {GroupKind::total};
-    if (auto v = root.maybe("groups")) {
-      scenario.groups.clear();
-      for (const JsonValue& item : v->non_empty_array()) {
-        const auto kind = parse_group_kind(item.string());
-        if (!kind) item.fail("unknown group kind (known: total, stack, type, size_bucket)");
-        if (std::find(scenario.groups.begin(), scenario.groups.end(), *kind) != scenario.groups.end()) {
-          item.fail("group kind listed twice");
-        }
-        scenario.groups.push_back(*kind);
-      }
-    }
-    scenario.windows = {Window{}};
-    if (auto v = root.maybe("windows")) {
-      scenario.windows.clear();
-      for (const JsonValue& item : v->non_empty_array()) {
-        const Window w = parse_window(item);
-        if (std::find(scenario.windows.begin(), scenario.windows.end(), w) != scenario.windows.end()) {
-          item.fail("window listed twice");
-        }
-        scenario.windows.push_back(w);
-      }
-    }
-    if (auto v = root.maybe("interval_level")) {
-      scenario.interval_level = v->number();
-      if (!(scenario.interval_level > 0 && scenario.interval_level < 1)) v->fail("must be in (0, 1)");
-    }
-    if (auto v = root.maybe("replay")) {
-      const std::string mode = v->string();
-      if (mode == "skip_ahead") {
-        scenario.replay = ReplayMode::skip_ahead;
-      } else if (mode == "streaming") {
-        scenario.replay = ReplayMode::streaming;
-      } else {
-        v->fail("unknown replay mode " + printable(mode) + " (known: skip_ahead, streaming)");
-      }
-    }
-    if (auto v = root.maybe("estimators")) {
-      for (const JsonValue& item : v->non_empty_array()) scenario.estimators.push_back(item.string());
-    }
-    scenario.outputs.directory = scenario.name;
-    if (auto v = root.maybe("outputs")) {
-      JsonObject outputs = v->object();
-      if (auto d = outputs.maybe("directory")) {
-        scenario.outputs.directory = d->string();
-        if (!is_safe_name(scenario.outputs.directory)) {
-          d->fail("a directory name uses letters, digits, '-', '_' and '.' only");
-        }
-      }
-      if (auto e = outputs.maybe("estimates")) scenario.outputs.estimates = e->boolean();
-      if (auto e = outputs.maybe("intervals")) scenario.outputs.intervals = e->boolean();
-      outputs.finish();
-    }
-
-    // Resolve every sweep point now, so that any bad value is reported up front.
-    JsonValue trace = root.at("trace");
-    trace.object();  // type check before substitution
-    JsonValue schemes = root.at("schemes");
-    schemes.non_empty_array();
-    std::set<std::string> used;
-    for (const auto& values : cartesian_points(scenario.sweep)) {
-      try {
-        scenario.points.push_back(resolve_point(trace.raw(), schemes.raw(), scenario.sweep, values, used,
-                                                std::filesystem::path(where).parent_path().string()));
-      } catch (const InputError& e) {
-        if (scenario.sweep.empty()) throw;
-        throw InputError(std::string(e.what()) + " (at sweep point " +
-                         describe_point(scenario.sweep, values) + ")");
-      }
-    }
-    for (const auto& variable : scenario.sweep) {
-      if (used.count(variable.name) == 0) {
-        throw InputError("$.sweep." + variable.name +
-                         ": not used; reference it as \"$" + variable.name + "\" in trace or schemes");
-      }
-    }
-    if (!scenario.estimators.empty()) {
-      std::set<std::string> known;
-      for (const auto& scheme : scenario.points.front().schemes) {
-        for (const auto& spec : scheme.scheme->estimators()) {
-          for (const Window& w : scenario.windows) known.insert(w.estimator_prefix() + spec.name);
-        }
-      }
-      for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {
-        if (known.count(scenario.estimators[i]) == 0) {
-          throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator " +
-                           printable(scenario.estimators[i]));
-        }
-      }
-    }
-    std::vector<std::string> sweep_names;
-    for (const auto& variable : scenario.sweep) sweep_names.push_back(variable.name);
-    if (auto v = root.maybe("expectations")) {
-      const auto columns = selectable_columns(sweep_names);
-      for (const JsonValue& item : v->array()) {
-        JsonObject object = item.object();
-        scenario.expectations.push_back(parse_expectation(object, columns));
-      }
-    }
-    const ResultColumns files = result_columns(sweep_names);
-    if (auto v = root.maybe("charts")) scenario.charts = parse_charts(*v, files);
-    if (auto v = root.maybe("tables")) scenario.tables = parse_tables(*v, files);
+    parse_run_settings(root, scenario);
+    scenario.points = resolve_points(root, scenario.sweep, std::filesystem::path(where).parent_path().string());
+    require_known_estimators(scenario);
+    parse_checks_and_figures(root, scenario);
     root.finish();
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());
