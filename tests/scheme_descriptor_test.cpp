@@ -178,7 +178,7 @@ TEST_P(EveryScheme, ConformanceDriversDescribeItsModel) {
   }
 }
 
-TEST(ConformanceSystems, NamesAreUniqueAndEachBelongsToARegisteredScheme) {
+TEST(DeclaredConformanceSystems, NamesAreUniqueAndEachBelongsToARegisteredScheme) {
   std::set<std::string> names;
   for (const ConformanceSystem& system : conformance_systems()) {
     EXPECT_TRUE(names.insert(system.name).second) << system.name;
