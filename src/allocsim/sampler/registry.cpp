@@ -5,6 +5,7 @@
 #include "allocsim/sampler/references/per_byte.h"
 #include "allocsim/sampler/references/poisson.h"
 #include "allocsim/sampler/systems/chromium/chromium.h"
+#include "allocsim/sampler/systems/dd-trace-php/dd_trace_php.h"
 #include "allocsim/sampler/systems/ddprof/ddprof.h"
 #include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 #include "allocsim/sampler/systems/dotnet/dotnet.h"
@@ -42,6 +43,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       ddprof_scheme(),
       v8_scheme(),
       ocaml_scheme(),
+      dd_trace_php_scheme(),
       optimal_size_class_scheme(),
   };
   return registry;
