@@ -4,6 +4,7 @@
 #include "allocsim/sampler/references/per_allocation.h"
 #include "allocsim/sampler/references/per_byte.h"
 #include "allocsim/sampler/references/poisson.h"
+#include "allocsim/sampler/systems/async-profiler/async_profiler.h"
 #include "allocsim/sampler/systems/chromium/chromium.h"
 #include "allocsim/sampler/systems/dd-trace-php/dd_trace_php.h"
 #include "allocsim/sampler/systems/ddprof/ddprof.h"
@@ -39,6 +40,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       per_allocation_scheme(),
       go_scheme(),
       jvm_scheme(),
+      async_profiler_scheme(),
       chromium_scheme(),
       ddprof_scheme(),
       v8_scheme(),
