@@ -86,7 +86,7 @@ TEST(DdTracePhpClosedForm, RenewalSumByHand) {
 }
 
 // At the default D = 4 MiB, the renewal sum agrees with an independent derivation
-// (a sum of the Poisson pmf in log space, in Python; its values quoted here).
+// (scripts/derive-dd-trace-php-bias.py: a sum of the Poisson pmf in log space).
 TEST(DdTracePhpClosedForm, RenewalSumAtTheDefaultDistance) {
   EXPECT_TRUE(testing::matches_closed_form(ddtrace_php_samples_expected(419430, 400, 4194304), 37.6852122690, 1e-8));
   EXPECT_TRUE(testing::matches_closed_form(ddtrace_php_samples_expected(2139095, 400, 4194304), 200.0000001130, 1e-8));
