@@ -18,10 +18,10 @@
 #include <string>
 
 #include "allocsim/engine/experiment.h"
-#include "allocsim/sampler/registry.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/random/random_stream.h"
 #include "allocsim/random/random_transforms.h"
+#include "allocsim/sampler/registry.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 
@@ -40,9 +40,9 @@ const std::string kSizes = R"({"distribution": "mixture", "components": [
 
 const Trace& bench_trace() {
   static const Trace trace = [] {
-    const nlohmann::json spec = nlohmann::json::parse(R"({"allocations": )" + std::to_string(bench_events()) +
-                                                      R"(, "threads": 4, "thread_assignment": "random", "sizes": )" +
-                                                      kSizes + "}");
+    const nlohmann::json spec =
+        nlohmann::json::parse(R"({"allocations": )" + std::to_string(bench_events()) +
+                              R"(, "threads": 4, "thread_assignment": "random", "sizes": )" + kSizes + "}");
     JsonObject object(spec, "$.trace");
     return generate_synthetic(parse_synthetic_spec(object), 1);
   }();
@@ -56,9 +56,9 @@ const ThreadIndex& bench_index() {
 
 const Trace& lognormal_trace() {
   static const Trace trace = [] {
-    const nlohmann::json spec = nlohmann::json::parse(
-        R"({"allocations": )" + std::to_string(bench_events()) +
-        R"(, "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})");
+    const nlohmann::json spec =
+        nlohmann::json::parse(R"({"allocations": )" + std::to_string(bench_events()) +
+                              R"(, "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})");
     JsonObject object(spec, "$.trace");
     return generate_synthetic(parse_synthetic_spec(object), 1);
   }();
@@ -92,7 +92,8 @@ void replay(benchmark::State& state, const std::string& name, const std::string&
     benchmark::DoNotOptimize(observations.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.size()));
-  state.counters["trace_bytes_per_event"] = static_cast<double>(trace.storage_bytes()) / static_cast<double>(trace.size());
+  state.counters["trace_bytes_per_event"] =
+      static_cast<double>(trace.storage_bytes()) / static_cast<double>(trace.size());
   state.counters["sampled_allocations"] =
       benchmark::Counter(static_cast<double>(samples) / static_cast<double>(state.iterations()));
 }
@@ -142,8 +143,9 @@ void register_point_benchmarks() {
       const std::string label = std::string("point/") + scheme + "/T=" + rate;
       // CPU time (no UseRealTime): point_time is then CPU time per point, which a
       // machine shared with other work disturbs less.
-      benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) { per_point(s, scheme, params); })
-          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) {
+        per_point(s, scheme, params);
+      })->Unit(benchmark::kMillisecond);
     }
   }
 }
@@ -151,7 +153,7 @@ void register_point_benchmarks() {
 void register_replay_benchmarks() {
   struct Case {
     std::string scheme;
-    std::string params;  // with %T for the rate
+    std::string params;        // with %T for the rate
     std::string variant = "";  // appended to the label
   };
   const std::vector<Case> cases = {

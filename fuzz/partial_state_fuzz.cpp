@@ -35,7 +35,7 @@ void decode_and_merge(const std::string& bytes) {
   const Scenario scenario = scenario_of(part.header);
   if (!small_enough_to_merge(scenario, part)) return;
   if (plan_work_units(scenario).size() != part.units.size()) return;  // indices are increasing: all of them
-  merge_units(scenario, part.results, RunOptions{});  // one thread, no progress line
+  merge_units(scenario, part.results, RunOptions{});                  // one thread, no progress line
 }
 
 }  // namespace

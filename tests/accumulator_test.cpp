@@ -29,9 +29,9 @@ using testing::uniform_for_interval;
 TEST(AccumulatorSampler, ScriptedAccumulatorCarriesAndCountsWholePeriods) {
   const double T = 100;
   const Trace trace = make_trace({30, 10, 25, 330, 60});
-  std::vector<ScriptedStream> lanes = {ScriptedStream(
-      {uniform_for_interval(50, T), uniform_for_interval(40, T), uniform_for_interval(3, T),
-       uniform_for_interval(20, T), uniform_for_interval(30, T), uniform_for_interval(10, T)})};
+  std::vector<ScriptedStream> lanes = {
+      ScriptedStream({uniform_for_interval(50, T), uniform_for_interval(40, T), uniform_for_interval(3, T),
+                      uniform_for_interval(20, T), uniform_for_interval(30, T), uniform_for_interval(10, T)})};
   AccumulatorSampler sampler(100);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -123,13 +123,15 @@ TEST(AccumulatorScheme, MatchesTheoryOnMixedSizes) {
       "lifetime": {"distribution": "exponential", "mean": 500}},
     "schemes": [{"scheme": "chromium", "rate": 4096},
                 {"scheme": "ddprof", "rate": 4096, "keep": 0.25, "label": "two-layer"}],
-    "groups": ["total", "stack"], "windows": ["allocated", "live_at_end"]})", 2);
+    "groups": ["total", "stack"], "windows": ["allocated", "live_at_end"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "chromium"), 40);
   EXPECT_GT(expect_rows_match_theory(result, "two-layer"), 40);
   EXPECT_LT(*find_row(result, "chromium", "count_raw").theory.bias, 0.0);
   // Forgetting the second layer's 1/keep: exactly -75 % in expectation.
   EXPECT_NEAR(*find_row(result, "two-layer", "bytes_one_layer").theory.bias /
-                  find_row(result, "two-layer", "bytes_one_layer").truth, -0.75, 1e-12);
+                  find_row(result, "two-layer", "bytes_one_layer").truth,
+              -0.75, 1e-12);
 }
 
 // DataDog/libdatadog PR #2344: a 4 MiB allocation at T = 512 KiB. T n is
@@ -138,7 +140,8 @@ TEST(AccumulatorScheme, MatchesTheoryOnMixedSizes) {
 TEST(AccumulatorScheme, WholePeriodsVersusHorvitzThompsonVariance) {
   const auto result = run_scenario_text(R"({"name": "t", "seed": 2344, "replications": 20000,
     "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": 4194304}},
-    "schemes": [{"scheme": "ddprof"}]})", 2);
+    "schemes": [{"scheme": "ddprof"}]})",
+                                        2);
   const double T = 524288, s = 4194304;
   const Metrics& tn = find_row(result, "ddprof", "bytes");
   EXPECT_NEAR(*tn.theory.var, T * T * -std::expm1(-8.0) * std::exp(1.0) / std::expm1(1.0), 1e-6 * T * T);

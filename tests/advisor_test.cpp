@@ -196,9 +196,8 @@ TEST(AdviseCli, UnwritableOutputDirectoryIsAnInputError) {
   const testing::ScratchDirectory dir;
   const std::string file = dir.file("a-file");
   testing::write_bytes(file, "not a directory");
-  const auto r = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 0 --out " + file +
-                             "/advice",
-                         true);
+  const auto r = run_cli(
+      "advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 0 --out " + file + "/advice", true);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.output, "allocsim: error: --out \"" + file + "/advice\": " + file + " is not a directory\n");
   EXPECT_EQ(testing::read_bytes(file), "not a directory");

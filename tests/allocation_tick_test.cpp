@@ -14,9 +14,9 @@ namespace allocsim {
 namespace {
 
 using testing::catalogue_entry;
-using testing::parameter_default;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
@@ -27,8 +27,8 @@ std::vector<Observation> replay(AllocationTickSampler sampler, const Trace& trac
   return out;
 }
 
-void expect_observation(const Observation& o, std::uint64_t event, std::uint32_t samples,
-                        std::uint64_t offset, double weight) {
+void expect_observation(const Observation& o, std::uint64_t event, std::uint32_t samples, std::uint64_t offset,
+                        double weight) {
   EXPECT_EQ(o.event, event);
   EXPECT_EQ(o.samples, samples) << "event " << event;
   EXPECT_EQ(o.offset, offset) << "event " << event;

@@ -51,7 +51,7 @@ TEST(AsyncProfilerScheme, CatalogueAndBadParameters) {
   EXPECT_THROW(make({{"interval", 1ULL << 31}}), InputError);  // a jint in alloc mode
   EXPECT_NO_THROW(make({{"mode", "nativemem"}, {"interval", 1ULL << 31}}));
   EXPECT_THROW(make({{"rate", 4096}, {"interval", 4096}}), InputError);  // one name, not both
-  EXPECT_EQ(make(nlohmann::json::object())->estimators().size(), 3u);  // bytes, count_raw, bytes_ht
+  EXPECT_EQ(make(nlohmann::json::object())->estimators().size(), 3u);    // bytes, count_raw, bytes_ht
   EXPECT_EQ(make({{"mode", "nativemem"}})->estimators().size(), 2u);
 }
 
@@ -154,7 +154,8 @@ TEST(AsyncProfilerAlloc, WeightMaxSizeIntervalIsBiasedNearT) {
   for (std::size_t j = 0; j < 3; ++j) {
     const std::string scenario = R"({"name": "t", "seed": )" + std::to_string(28 + j) +
                                  R"(, "replications": 40000, "trace": {"allocations": 1,
-      "sizes": {"distribution": "constant", "size": )" + std::to_string(sizes[j]) +
+      "sizes": {"distribution": "constant", "size": )" +
+                                 std::to_string(sizes[j]) +
                                  R"(}}, "schemes": [{"scheme": "async-profiler", "interval": 4096}]})";
     const ScenarioResult result = run_scenario_text(scenario, 2);
     const Metrics& bytes = find_row(result, "async-profiler", "bytes");
@@ -181,7 +182,8 @@ TEST(AsyncProfilerAlloc, MatchesTheoryOnMixedSizes) {
         {"weight": 0.2, "distribution": "log_uniform", "min": 1024, "max": 32768}]},
       "stacks": {"rule": "random", "count": 4}},
     "schemes": [{"scheme": "async-profiler", "interval": 4096}],
-    "groups": ["total", "stack", "size_bucket"]})", 2);
+    "groups": ["total", "stack", "size_bucket"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "async-profiler"), 20);
 }
 
@@ -195,7 +197,8 @@ TEST(AsyncProfilerNativemem, OwnSizeWeightIsBiasedLikeSizeOverT) {
     const double derived = std::min(1.0, s / 4096) - 1;
     const std::string scenario = R"({"name": "t", "seed": )" + std::to_string(40 + j) +
                                  R"(, "replications": 40000, "trace": {"allocations": 1,
-      "sizes": {"distribution": "constant", "size": )" + std::to_string(sizes[j]) +
+      "sizes": {"distribution": "constant", "size": )" +
+                                 std::to_string(sizes[j]) +
                                  R"(}}, "schemes": [{"scheme": "async-profiler", "mode": "nativemem",
                                  "interval": 4096}]})";
     const ScenarioResult result = run_scenario_text(scenario, 2);
@@ -221,7 +224,8 @@ TEST(AsyncProfilerNativemem, GroupBiasIsTheSumOfMarginals) {
       "sizes": {"distribution": "log_uniform", "min": 16, "max": 16384},
       "stacks": {"rule": "random", "count": 4}},
     "schemes": [{"scheme": "async-profiler", "mode": "nativemem", "interval": 4096}],
-    "groups": ["total", "stack", "size_bucket"]})", 2);
+    "groups": ["total", "stack", "size_bucket"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "async-profiler"), 10);
   const Metrics& total = find_row(result, "async-profiler", "bytes");
   EXPECT_FALSE(total.theory.var);

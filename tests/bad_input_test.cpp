@@ -42,7 +42,7 @@ struct BadInput {
   const char* example;      // what the case gives, in words
   std::string file;         // written into kDir under this name, with `content`
   std::string content;
-  std::string command;      // after `allocsim`; the good scenario (and --out DIR/out) are added
+  std::string command;  // after `allocsim`; the good scenario (and --out DIR/out) are added
 };
 
 std::vector<BadInput> cases() {
@@ -61,12 +61,11 @@ std::vector<BadInput> cases() {
        with_trace("bad-body.csv"), "run FILE"},
       {"truncated trace file", "a CSV trace whose last line has no newline", "cut.json", with_trace("cut.csv"),
        "run FILE"},
-      {"unknown trace format", "a trace file in none of the formats", "unknown-format.json",
-       with_trace("unknown.txt"), "run FILE"},
+      {"unknown trace format", "a trace file in none of the formats", "unknown-format.json", with_trace("unknown.txt"),
+       "run FILE"},
       {"corrupt trace file", "a native trace with a wrong checksum", "checksum.json", with_trace("checksum.ast"),
        "run FILE"},
-      {"conflicting outputs", "two scenarios that write the same results directory", "again.json", kGood,
-       "run FILE"},
+      {"conflicting outputs", "two scenarios that write the same results directory", "again.json", kGood, "run FILE"},
       {"unwritable output", "--out names a file", "", "", "run --out DIR/good.json"},
       {"impossible parameter", "--shard 2/2 (shard K of N needs K < N)", "", "", "run --shard 2/2"},
       {"corrupt part file", "merge given a file that is not a part file (the scenario)", "", "", "merge"},
@@ -80,7 +79,8 @@ void write_trace_files() {
   testing::write_bytes((kDir / "cut.csv").string(), kCsvHeader + "0,alloc,48,a,0,0,0\n0,alloc,48,a,0,1,1");
   testing::write_bytes((kDir / "unknown.txt").string(), "hello\n");
   std::string native(256, '\0');
-  const char magic[] = "\x89" "AST\r\n\x1a\n";
+  const char magic[] = "\x89"
+                       "AST\r\n\x1a\n";
   std::copy(magic, magic + 8, native.begin());
   native[16] = 1;
   native[20] = static_cast<char>(192);

@@ -38,7 +38,8 @@ TEST(ByteSize, PlainNumbersAndBinaryUnits) {
 }
 
 TEST(ByteSize, AmbiguousUnitsAreRejectedWithTheBinarySpelling) {
-  EXPECT_EQ(error_of("4KB"), "--rate: ambiguous unit in \"4KB\" (1000 or 1024 bytes?): write \"4KiB\" or the plain number of bytes");
+  EXPECT_EQ(error_of("4KB"),
+            "--rate: ambiguous unit in \"4KB\" (1000 or 1024 bytes?): write \"4KiB\" or the plain number of bytes");
   EXPECT_NE(error_of("4kb").find("\"4KiB\""), std::string::npos);
   EXPECT_NE(error_of("2MB").find("\"2MiB\""), std::string::npos);
   EXPECT_NE(error_of("1GB").find("ambiguous"), std::string::npos);
@@ -78,8 +79,10 @@ TEST(ByteSize, JsonValuesNameTheirPath) {
 TEST(ByteSize, UnitsAndAliasesRunExactlyAsPlainNumbers) {
   const auto csv = [](const std::string& schemes, const std::string& sizes) {
     const std::string text = R"({"name": "units", "seed": 5, "replications": 40,
-      "trace": {"allocations": 2000, "sizes": )" + sizes + R"(, "stacks": {"rule": "random", "count": 4}},
-      "schemes": )" + schemes + R"(, "groups": ["total", "stack"]})";
+      "trace": {"allocations": 2000, "sizes": )" +
+                             sizes + R"(, "stacks": {"rule": "random", "count": 4}},
+      "schemes": )" + schemes +
+                             R"(, "groups": ["total", "stack"]})";
     const Scenario scenario = parse_scenario(text, "units");
     return metrics_csv(scenario, run_scenario(scenario, RunOptions{}));
   };

@@ -42,17 +42,15 @@ TEST(BytesIntervalTest, BoundsAreQuantilesPlusTailBytes) {
     const NegativeBinomial failures(s, 0.001);
     const std::int64_t u = 7 * s;
     for (const auto method : {IntervalMethod::exact, IntervalMethod::camp_paulson}) {
-      const BytesInterval interval = bytes_interval(
-          {.samples = s, .tail_bytes = u, .p = 0.001, .level = 0.9, .method = method});
+      const BytesInterval interval =
+          bytes_interval({.samples = s, .tail_bytes = u, .p = 0.001, .level = 0.9, .method = method});
       const bool exact = method == IntervalMethod::exact;
-      EXPECT_EQ(interval.lower - double(u),
-                exact ? quantile(failures, 0.05, QuantileRounding::up)
-                      : camp_paulson_quantile(failures, 0.05, QuantileRounding::up));
+      EXPECT_EQ(interval.lower - double(u), exact ? quantile(failures, 0.05, QuantileRounding::up)
+                                                  : camp_paulson_quantile(failures, 0.05, QuantileRounding::up));
       EXPECT_EQ(interval.upper - double(u),
                 exact ? quantile_complement(failures, 0.05, QuantileRounding::up)
                       : camp_paulson_quantile_complement(failures, 0.05, QuantileRounding::up));
-      EXPECT_NEAR(interval.estimate, double(s) * 0.999 / 0.001 + double(u),
-                  1e-9 * interval.estimate);
+      EXPECT_NEAR(interval.estimate, double(s) * 0.999 / 0.001 + double(u), 1e-9 * interval.estimate);
       EXPECT_LT(interval.lower, interval.estimate);
       EXPECT_GT(interval.upper, interval.estimate);
     }
@@ -60,8 +58,7 @@ TEST(BytesIntervalTest, BoundsAreQuantilesPlusTailBytes) {
 }
 
 TEST(BytesIntervalTest, BoundaryCorrectionUsesOneFewerAndOneMoreSample) {
-  const BytesInterval corrected =
-      bytes_interval({.samples = 8, .tail_bytes = 10908, .boundary_correction = true});
+  const BytesInterval corrected = bytes_interval({.samples = 8, .tail_bytes = 10908, .boundary_correction = true});
   const BytesInterval fewer = bytes_interval({.samples = 7, .tail_bytes = 10908});
   const BytesInterval more = bytes_interval({.samples = 9, .tail_bytes = 10908});
   const BytesInterval plain = bytes_interval({.samples = 8, .tail_bytes = 10908});
@@ -74,27 +71,22 @@ TEST(BytesIntervalTest, BoundaryCorrectionUsesOneFewerAndOneMoreSample) {
 
 TEST(BytesIntervalTest, ZeroSamplesNeedsBoundaryCorrection) {
   EXPECT_THROW(bytes_interval({.samples = 0, .tail_bytes = 0}), InputError);
-  EXPECT_THROW(bytes_interval({.samples = 0, .tail_bytes = 5, .boundary_correction = true}),
-               InputError);
+  EXPECT_THROW(bytes_interval({.samples = 0, .tail_bytes = 5, .boundary_correction = true}), InputError);
   // With the correction: lower from 0 samples (0 bytes), upper from the geometric s = 1.
-  const BytesInterval interval =
-      bytes_interval({.samples = 0, .tail_bytes = 0, .boundary_correction = true});
+  const BytesInterval interval = bytes_interval({.samples = 0, .tail_bytes = 0, .boundary_correction = true});
   EXPECT_EQ(interval.estimate, 0.0);
   EXPECT_EQ(interval.lower, 0.0);
-  EXPECT_EQ(interval.upper,
-            quantile_complement(NegativeBinomial(1, kDotNetP), 0.025, QuantileRounding::up));
+  EXPECT_EQ(interval.upper, quantile_complement(NegativeBinomial(1, kDotNetP), 0.025, QuantileRounding::up));
   EXPECT_GT(interval.upper, 3e5);
   // One sample with the correction: the lower bound is u itself.
-  const BytesInterval one =
-      bytes_interval({.samples = 1, .tail_bytes = 40, .boundary_correction = true});
+  const BytesInterval one = bytes_interval({.samples = 1, .tail_bytes = 40, .boundary_correction = true});
   EXPECT_EQ(one.lower, 40.0);
 }
 
 TEST(BytesIntervalTest, WiderLevelGivesWiderInterval) {
   double previous_width = 0.0;
   for (const double level : {0.5, 0.8, 0.95, 0.999}) {
-    const BytesInterval interval =
-        bytes_interval({.samples = 20, .tail_bytes = 2000, .level = level});
+    const BytesInterval interval = bytes_interval({.samples = 20, .tail_bytes = 2000, .level = level});
     EXPECT_GT(interval.upper - interval.lower, previous_width) << level;
     previous_width = interval.upper - interval.lower;
   }
@@ -130,8 +122,7 @@ TEST(BytesIntervalTest, ExtremeParametersStayFinite) {
       for (const double level : {1e-300, 0.5, 0.95, 1.0 - 1e-16}) {
         for (const auto method : {IntervalMethod::exact, IntervalMethod::camp_paulson}) {
           for (const bool correction : {false, true}) {
-            SCOPED_TRACE("p=" + std::to_string(p) + " s=" + std::to_string(s) +
-                         " level=" + std::to_string(level));
+            SCOPED_TRACE("p=" + std::to_string(p) + " s=" + std::to_string(s) + " level=" + std::to_string(level));
             const BytesInterval interval = bytes_interval({.samples = s,
                                                            .tail_bytes = 2 * s,
                                                            .p = p,
@@ -155,13 +146,11 @@ TEST(BytesIntervalTest, ExtremeParametersStayFinite) {
 
 TEST(BytesIntervalTest, OverflowingBytesThrowInsteadOfReturningInfinity) {
   for (const auto method : {IntervalMethod::exact, IntervalMethod::camp_paulson}) {
-    const BytesInterval tiny = bytes_interval(
-        {.samples = 3, .tail_bytes = 5, .p = 1e-300, .method = method});  // ~3e300 bytes
+    const BytesInterval tiny =
+        bytes_interval({.samples = 3, .tail_bytes = 5, .p = 1e-300, .method = method});  // ~3e300 bytes
     EXPECT_TRUE(std::isfinite(tiny.upper));
-    EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 5, .p = 1e-320, .method = method}),
-                 InputError);
-    EXPECT_THROW(bytes_interval(
-                     {.samples = 10000000, .tail_bytes = 10000000, .p = 1e-302, .method = method}),
+    EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 5, .p = 1e-320, .method = method}), InputError);
+    EXPECT_THROW(bytes_interval({.samples = 10000000, .tail_bytes = 10000000, .p = 1e-302, .method = method}),
                  InputError);
   }
 }
@@ -174,8 +163,7 @@ TEST(BytesIntervalTest, ImpossibleInputThrowsInputError) {
     EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 30, .p = p}), InputError) << p;
   }
   for (const double level : {0.0, 1.0, -0.5, 95.0, nan}) {
-    EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 30, .level = level}), InputError)
-        << level;
+    EXPECT_THROW(bytes_interval({.samples = 3, .tail_bytes = 30, .level = level}), InputError) << level;
   }
 }
 

@@ -24,8 +24,7 @@ double binomial_camp_paulson_cdf(double n, double x, double p) {
   const double a = 1.0 / (9.0 * (n - x));
   const double b = 1.0 / (9.0 * (x + 1.0));
   const double r = (x + 1.0) * (1.0 - p) / ((n - x) * p);
-  const double z =
-      ((1.0 - b) * std::cbrt(r) - (1.0 - a)) / std::sqrt(b * std::cbrt(r) * std::cbrt(r) + a);
+  const double z = ((1.0 - b) * std::cbrt(r) - (1.0 - a)) / std::sqrt(b * std::cbrt(r) * std::cbrt(r) + a);
   return normal_cdf(z);
 }
 
@@ -34,12 +33,9 @@ TEST(CampPaulsonTest, MatchesTheBinomialForm) {
     for (const double p : {kDotNetP, 0.01, 0.3}) {
       const NegativeBinomial distribution(s, p);
       const double mean = double(s) * (1.0 - p) / p;
-      for (const double k :
-           {0.0, 1.0, std::round(mean / 3), std::round(mean), std::round(3 * mean)}) {
-        const double binomial_form =
-            1.0 - binomial_camp_paulson_cdf(k + double(s), double(s) - 1.0, p);
-        EXPECT_NEAR(camp_paulson_cdf(distribution, k), binomial_form, 1e-12)
-            << "s=" << s << " p=" << p << " k=" << k;
+      for (const double k : {0.0, 1.0, std::round(mean / 3), std::round(mean), std::round(3 * mean)}) {
+        const double binomial_form = 1.0 - binomial_camp_paulson_cdf(k + double(s), double(s) - 1.0, p);
+        EXPECT_NEAR(camp_paulson_cdf(distribution, k), binomial_form, 1e-12) << "s=" << s << " p=" << p << " k=" << k;
       }
     }
   }
@@ -48,8 +44,7 @@ TEST(CampPaulsonTest, MatchesTheBinomialForm) {
 TEST(CampPaulsonTest, ComplementAddsToOneAndStaysAccurateInTheTail) {
   const NegativeBinomial distribution(3, kDotNetP);
   for (const double k : {0.0, 1e4, 3e5, 1e6}) {
-    EXPECT_NEAR(camp_paulson_cdf(distribution, k) + camp_paulson_cdf_complement(distribution, k),
-                1.0, 1e-15);
+    EXPECT_NEAR(camp_paulson_cdf(distribution, k) + camp_paulson_cdf_complement(distribution, k), 1.0, 1e-15);
   }
   const double far = 1e8;  // exact tail ~1e-420 underflows; Camp-Paulson's Phi(-w) does not
   EXPECT_EQ(camp_paulson_cdf(distribution, far), 1.0);
@@ -76,8 +71,7 @@ TEST(CampPaulsonTest, QuantileConventionsHoldForTheApproximateCdf) {
       EXPECT_LE(down, std::fmax(0.0, real));
       EXPECT_LE(real, up);
 
-      const double upper =
-          camp_paulson_quantile_complement(distribution, probability, QuantileRounding::up);
+      const double upper = camp_paulson_quantile_complement(distribution, probability, QuantileRounding::up);
       EXPECT_LE(camp_paulson_cdf_complement(distribution, upper), probability);
       if (upper > 0) {
         EXPECT_GT(camp_paulson_cdf_complement(distribution, upper - 1), probability);
@@ -117,9 +111,8 @@ TEST(CampPaulsonTest, MaxCdfErrorMatchesTheDocumentClaims) {
     const NegativeBinomial distribution(e.samples, kDotNetP);
     const CdfError error = camp_paulson_max_cdf_error(distribution);
     EXPECT_NEAR(error.max_abs_error, e.error, 1e-4 * e.error) << "s=" << e.samples;
-    EXPECT_DOUBLE_EQ(error.max_abs_error,
-                     std::fabs(camp_paulson_cdf(distribution, error.at_failures) -
-                               cdf(distribution, error.at_failures)));
+    EXPECT_DOUBLE_EQ(error.max_abs_error, std::fabs(camp_paulson_cdf(distribution, error.at_failures) -
+                                                    cdf(distribution, error.at_failures)));
   }
   const NegativeBinomial one(1, kDotNetP);
   const NegativeBinomial five(5, kDotNetP);
@@ -134,8 +127,7 @@ TEST(CampPaulsonTest, MaxCdfErrorIsTheMaximumOfABruteForceScan) {
   const CdfError error = camp_paulson_max_cdf_error(distribution);
   double scanned = 0.0;
   for (double k = 0; k < 3e6; k += (k < 40000 ? 1 : 97)) {
-    scanned =
-        std::fmax(scanned, std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k)));
+    scanned = std::fmax(scanned, std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k)));
   }
   EXPECT_EQ(error.max_abs_error, scanned);
 }
@@ -152,8 +144,7 @@ TEST(CampPaulsonTest, ErrorShrinksAcrossTheDocumentTable) {
   // "continues to get more accurate as the sample count increases".
   const auto rows = quantile_table(kDotNetP, 0.95, QuantileRounding::up);
   for (std::size_t i = 1; i < rows.size(); ++i) {
-    EXPECT_LT(rows[i].camp_paulson_cdf_error.max_abs_error,
-              rows[i - 1].camp_paulson_cdf_error.max_abs_error)
+    EXPECT_LT(rows[i].camp_paulson_cdf_error.max_abs_error, rows[i - 1].camp_paulson_cdf_error.max_abs_error)
         << "s=" << rows[i].samples;
   }
   EXPECT_LT(rows.back().camp_paulson_cdf_error.max_abs_error, 1e-6);  // s = 10000
@@ -185,8 +176,7 @@ TEST(CampPaulsonTest, ExtremeParametersAndBadInput) {
   EXPECT_THROW(camp_paulson_cdf(distribution, -1.0), InputError);
   EXPECT_THROW(camp_paulson_cdf_complement(distribution, 0.5), InputError);
   EXPECT_THROW(camp_paulson_quantile(distribution, 1.0, QuantileRounding::up), InputError);
-  EXPECT_THROW(camp_paulson_quantile_complement(distribution, 0.0, QuantileRounding::up),
-               InputError);
+  EXPECT_THROW(camp_paulson_quantile_complement(distribution, 0.0, QuantileRounding::up), InputError);
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ std::string scenario_with(const std::string& charts, const std::string& tables =
     "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": "$size"}},
     "schemes": [{"scheme": "poisson", "rate": "$rate"}],
     "sweep": {"rate": [1024, 4096], "size": [512, 2048]},
-    "charts": )" + charts + R"(, "tables": )" + tables + "}";
+    "charts": )" +
+         charts + R"(, "tables": )" + tables + "}";
 }
 
 std::string error_of(const std::string& charts, const std::string& tables = "[]") {
@@ -92,7 +93,8 @@ TEST(ChartSpec, EachMistakeNamesItsPath) {
       {chart_variant("{rate:bytes}", "{size}"), "s.json: $.charts[0].series_title: {size} is not a series column"},
       {chart_variant("{rate:bytes}", "{rate:kib}"), "s.json: $.charts[0].series_title: unknown unit in {rate:kib}"},
       {chart_variant("T = {rate", "T = rate"), "s.json: $.charts[0].series_title: unmatched '}'"},
-      {chart_variant("\"x_unit\": \"bytes\"", "\"x_unit\": \"MiB\""), "s.json: $.charts[0].x_unit: unknown unit \"MiB\""},
+      {chart_variant("\"x_unit\": \"bytes\"", "\"x_unit\": \"MiB\""),
+       "s.json: $.charts[0].x_unit: unknown unit \"MiB\""},
       {chart_variant("\"y_min\": 0", "\"y_min\": 2"), "s.json: $.charts[0]: \"y_min\" must be less than \"y_max\""},
       {chart_variant("\"legend\": \"top left\"", "\"legend\": \"middle\""),
        "s.json: $.charts[0].legend: unknown legend position \"middle\""},
@@ -153,10 +155,12 @@ TEST(TableSpec, ResultTablesAndQuantileTables) {
       {R"([{"name": "t", "title": "T", "columns": []}])", "s.json: $.tables[0].columns: must not be empty"},
       {R"([{"name": "q", "title": "Q", "source": "nb_quantiles", "document": [[1, 2]]}])",
        "s.json: $.tables[0].document[0]: expected [samples, lower, upper]"},
-      {R"([{"name": "q", "title": "Q", "source": "nb_quantiles", "p": 1}])", "s.json: $.tables[0].p: must be in (0, 1)"},
+      {R"([{"name": "q", "title": "Q", "source": "nb_quantiles", "p": 1}])",
+       "s.json: $.tables[0].p: must be in (0, 1)"},
       {R"([{"name": "q", "title": "Q", "source": "nb_quantiles", "columns": ["scheme"]}])",
        "s.json: $.tables[0].columns: unknown key"},
-      {R"([{"name": "q", "title": "Q", "source": "nowhere"}])", "s.json: $.tables[0].source: unknown source \"nowhere\""},
+      {R"([{"name": "q", "title": "Q", "source": "nowhere"}])",
+       "s.json: $.tables[0].source: unknown source \"nowhere\""},
   };
   for (const auto& [t, expected] : cases) {
     const std::string error = error_of("[]", t);

@@ -49,7 +49,10 @@ TEST_F(CliTest, RunWritesMetricsAndSummary) {
   std::string header, first;
   std::getline(csv, header);
   std::getline(csv, first);
-  EXPECT_EQ(header.rfind("scheme,estimator,group_kind,group,replications,truth,mean,bias,rel_bias,sd,se_bias,rmse,mape,cmape,p_any_sample", 0), 0u);
+  EXPECT_EQ(header.rfind("scheme,estimator,group_kind,group,replications,truth,mean,bias,rel_bias,sd,se_bias,rmse,mape,"
+                         "cmape,p_any_sample",
+                         0),
+            0u);
   EXPECT_EQ(first.rfind("poisson,bytes,total,all,64,100000,", 0), 0u) << first;
   const auto summary = nlohmann::json::parse(std::ifstream(out() + "/cli-demo/summary.json"));
   EXPECT_EQ(summary["seed"], 5);
@@ -76,10 +79,11 @@ TEST_F(CliTest, BadInputExitsTwoWithOneLineAndWritesNothing) {
   const std::vector<std::string> bad = {
       write("syntax.json", "{\"name\": \"x\",,}"),
       write("unknown.json", std::string(kScenario).replace(1, 0, "\"colour\": 1, ")),
-      write("impossible.json", [] {
-        std::string s = kScenario;
-        return s.replace(s.find("\"rate\": 4096"), 12, "\"rate\": -1");
-      }()),
+      write("impossible.json",
+            [] {
+              std::string s = kScenario;
+              return s.replace(s.find("\"rate\": 4096"), 12, "\"rate\": -1");
+            }()),
       (dir_ / "missing.json").string(),
   };
   for (const auto& file : bad) {
@@ -101,7 +105,8 @@ TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
   EXPECT_NE(pass.output.find("1 passed, 0 failed"), std::string::npos);
 
   std::string failing = kScenario;
-  failing.replace(failing.find("\"sigmas\": 5"), 11, "\"sigmas\": 5}, {\"where\": {\"estimator\": \"bytes\"}, \"metric\": \"mape\", \"max\": 0.0001");
+  failing.replace(failing.find("\"sigmas\": 5"), 11,
+                  "\"sigmas\": 5}, {\"where\": {\"estimator\": \"bytes\"}, \"metric\": \"mape\", \"max\": 0.0001");
   const auto fail = run_cli("check --quiet --out " + out() + " --junit " + junit() + " " + write("f.json", failing));
   EXPECT_EQ(fail.exit_code, 1) << fail.output;
   EXPECT_NE(fail.output.find("FAIL"), std::string::npos);
@@ -120,10 +125,12 @@ TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
 // read as 2^64 - 1.
 TEST_F(CliTest, FlagErrorsAreOneLineWithThePrefix) {
   const std::string good = write("good.json", kScenario);
-  const std::string spec = write("spec.json", R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})");
+  const std::string spec =
+      write("spec.json", R"({"allocations": 10, "sizes": {"distribution": "constant", "size": 8}})");
   for (const std::string& arguments :
-       {"run --quiet --colour " + good, "run --threads 0 " + good, std::string("frobnicate"), "run --quiet --out " + out(),
-        "run --quiet --seed -1 --out " + out() + " " + good, "check --quiet --seed -1 --out " + out() + " " + good,
+       {"run --quiet --colour " + good, "run --threads 0 " + good, std::string("frobnicate"),
+        "run --quiet --out " + out(), "run --quiet --seed -1 --out " + out() + " " + good,
+        "check --quiet --seed -1 --out " + out() + " " + good,
         "trace generate " + spec + " --seed -1 -o " + out() + "/t.csv"}) {
     const auto r = run_cli(arguments, true);
     EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.output;
@@ -152,8 +159,13 @@ TEST_F(CliTest, JunitEscapesControlCharacters) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   std::ifstream report(junit());
   const std::string xml((std::istreambuf_iterator<char>(report)), std::istreambuf_iterator<char>());
-  EXPECT_NE(xml.find("name=\"un\xef\xbf\xbd" "bia&#10;sed "), std::string::npos) << xml;
-  EXPECT_EQ(std::count_if(xml.begin(), xml.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }), 0);
+  EXPECT_NE(xml.find("name=\"un\xef\xbf\xbd"
+                     "bia&#10;sed "),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(
+      std::count_if(xml.begin(), xml.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }),
+      0);
 }
 
 TEST_F(CliTest, SchemesJsonListsEverySchemeWithParameters) {

@@ -78,8 +78,8 @@ std::vector<std::uint64_t> sorted_positions(std::uint64_t end, std::size_t count
 
 // Searches xs in batches of varying length, each from the previous answer, and
 // compares every answer with the reference.
-void expect_searches_match(const CompactPrefix& prefix, const std::vector<std::uint64_t>& reference,
-                           std::uint64_t add, std::uint64_t seed) {
+void expect_searches_match(const CompactPrefix& prefix, const std::vector<std::uint64_t>& reference, std::uint64_t add,
+                           std::uint64_t seed) {
   const std::size_t n = reference.size() - 1;
   const std::uint64_t end = reference[n] + add * n;
   const std::vector<std::uint64_t> xs = sorted_positions(end, 3000, seed);
@@ -97,8 +97,8 @@ void expect_searches_match(const CompactPrefix& prefix, const std::vector<std::u
 }
 
 TEST(CompactPrefix, ValuesAndSearchesMatchPlainPrefixSums) {
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65},
-                              std::size_t{20000}}) {
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{20000}}) {
     SCOPED_TRACE(n);
     const std::vector<std::uint64_t> sizes = random_sizes(n, 11 + n);
     const std::vector<std::uint64_t> reference = reference_prefix(sizes);
@@ -145,8 +145,10 @@ TEST(CompactPrefix, EscapesAtThe32BitBoundary) {
 // The size reported: 4 bytes per value, 8 per block and per top-level entry, and
 // an escaped block's 64 values of 8 bytes plus its number.
 TEST(CompactPrefix, BytesReported) {
-  auto levels = [](double values) { return 4 * values + 8 * std::ceil(values / CompactPrefix::kBlock) +
-                                      8 * std::ceil(values / CompactPrefix::kTopStride); };
+  auto levels = [](double values) {
+    return 4 * values + 8 * std::ceil(values / CompactPrefix::kBlock) +
+           8 * std::ceil(values / CompactPrefix::kTopStride);
+  };
   const CompactPrefix narrow(30000, [](std::size_t k) { return k % 300; });
   EXPECT_EQ(narrow.wide_block_count(), 0u);
   EXPECT_DOUBLE_EQ(static_cast<double>(narrow.bytes()), levels(30001));

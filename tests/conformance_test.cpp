@@ -88,9 +88,9 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
-  const std::string good = write_temp("allocsim-driver-good.csv",
-                                      "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
-                                      "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
+  const std::string good =
+      write_temp("allocsim-driver-good.csv", "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
+                                             "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
   const DriverRun run = read_driver_output(good);
   EXPECT_EQ(run.meta.at("version"), "5.3.0");
   ASSERT_EQ(run.samples.size(), 2u);
@@ -142,9 +142,9 @@ TEST(ConformanceModelMoments, MonteCarloAgreesWithClosedForm) {
                                        testing::mean_standard_error(e.estimate_var, M) + 1e-9 / testing::kSigmas))
         << s;
   }
-  EXPECT_EQ(exact.sites[2].live_count, 0);   // the freed site has no live truth
+  EXPECT_EQ(exact.sites[2].live_count, 0);  // the freed site has no live truth
   EXPECT_EQ(exact.sites[2].estimate_mean, 0);
-  EXPECT_GT(exact.sites[2].count_mean, 0);   // but its allocations are sampled
+  EXPECT_GT(exact.sites[2].count_mean, 0);  // but its allocations are sampled
 }
 
 // A model site of `n` allocations sampled independently with probability p.
@@ -340,8 +340,7 @@ TEST(ConformanceVerdictSimulation, FalseAlarmsWithinAlphaAndPerStackScalingDetec
   const VerdictSimulation null = simulate_verdicts(model, first, SimulatedTruth::model, 300, 12, 0.05, 7);
   EXPECT_EQ(null.verdicts, 300u);
   EXPECT_LE(null.failed, 30u);
-  const VerdictSimulation stack =
-      simulate_verdicts(model, first, SimulatedTruth::per_stack_scaling, 40, 12, 2e-5, 7);
+  const VerdictSimulation stack = simulate_verdicts(model, first, SimulatedTruth::per_stack_scaling, 40, 12, 2e-5, 7);
   EXPECT_GE(stack.failed, 20u);
   EXPECT_GE(stack.failed_tests.count("estimate stacked"), 1u);
   // Systems whose profile the samples alone do not give are refused.

@@ -69,7 +69,8 @@ TEST(CsvReader, MetricsCsvReadsBackExactly) {
   const Scenario scenario = parse_scenario(R"({"name": "rt", "replications": 50,
     "trace": {"allocations": 20, "sizes": {"distribution": "constant", "size": 3000}},
     "schemes": [{"scheme": "poisson", "rate": "$rate", "label": "a, \"quoted\" label"}],
-    "sweep": {"rate": [1024, 4096]}})", "rt.json");
+    "sweep": {"rate": [1024, 4096]}})",
+                                           "rt.json");
   RunOptions options;
   const ScenarioResult result = run_scenario(scenario, options);
   const CsvTable table = parse_csv(metrics_csv(scenario, result), "metrics.csv");

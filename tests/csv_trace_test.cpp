@@ -82,13 +82,12 @@ TEST(CsvTrace, NumericIdsStayIdsAndTracesWithoutNamesRoundTripExactly) {
 
 TEST(CsvTrace, UserLogWithNamesTidsAndPointerIds) {
   ScratchDirectory dir;
-  const Trace t = read_text(dir,
-                            "time,op,id,size,thread,stack,type\n"
-                            "100,alloc,140001,64,9001,\"parse, then copy\",row\n"
-                            "101,alloc,140002,8,77,main,\n"
-                            "105,free,140001,,,,\n"
-                            "106,alloc,140001,64,9001,main,row\n"
-                            "110,free,140002,8,9001,,\n");
+  const Trace t = read_text(dir, "time,op,id,size,thread,stack,type\n"
+                                 "100,alloc,140001,64,9001,\"parse, then copy\",row\n"
+                                 "101,alloc,140002,8,77,main,\n"
+                                 "105,free,140001,,,,\n"
+                                 "106,alloc,140001,64,9001,main,row\n"
+                                 "110,free,140002,8,9001,,\n");
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t.thread, (std::vector<std::uint32_t>{1, 0, 1})) << "tids become dense ids in increasing order";
   EXPECT_EQ(t.thread_count, 2u);
@@ -101,10 +100,9 @@ TEST(CsvTrace, UserLogWithNamesTidsAndPointerIds) {
 
 TEST(CsvTrace, NonDenseNumbersKeepTheirValuesAsNames) {
   ScratchDirectory dir;
-  const Trace t = read_text(dir,
-                            "thread,op,size,stack,type,time,id\n"
-                            "0,alloc,1,1000,0,0,0\n"
-                            "0,alloc,1,5,0,1,1\n");
+  const Trace t = read_text(dir, "thread,op,size,stack,type,time,id\n"
+                                 "0,alloc,1,1000,0,0,0\n"
+                                 "0,alloc,1,5,0,1,1\n");
   EXPECT_EQ(t.stack, (std::vector<std::uint32_t>{1, 0}));
   EXPECT_EQ(t.stack_names, (std::vector<std::string>{"5", "1000"}));
   EXPECT_TRUE(t.type_names.empty());
@@ -144,7 +142,8 @@ TEST(CsvTrace, BadInputNamesFileAndLine) {
       {header + "0,alloc,5,0,0,0,0\n0,free,,,,1,9\n", "line 3: free of id 9, which is not a live allocation"},
       {header + "0,alloc,5,0,0,0,0\n0,alloc,5,0,0,1,0\n", "line 3: id 0 is already live"},
       {header + "0,alloc,99999999999999999999,0,0,0,0\n", "line 2: size 99999999999999999999 overflows 64 bits"},
-      {header + "0,alloc,18446744073709551615,0,0,0,0\n0,alloc,1,0,0,0,1\n", "line 3: the total allocated bytes overflow"},
+      {header + "0,alloc,18446744073709551615,0,0,0,0\n0,alloc,1,0,0,0,1\n",
+       "line 3: the total allocated bytes overflow"},
       {header + "0,alloc,5,0,0,9,0\n0,alloc,5,0,0,8,1\n", "line 3: time goes backwards"},
       {header + "0,alloc,5,0,0,0\n", "line 2: expected 7 fields, got 6"},
       {header + "0,alloc,-5,0,0,0,0\n", "line 2: size: expected a non-negative integer"},

@@ -81,8 +81,7 @@ TEST(PoissonDraw, LargeMeansByTransformedRejection) {
 TEST(DdTracePhpClosedForm, RenewalSumByHand) {
   EXPECT_TRUE(testing::matches_closed_form(ddtrace_php_samples_expected(1, 1, 1.0), 2 / std::exp(1.0), 1e-12));
   const double p1 = 2 / std::exp(1.0), p2 = 1 / (2 * std::exp(1.0));
-  EXPECT_TRUE(
-      testing::matches_closed_form(ddtrace_php_samples_expected(1, 2, 1.0), p1 + (p2 + p1 * p1), 1e-12));
+  EXPECT_TRUE(testing::matches_closed_form(ddtrace_php_samples_expected(1, 2, 1.0), p1 + (p2 + p1 * p1), 1e-12));
 }
 
 // At the default D = 4 MiB, the renewal sum agrees with an independent derivation
@@ -118,8 +117,7 @@ TEST(DdTracePhpClosedForm, SamplesOnOneSizeAsTheRenewalSum) {
     const double variance = sum_squares / kReplications - mean * mean;
     ASSERT_GT(variance, 0) << "s/D = " << ratio << ": no spread to test against";
     const double expected = ddtrace_php_samples_expected(s, kAllocations, kDistance);
-    EXPECT_TRUE(testing::within_sigmas(mean, expected, std::sqrt(variance / kReplications)))
-        << "s/D = " << ratio;
+    EXPECT_TRUE(testing::within_sigmas(mean, expected, std::sqrt(variance / kReplications))) << "s/D = " << ratio;
   }
 }
 

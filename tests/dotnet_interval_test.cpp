@@ -23,9 +23,7 @@ const IntervalRow& find_interval(const ScenarioResult& result, std::size_t point
   throw std::logic_error("no interval row " + method);
 }
 
-std::unique_ptr<Scheme> make_dotnet() {
-  return testing::create_scheme("dotnet", nlohmann::json::object());
-}
+std::unique_ptr<Scheme> make_dotnet() { return testing::create_scheme("dotnet", nlohmann::json::object()); }
 
 std::size_t interval_index(const Scheme& scheme, const std::string& name) {
   const auto& specs = scheme.intervals();
@@ -43,13 +41,13 @@ TEST(DotnetInterval, RegistersAreSamplesAndTailBytes) {
     const std::size_t j = interval_index(*scheme, name);
     EXPECT_EQ(scheme->intervals()[j].estimator, 1u);
     const bool corrected = std::string(name).find("corrected") != std::string::npos;
-    const auto expected = interval::bytes_interval(
-        {.samples = 3,
-         .tail_bytes = 1000,
-         .level = 0.9,
-         .method = std::string(name).find("exact") != std::string::npos ? interval::IntervalMethod::exact
-                                                                         : interval::IntervalMethod::camp_paulson,
-         .boundary_correction = corrected});
+    const auto expected = interval::bytes_interval({.samples = 3,
+                                                    .tail_bytes = 1000,
+                                                    .level = 0.9,
+                                                    .method = std::string(name).find("exact") != std::string::npos
+                                                                  ? interval::IntervalMethod::exact
+                                                                  : interval::IntervalMethod::camp_paulson,
+                                                    .boundary_correction = corrected});
     const Interval got = scheme->interval(j, registers, 0.9);
     EXPECT_DOUBLE_EQ(got.lower, expected.lower) << name;
     EXPECT_DOUBLE_EQ(got.upper, expected.upper) << name;

@@ -65,7 +65,7 @@ TEST(DotnetSampler, ScriptedBudgetsForBothDraws) {
     const auto scheme = make_dotnet({{"rate", T}, {"draw", document ? "document" : "code"}});
     scheme->weigh(trace, out, w);
     const double expected[] = {111.98111144795614, 1, 24, 4.665879643664839,
-                               111.98111144795614, 1, 1, 4.665879643664839};
+                               111.98111144795614, 1, 1,  4.665879643664839};
     for (std::size_t o = 0; o < 2; ++o) {
       for (std::size_t j = 0; j < 4; ++j) EXPECT_NEAR(w[6 * o + (j == 0 ? 0 : j + 1)], expected[4 * o + j], 1e-11) << j;
     }
@@ -144,7 +144,8 @@ TEST(DotnetScheme, VarianceAgainstTheDocumentsBounds) {
   const double T = 102400, q_over_p = T - 1;
   const auto small = run_scenario_text(R"({"name": "t", "seed": 9, "replications": 2000,
     "trace": {"allocations": 200000, "sizes": {"distribution": "constant", "size": 8}},
-    "schemes": [{"scheme": "dotnet", "draw": "document"}]})", 2);
+    "schemes": [{"scheme": "dotnet", "draw": "document"}]})",
+                                       2);
   const Metrics& ht = find_row(small, "dotnet", "bytes");
   const Metrics& nb = find_row(small, "dotnet", "bytes_nb");
   const double N = 1.6e6;
@@ -160,7 +161,8 @@ TEST(DotnetScheme, VarianceAgainstTheDocumentsBounds) {
   // (q/p^2)(1 - q^s) = 0.982 T^2.
   const auto large = run_scenario_text(R"({"name": "t", "seed": 10, "replications": 4000,
     "trace": {"allocations": 100, "sizes": {"distribution": "constant", "size": 409600}},
-    "schemes": [{"scheme": "dotnet", "draw": "document"}]})", 2);
+    "schemes": [{"scheme": "dotnet", "draw": "document"}]})",
+                                       2);
   const Metrics& ht_large = find_row(large, "dotnet", "bytes");
   const Metrics& nb_large = find_row(large, "dotnet", "bytes_nb");
   EXPECT_NEAR(*ht_large.theory.var, 100 * 16 * T * T * std::exp(-4.0) / -std::expm1(-4.0), 1e-3 * *ht_large.theory.var);

@@ -29,16 +29,16 @@ const std::string kTrace = R"("trace": {"allocations": 50, "sizes": {"distributi
 
 TEST(EchoedInput, SchemeNameWithALineBreak) {
   ScratchDirectory dir;
-  testing::write_bytes(dir.file("s.json"), R"({"name": "x", )" + kTrace +
-                                               R"(, "schemes": [{"scheme": "a\nb", "rate": 4096}]})");
+  testing::write_bytes(dir.file("s.json"),
+                       R"({"name": "x", )" + kTrace + R"(, "schemes": [{"scheme": "a\nb", "rate": 4096}]})");
   expect_one_line_error("run --quiet --out " + dir.file("out") + " " + dir.file("s.json"),
                         R"($.schemes[0].scheme: unknown scheme "a\nb")");
 }
 
 TEST(EchoedInput, MisspeltSchemeNameKeepsItsSuggestion) {
   ScratchDirectory dir;
-  testing::write_bytes(dir.file("s.json"), R"({"name": "x", )" + kTrace +
-                                               R"(, "schemes": [{"scheme": "poison\u001b", "rate": 4096}]})");
+  testing::write_bytes(dir.file("s.json"),
+                       R"({"name": "x", )" + kTrace + R"(, "schemes": [{"scheme": "poison\u001b", "rate": 4096}]})");
   expect_one_line_error("run --quiet --out " + dir.file("out") + " " + dir.file("s.json"),
                         R"(unknown scheme "poison\x1b" (did you mean "poisson"?))");
 }

@@ -113,7 +113,8 @@ TEST_F(EvaluateCli, VerdictNumbersAreTheCsvNumbers) {
     EXPECT_EQ(cell(profiles, *profile, "se_distance"), entry["profile"]["se_distance"].get<double>());
   }
   // The saved scenario reruns to the same bytes.
-  const auto rerun = run_cli("run --quiet --threads 1 --no-charts --out " + path("rerun") + " " + path("scenario.json"));
+  const auto rerun =
+      run_cli("run --quiet --threads 1 --no-charts --out " + path("rerun") + " " + path("scenario.json"));
   ASSERT_EQ(rerun.exit_code, 0) << rerun.output;
   EXPECT_EQ(read_text(results + "/metrics.csv"), read_text(path("rerun") + "/evaluate-bc/metrics.csv"));
 }
@@ -170,14 +171,15 @@ TEST_F(EvaluateCli, MisspeltCommandsOptionsSchemesAndKeysGetASuggestion) {
     "sizes": {"distribution": "constant", "size": 8}}, "schemes": [{"scheme": "poisson"}]})";
   const auto r = run_cli("run --out " + path("out") + " " + path("s.json"), true);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("$.replciations: unknown key (did you mean \"replications\"?)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("$.replciations: unknown key (did you mean \"replications\"?)"), std::string::npos)
+      << r.output;
 }
 
 TEST_F(EvaluateCli, OneSchemeInFull) {
   const auto r = run_cli("schemes jemalloc");
   ASSERT_EQ(r.exit_code, 0);
-  for (const char* part : {"parameters:", "param rate", "estimators", "interval", "example:",
-                           "allocsim evaluate traces/sqlite3.raw.zst --scheme jemalloc --rate 32KiB"}) {
+  for (const char* part : {"parameters:", "param rate", "estimators", "interval",
+                           "example:", "allocsim evaluate traces/sqlite3.raw.zst --scheme jemalloc --rate 32KiB"}) {
     EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
   }
 }

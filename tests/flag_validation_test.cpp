@@ -5,9 +5,9 @@
 // and evaluate on a trace without bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/special_functions/gamma.hpp>
-#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -72,50 +72,55 @@ TEST(FlagValidation, SeedsOutside64BitsAreRefusedByEveryCommand) {
 }
 
 TEST(FlagValidation, LargestSeedIsKept) {
-  const auto r = run_cli("margins " + kSites + " --scheme go --rate 65536 --check 2 --seed 18446744073709551615 --json");
+  const auto r =
+      run_cli("margins " + kSites + " --scheme go --rate 65536 --check 2 --seed 18446744073709551615 --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["check"]["seed"].get<std::uint64_t>(), 18446744073709551615u);
 }
 
 TEST(FlagValidation, NegativeAndOutOfRangeCountsAreRefused) {
   ScratchDirectory dir;
-  expect_refused({
-      {"profile " + kHeap + " --top -1 --csv {out}", "--top"},
-      {"profile " + kHeap + " --top 0 --csv {out}", "--top"},
-      {"profile " + kHeap + " --replications 1000000001 --csv {out}", "--replications"},
-      {"profile " + kHeap + " --replications -5 --csv {out}", "--replications"},
-      {"advise " + kTrace + " --total-error 0.05 --replications -1 --out {out}", "--replications"},
-      {"advise " + kTrace + " --total-error 0.05 --replications 1 --out {out}", "--replications"},
-      {"conformance go --rate -1 --out {out}", "--rate"},
-      {"conformance go --rate 2199023255552 --out {out}", "--rate"},
-      {"conformance go --runs -1 --out {out}", "--runs"},
-      {"conformance go --jobs 0 --out {out}", "--jobs"},
-      {"conformance go --simulate -1 --out {out}", "--simulate"},
-      {"conformance go --model-replications 18446744073709551616 --out {out}", "--model-replications"},
-      {"margins " + kSites + " --scheme go --rate 65536 --check -1 --out {out}", "--check"},
-      {"evaluate " + kTrace + " --scheme tcmalloc --top -1 --out {out}", "--top"},
-      {"interval --samples -1 --tail-bytes 10 --p 0.01", "--samples"},
-      {"interval --scheme heapprofd --samples 4503599627370497 --size 64 --rate 65536", "--samples"},
-      {"interval --scheme heapprofd --samples 3 --size 18446744073709551616 --rate 65536", "--size"},
-      {"interval --scheme heapprofd --samples 3 --size -64 --rate 65536", "--size"},
-  }, dir);
+  expect_refused(
+      {
+          {"profile " + kHeap + " --top -1 --csv {out}", "--top"},
+          {"profile " + kHeap + " --top 0 --csv {out}", "--top"},
+          {"profile " + kHeap + " --replications 1000000001 --csv {out}", "--replications"},
+          {"profile " + kHeap + " --replications -5 --csv {out}", "--replications"},
+          {"advise " + kTrace + " --total-error 0.05 --replications -1 --out {out}", "--replications"},
+          {"advise " + kTrace + " --total-error 0.05 --replications 1 --out {out}", "--replications"},
+          {"conformance go --rate -1 --out {out}", "--rate"},
+          {"conformance go --rate 2199023255552 --out {out}", "--rate"},
+          {"conformance go --runs -1 --out {out}", "--runs"},
+          {"conformance go --jobs 0 --out {out}", "--jobs"},
+          {"conformance go --simulate -1 --out {out}", "--simulate"},
+          {"conformance go --model-replications 18446744073709551616 --out {out}", "--model-replications"},
+          {"margins " + kSites + " --scheme go --rate 65536 --check -1 --out {out}", "--check"},
+          {"evaluate " + kTrace + " --scheme tcmalloc --top -1 --out {out}", "--top"},
+          {"interval --samples -1 --tail-bytes 10 --p 0.01", "--samples"},
+          {"interval --scheme heapprofd --samples 4503599627370497 --size 64 --rate 65536", "--samples"},
+          {"interval --scheme heapprofd --samples 3 --size 18446744073709551616 --rate 65536", "--size"},
+          {"interval --scheme heapprofd --samples 3 --size -64 --rate 65536", "--size"},
+      },
+      dir);
 }
 
 TEST(FlagValidation, NanAndInfinityAreRefused) {
   ScratchDirectory dir;
-  expect_refused({
-      {"advise " + kTrace + " --total-error 0.05 --curve-samples-per-mb nan --out {out}", "--curve-samples-per-mb"},
-      {"advise " + kTrace + " --total-error nan --out {out}", "--total-error"},
-      {"advise " + kTrace + " --total-error 0.05 --confidence inf --out {out}", "--confidence"},
-      {"margins " + kSites + " --scheme go --rate nan --out {out}", "--rate"},
-      {"margins " + kSites + " --scheme go --rate 65536 --bias inf --out {out}", "--bias"},
-      {"margins " + kSites + " --scheme go --rate 65536 --min-share nan --out {out}", "--min-share"},
-      {"conformance go --alpha nan --out {out}", "--alpha"},
-      {"conformance go --scale inf --out {out}", "--scale"},
-      {"profile " + kHeap + " --level nan --csv {out}", "--level"},
-      {"interval --samples 8 --tail-bytes 10908 --p nan", "--p"},
-      {"interval --scheme heapprofd --samples 3 --size 64 --rate inf", "--rate"},
-  }, dir);
+  expect_refused(
+      {
+          {"advise " + kTrace + " --total-error 0.05 --curve-samples-per-mb nan --out {out}", "--curve-samples-per-mb"},
+          {"advise " + kTrace + " --total-error nan --out {out}", "--total-error"},
+          {"advise " + kTrace + " --total-error 0.05 --confidence inf --out {out}", "--confidence"},
+          {"margins " + kSites + " --scheme go --rate nan --out {out}", "--rate"},
+          {"margins " + kSites + " --scheme go --rate 65536 --bias inf --out {out}", "--bias"},
+          {"margins " + kSites + " --scheme go --rate 65536 --min-share nan --out {out}", "--min-share"},
+          {"conformance go --alpha nan --out {out}", "--alpha"},
+          {"conformance go --scale inf --out {out}", "--scale"},
+          {"profile " + kHeap + " --level nan --csv {out}", "--level"},
+          {"interval --samples 8 --tail-bytes 10908 --p nan", "--p"},
+          {"interval --scheme heapprofd --samples 3 --size 64 --rate inf", "--rate"},
+      },
+      dir);
 }
 
 // Bands leave each site's share of the rate only by the mass their distributions
@@ -123,7 +128,8 @@ TEST(FlagValidation, NanAndInfinityAreRefused) {
 TEST(FlagValidation, FalseFailureBelowWhatTheBandsResolveIsRefused) {
   ScratchDirectory dir;
   expect_refused({{"margins " + kSites + " --scheme go --rate 65536 --false-failure 1e-300 --out {out}",
-                   "--false-failure must be in [1e-12, 1)"}}, dir);
+                   "--false-failure must be in [1e-12, 1)"}},
+                 dir);
   const auto r = run_cli("margins " + kSites + " --scheme heapprofd --rate 65536 --false-failure 1e-12 --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto margins = nlohmann::json::parse(r.output);
@@ -151,30 +157,35 @@ TEST(FlagValidation, MarginsWorkIsBoundedBeforeItIsDone) {
                        R"({"sites": [{"name": "huge", "allocations": [{"size": 4611686018427387904, "count": 1}]}]})");
   testing::write_bytes(many, R"({"sites":[{"name":"a","allocations":[{"size":1,"count":100000000}]}]})");
   expect_refused({{"margins " + huge_site + " --scheme heapprofd --rate 65536 --out {out}", "site 'huge'"},
-                  {"margins " + many + " --scheme go --rate 65536 --out {out}", "more than 10^7 objects"}}, dir);
+                  {"margins " + many + " --scheme go --rate 65536 --out {out}", "more than 10^7 objects"}},
+                 dir);
 }
 
 // heapprofd records allocations at or above the rate whole, which the bands do not
 // model (the "large" site of 1 MiB objects fails every replication): the check says so.
 TEST(FlagValidation, MarginsCheckThatFailsItsOwnBoundExitsOne) {
-  const auto r = run_cli("margins " + kSites + " --scheme heapprofd --rate 65536 --false-failure 0.01 --check 2000 --seed 3", true);
+  const auto r = run_cli(
+      "margins " + kSites + " --scheme heapprofd --rate 65536 --false-failure 0.01 --check 2000 --seed 3", true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   const auto line = r.output.find("allocsim: margins --check failed: whole-test false failure measured 1 (2000 of 2000 "
                                   "replications) against the stated 0.01; at most ");
   ASSERT_NE(line, std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n', line) + 1, r.output.size()) << r.output;  // one line, the last
-  const auto go = run_cli("margins " + kSites + " --scheme go --rate 65536 --false-failure 0.01 --check 2000 --seed 3 --json");
+  const auto go =
+      run_cli("margins " + kSites + " --scheme go --rate 65536 --false-failure 0.01 --check 2000 --seed 3 --json");
   ASSERT_EQ(go.exit_code, 0) << go.output;
   EXPECT_TRUE(nlohmann::json::parse(go.output)["check"]["passed"].get<bool>());
 }
 
 TEST(FlagValidation, CheckBoundIsTheBinomialTailAtTheStatedRate) {
-  for (const auto& [replications, rate] : std::vector<std::pair<std::uint64_t, double>>{
-           {10000, 1e-6}, {2000, 0.01}, {200, 0.2}, {1'000'000'000, 1e-3}}) {
+  for (const auto& [replications, rate] :
+       std::vector<std::pair<std::uint64_t, double>>{{10000, 1e-6}, {2000, 0.01}, {200, 0.2}, {1'000'000'000, 1e-3}}) {
     profile::MarginCheck check{replications, {}, {}, 0};
     const profile::CheckBound bound = profile::check_bound(check, rate);
     const boost::math::binomial_distribution<> failures(static_cast<double>(replications), rate);
-    const auto at_least = [&](double k) { return k == 0 ? 1.0 : boost::math::cdf(boost::math::complement(failures, k - 1)); };
+    const auto at_least = [&](double k) {
+      return k == 0 ? 1.0 : boost::math::cdf(boost::math::complement(failures, k - 1));
+    };
     const auto allowed = static_cast<double>(bound.allowed_failures);
     EXPECT_GT(at_least(allowed), profile::kCheckFalseAlarm) << replications << " " << rate;
     EXPECT_LE(at_least(allowed + 1), profile::kCheckFalseAlarm) << replications << " " << rate;
@@ -197,7 +208,8 @@ TEST(FlagValidation, PoissonEntryIntervalAtAnySampleCount) {
     }
   }
   for (const char* samples : {"100000000000", "4503599627370496"}) {
-    const auto r = run_cli(std::string("interval --scheme heapprofd --size 64 --rate 65536 --json --samples ") + samples);
+    const auto r =
+        run_cli(std::string("interval --scheme heapprofd --size 64 --rate 65536 --json --samples ") + samples);
     ASSERT_EQ(r.exit_code, 0) << samples;
     const auto json = nlohmann::json::parse(r.output);
     const double estimate = json["estimate"]["bytes"];
@@ -214,7 +226,8 @@ TEST(FlagValidation, EvaluateNamesATraceWithoutBytes) {
   expect_refused({{"evaluate " + empty + " --scheme heapprofd --replications 2 --out {out}",
                    empty + ": the trace has no allocations"},
                   {"evaluate " + zero + " --scheme heapprofd --replications 2 --out {out}",
-                   zero + ": the trace allocates no bytes"}}, dir);
+                   zero + ": the trace allocates no bytes"}},
+                 dir);
 }
 
 }  // namespace

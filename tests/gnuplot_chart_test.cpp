@@ -23,13 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_cli;
 
-const char* kResults =
-    "rate,size,scheme,y,se_y,theory_y,truth\n"
-    "2,30,a,0.5,0.01,0.4,10\n"
-    "1,10,a,0.1,0.02,0.2,10\n"
-    "1,20,a,0.3,0.01,0.3,10\n"
-    "1,20,b,0.9,0.01,,10\n"
-    "2,10,a,0.2,,0.25,10\n";
+const char* kResults = "rate,size,scheme,y,se_y,theory_y,truth\n"
+                       "2,30,a,0.5,0.01,0.4,10\n"
+                       "1,10,a,0.1,0.02,0.2,10\n"
+                       "1,20,a,0.3,0.01,0.3,10\n"
+                       "1,20,b,0.9,0.01,,10\n"
+                       "2,10,a,0.2,,0.25,10\n";
 
 ChartSpec basic_spec() {
   ChartSpec spec;
@@ -108,12 +107,11 @@ TEST(ChartData, AmbiguousOrEmptySelectionsAreErrors) {
 // A scatter of groups (x = a group's truth) with a closed form of x alone: groups of
 // equal x give one point of the line; equal x with different values is ambiguous.
 TEST(ChartData, TheoryRowsOfEqualXAndValueAreOnePointOfTheLine) {
-  const CsvTable table = parse_csv(
-      "group,truth,y,theory_y\n"
-      "s1,8,1.0,2.0\n"
-      "s2,8,0.5,2.0\n"
-      "s3,64,0.7,0.9\n",
-      "m.csv");
+  const CsvTable table = parse_csv("group,truth,y,theory_y\n"
+                                   "s1,8,1.0,2.0\n"
+                                   "s2,8,0.5,2.0\n"
+                                   "s3,64,0.7,0.9\n",
+                                   "m.csv");
   ChartSpec spec = basic_spec();
   spec.x.column = "truth";
   spec.error.clear();
@@ -213,7 +211,7 @@ TEST_F(FiguresTest, RunRendersPngSvgScriptDataAndTables) {
   EXPECT_EQ(png.substr(1, 3), "PNG");
   const std::string svg = file_text(results() + "/charts/p.svg");
   EXPECT_NE(svg.find("<svg"), std::string::npos);
-  EXPECT_NE(svg.find("2 KiB"), std::string::npos);  // a byte tick
+  EXPECT_NE(svg.find("2 KiB"), std::string::npos);      // a byte tick
   EXPECT_NE(svg.find("T = 4 KiB"), std::string::npos);  // a series title
   EXPECT_TRUE(fs::exists(results() + "/charts/p.gp"));
   EXPECT_TRUE(fs::exists(results() + "/charts/p.dat"));

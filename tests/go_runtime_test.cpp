@@ -24,9 +24,8 @@ std::unique_ptr<Scheme> make_go(const nlohmann::json& params) { return testing::
 
 TEST(GoSizeClasses, SlotSizes) {
   const std::pair<std::uint64_t, std::uint64_t> cases[] = {
-      {1, 8},         {8, 8},         {9, 16},        {17, 24},       {25, 32},       {33, 48},
-      {50, 64},       {1025, 1152},   {3073, 3200},   {32767, 32768}, {32768, 32768}, {32769, 40960},
-      {524288, 524288}, {524289, 532480}};
+      {1, 8},       {8, 8},       {9, 16},        {17, 24},       {25, 32},       {33, 48},         {50, 64},
+      {1025, 1152}, {3073, 3200}, {32767, 32768}, {32768, 32768}, {32769, 40960}, {524288, 524288}, {524289, 532480}};
   for (auto [request, slot] : cases) EXPECT_EQ(go_slot_size(request), slot) << request;
 }
 
@@ -59,9 +58,9 @@ TEST(GoRandom, WyrandFastlog2AndExprand) {
 TEST(GoSampler, ScriptedCountdownOnSlotSizes) {
   const double R = 1000;
   const Trace trace = make_trace({50, 30, 1, 40000, 24, 0, 9});
-  std::vector<ScriptedStream> lanes = {ScriptedStream({uniform_for_next(100, R), uniform_for_next(5000, R),
-                                                       uniform_for_next(24, R), uniform_for_next(10, R),
-                                                       uniform_for_next(1000, R)})};
+  std::vector<ScriptedStream> lanes = {
+      ScriptedStream({uniform_for_next(100, R), uniform_for_next(5000, R), uniform_for_next(24, R),
+                      uniform_for_next(10, R), uniform_for_next(1000, R)})};
   GoSampler sampler(GoConfig{.rate = R, .faithful = false});
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -131,8 +130,7 @@ std::vector<std::uint64_t> go_counted_sizes(const Trace& trace, bool tiny) {
 // opens a block but keeps the old one (15 > offset 2), so 14 fits into the old block.
 TEST(GoSampler, TinyAllocatorCountsBlocks) {
   const Trace a = make_trace({4, 4, 8, 3, 12, 15, 2, 13, 16, 0});
-  EXPECT_EQ(go_counted_sizes(a, true),
-            (std::vector<std::uint64_t>{16, 0, 0, 16, 0, 16, 16, 0, 16, 0}));
+  EXPECT_EQ(go_counted_sizes(a, true), (std::vector<std::uint64_t>{16, 0, 0, 16, 0, 16, 16, 0, 16, 0}));
   EXPECT_EQ(go_counted_sizes(a, false), (std::vector<std::uint64_t>{8, 8, 8, 8, 16, 16, 8, 16, 16, 0}));
   const Trace b = make_trace({2, 15, 14});
   EXPECT_EQ(go_counted_sizes(b, true), (std::vector<std::uint64_t>{16, 16, 0}));
@@ -194,7 +192,8 @@ std::string mixed_scenario(const std::string& schemes, int replications = 3000) 
         {"weight": 0.2, "distribution": "lognormal", "median": 4096, "sigma": 1.0, "max": 16384}]},
       "stacks": {"rule": "random", "count": 4},
       "lifetime": {"distribution": "exponential", "mean": 500}},
-    "schemes": [)" + schemes + R"(], "groups": ["total", "stack", "size_bucket"],
+    "schemes": [)" +
+         schemes + R"(], "groups": ["total", "stack", "size_bucket"],
     "windows": ["allocated", "live_at_end"]})";
 }
 
@@ -206,7 +205,8 @@ TEST(GoScheme, MatchesTheoryOnMixedSizes) {
   const auto result = run_scenario_text(mixed_scenario(R"(
       {"scheme": "go", "rate": 4096},
       {"scheme": "go", "rate": 4096, "faithful": false, "label": "ideal"},
-      {"scheme": "go", "rate": 4096, "tiny": true, "label": "tiny"})"), 2);
+      {"scheme": "go", "rate": 4096, "tiny": true, "label": "tiny"})"),
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "go"), 20);
   EXPECT_GT(expect_rows_match_theory(result, "ideal"), 20);
   EXPECT_GT(expect_rows_match_theory(result, "tiny"), 20);
@@ -225,8 +225,9 @@ TEST(GoScheme, MergedRecordTruncatesCounts) {
   for (auto [size, derived] : {std::pair{524288, -std::exp(-1.0)}, std::pair{1048576, -std::exp(-2.0)}}) {
     const auto result = run_scenario_text(R"({"name": "t", "seed": 26, "replications": 20000,
       "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": )" +
-                                          std::to_string(size) + R"(}},
-      "schemes": [{"scheme": "go", "faithful": false}]})", 2);
+                                              std::to_string(size) + R"(}},
+      "schemes": [{"scheme": "go", "faithful": false}]})",
+                                          2);
     const Metrics& count = find_row(result, "go", "count_merged");
     const double pi = -std::expm1(-static_cast<double>(size) / 524288);
     EXPECT_TRUE(testing::within_sigmas(count.rel_bias, derived, std::sqrt(pi * (1 - pi) / 20000))) << size;
@@ -252,7 +253,8 @@ TEST(GoScheme, DeltaThenScaleTruncatesEverySpan) {
 
   const auto result = run_scenario_text(R"({"name": "t", "seed": 71, "replications": 20000,
     "trace": {"allocations": 10, "sizes": {"distribution": "constant", "size": 524288}},
-    "schemes": [{"scheme": "go", "faithful": false, "periods": 10}]})", 2);
+    "schemes": [{"scheme": "go", "faithful": false, "periods": 10}]})",
+                                        2);
   const double pi = -std::expm1(-1.0), scale = 1 / pi;
   const Metrics& delta = find_row(result, "go", "count_delta_then_scale");
   EXPECT_TRUE(testing::within_sigmas(delta.rel_bias, -std::exp(-1.0), std::sqrt(10 * pi * (1 - pi) / 20000) / 10));
@@ -272,7 +274,8 @@ TEST(GoScheme, DeltaThenScaleTruncatesEverySpan) {
 TEST(GoScheme, BypassOverCountsLargeAllocations) {
   const auto result = run_scenario_text(R"({"name": "t", "seed": 27, "replications": 2000,
     "trace": {"allocations": 50, "sizes": {"distribution": "constant", "size": 524288}},
-    "schemes": [{"scheme": "go", "bypass": "rate", "label": "go111"}, {"scheme": "go"}]})", 2);
+    "schemes": [{"scheme": "go", "bypass": "rate", "label": "go111"}, {"scheme": "go"}]})",
+                                        2);
   const Metrics& old = find_row(result, "go111", "bytes");
   EXPECT_NEAR(old.rel_bias, 1 / -std::expm1(-1.0) - 1, 1e-12);
   EXPECT_EQ(old.var, 0.0);

@@ -60,14 +60,22 @@ void expect_replication(const std::string& scheme_name, std::size_t count,
 
 TEST(GoldenStream, OneReplicationOfPoisson) {
   expect_replication("poisson", 116,
-                     {{1, 1, 518, 0x1p+12}, {6, 1, 1777, 0x1p+12}, {8, 1, 203, 0x1p+12},
-                      {14, 1, 130, 0x1p+12}, {20, 1, 171, 0x1p+12}, {21, 1, 739, 0x1p+12}});
+                     {{1, 1, 518, 0x1p+12},
+                      {6, 1, 1777, 0x1p+12},
+                      {8, 1, 203, 0x1p+12},
+                      {14, 1, 130, 0x1p+12},
+                      {20, 1, 171, 0x1p+12},
+                      {21, 1, 739, 0x1p+12}});
 }
 
 TEST(GoldenStream, OneReplicationOfHeapprofd) {
   expect_replication("heapprofd", 116,
-                     {{1, 1, 518, 0x1p+12}, {6, 1, 1778, 0x1p+12}, {8, 1, 204, 0x1p+12},
-                      {14, 1, 132, 0x1p+12}, {20, 1, 174, 0x1p+12}, {21, 1, 742, 0x1p+12}});
+                     {{1, 1, 518, 0x1p+12},
+                      {6, 1, 1778, 0x1p+12},
+                      {8, 1, 204, 0x1p+12},
+                      {14, 1, 132, 0x1p+12},
+                      {20, 1, 174, 0x1p+12},
+                      {21, 1, 742, 0x1p+12}});
 }
 
 TEST(GoldenStream, OneReplicationOfTcmalloc) {
@@ -82,8 +90,12 @@ TEST(GoldenStream, OneReplicationOfTcmalloc) {
 
 TEST(GoldenStream, OneReplicationOfJemalloc) {
   expect_replication("jemalloc", 124,
-                     {{1, 1, 518, 0x1.455p+12}, {7, 1, 123, 0x1.33p+12}, {9, 1, 2004, 0x1.584p+12},
-                      {14, 1, 2391, 0x1.6bep+12}, {20, 1, 1877, 0x1.584p+12}, {23, 1, 1163, 0x1.584p+12}});
+                     {{1, 1, 518, 0x1.455p+12},
+                      {7, 1, 123, 0x1.33p+12},
+                      {9, 1, 2004, 0x1.584p+12},
+                      {14, 1, 2391, 0x1.6bep+12},
+                      {20, 1, 1877, 0x1.584p+12},
+                      {23, 1, 1163, 0x1.584p+12}});
 }
 
 }  // namespace

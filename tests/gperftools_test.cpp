@@ -34,8 +34,8 @@ TEST(GperftoolsSampler, CountsSizeClassesAndSamplesPastTheCounter) {
   // Counter 50: 30 passes (20 left), 20 passes (0 left, not sampled at equality),
   // 8 is sampled at its first byte; the new counter 7 < 8 samples the last one too.
   std::size_t used = 0;
-  const auto out = replay(trace, 1000, 0,
-                          {uniform_for_interval(50, T), uniform_for_interval(7, T), uniform_for_interval(99, T)}, &used);
+  const auto out = replay(
+      trace, 1000, 0, {uniform_for_interval(50, T), uniform_for_interval(7, T), uniform_for_interval(99, T)}, &used);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].event, 2u);
   EXPECT_EQ(out[0].offset, 0u);

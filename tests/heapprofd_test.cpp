@@ -16,11 +16,11 @@
 namespace allocsim {
 namespace {
 
-using testing::expect_rows_match_theory;
 using testing::catalogue_entry;
-using testing::parameter_default;
+using testing::expect_rows_match_theory;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
@@ -33,15 +33,14 @@ std::vector<double> uniforms_for_gaps(const std::vector<double>& gaps, double T)
   return u;
 }
 
-std::vector<Observation> replay(ByteCountdownSampler sampler, const Trace& trace,
-                                std::vector<ScriptedStream>& lanes) {
+std::vector<Observation> replay(ByteCountdownSampler sampler, const Trace& trace, std::vector<ScriptedStream>& lanes) {
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
   return out;
 }
 
-void expect_observation(const Observation& o, std::uint64_t event, std::uint32_t samples,
-                        std::uint64_t offset, double weight) {
+void expect_observation(const Observation& o, std::uint64_t event, std::uint32_t samples, std::uint64_t offset,
+                        double weight) {
   EXPECT_EQ(o.event, event);
   EXPECT_EQ(o.samples, samples) << "event " << event;
   EXPECT_EQ(o.offset, offset) << "event " << event;
@@ -208,8 +207,7 @@ TEST(Heapprofd, CatalogueListsDefaultsSourcesAndVariants) {
   ASSERT_EQ(cli.exit_code, 0);
   const nlohmann::json listed = nlohmann::json::parse(cli.output);
   for (const char* name : {"heapprofd", "heapprofd-pre12", "memray", "dotnet-tick", "per-allocation"}) {
-    EXPECT_TRUE(std::any_of(listed.begin(), listed.end(), [&](const auto& e) { return e["name"] == name; }))
-        << name;
+    EXPECT_TRUE(std::any_of(listed.begin(), listed.end(), [&](const auto& e) { return e["name"] == name; })) << name;
   }
   const nlohmann::json heapprofd = catalogue_entry("heapprofd");
   EXPECT_EQ(parameter_default(heapprofd, "rate"), 4096);
@@ -302,7 +300,8 @@ TEST(Heapprofd, CutoffDiscontinuityOfTheDocumentAppendix) {
     return find_row(result, scheme, "bytes", GroupKind::stack, stack).p_any_sample;
   };
   const double below = -std::expm1(-4095.0 / 4096), at = -std::expm1(-1.0);
-  EXPECT_TRUE(testing::within_sigmas(p_any("heapprofd-pre12", "component-0"), below, std::sqrt(below * (1 - below) / R)));
+  EXPECT_TRUE(
+      testing::within_sigmas(p_any("heapprofd-pre12", "component-0"), below, std::sqrt(below * (1 - below) / R)));
   EXPECT_EQ(p_any("heapprofd-pre12", "component-1"), 1.0);
   EXPECT_TRUE(testing::within_sigmas(p_any("heapprofd", "component-1"), at, std::sqrt(at * (1 - at) / R)));
 }

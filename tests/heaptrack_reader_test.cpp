@@ -159,9 +159,9 @@ TEST(HeaptrackReader, HandMadeInterpretedFileDecodes) {
 TEST(HeaptrackReader, FramesNameFunctionsFilesAndInlinedCalls) {
   ScratchDirectory dir;
   const std::string path = dir.file("t");
-  testing::write_bytes(path,
-                       "v 10400 3\ns 4 main\ns 8 /src/a.c\ns 6 helper\ns c /lib/libx.so\n"
-                       "i 1000 0 3 2 a 1 2 5\nt 1 0\ni 2000 4\nt 2 1\na 8 2\n+ 0\n" + summary(4, 2));
+  testing::write_bytes(path, "v 10400 3\ns 4 main\ns 8 /src/a.c\ns 6 helper\ns c /lib/libx.so\n"
+                             "i 1000 0 3 2 a 1 2 5\nt 1 0\ni 2000 4\nt 2 1\na 8 2\n+ 0\n" +
+                                 summary(4, 2));
   const HeaptrackImport import = read_heaptrack(path);
   ASSERT_EQ(import.trace.stack_names.size(), 1u);
   EXPECT_EQ(import.trace.stack_names[0], "0x2000@libx.so <- helper (a.c:10) <- main (a.c:5)");
@@ -170,18 +170,16 @@ TEST(HeaptrackReader, FramesNameFunctionsFilesAndInlinedCalls) {
 TEST(HeaptrackReader, HandMadeRawFileLinksFreesByPointer) {
   ScratchDirectory dir;
   const std::string path = dir.file("t");
-  testing::write_bytes(path,
-                       "v 10400 3\nx 9 /bin/prog\n- cccc\nm 1 -\nm 1 x 400000 0 1000\n"
-                       "m e /lib/libc.so.6 700000 0 100 1000 2000\nt 400010 0\nt 701234 1\n"
-                       "+ 10 1 aaaa\n+ 20 2 bbbb\n- aaaa\n- dddd\n+ 30 2 aaaa\n");
+  testing::write_bytes(path, "v 10400 3\nx 9 /bin/prog\n- cccc\nm 1 -\nm 1 x 400000 0 1000\n"
+                             "m e /lib/libc.so.6 700000 0 100 1000 2000\nt 400010 0\nt 701234 1\n"
+                             "+ 10 1 aaaa\n+ 20 2 bbbb\n- aaaa\n- dddd\n+ 30 2 aaaa\n");
   const HeaptrackImport import = read_heaptrack(path);
   EXPECT_EQ(import.stats.kind, HeaptrackKind::raw);
   EXPECT_EQ(import.stats.frees, 1u);
   EXPECT_EQ(import.stats.unmatched_frees, 2u);
   EXPECT_EQ(import.trace.free_time, (std::vector<std::uint64_t>{2, kNeverFreed, kNeverFreed}));
   EXPECT_EQ(import.trace.time, (std::vector<std::uint64_t>{0, 1, 3}));
-  EXPECT_EQ(import.trace.stack_names,
-            (std::vector<std::string>{"prog+0x10", "libc.so.6+0x1234 <- prog+0x10"}));
+  EXPECT_EQ(import.trace.stack_names, (std::vector<std::string>{"prog+0x10", "libc.so.6+0x1234 <- prog+0x10"}));
 }
 
 struct BadInput {
@@ -193,8 +191,11 @@ struct BadInput {
 TEST(HeaptrackReader, BadInputNamesFileAndLine) {
   const std::vector<BadInput> cases = {
       {"cut mid-line", interpreted("+ 0\n+ ", false), "line 8: truncated"},
-      {"cut at a line boundary", interpreted("+ 0\n+ 0\n", false), "line 8: truncated: no '# strings' and '# ips' lines"},
-      {"summary counts differ", interpreted("s 1 x\n") , "line 10: truncated or altered: the file ends by counting 1 strings and 1 instruction pointers, but has 2 and 1"},
+      {"cut at a line boundary", interpreted("+ 0\n+ 0\n", false),
+       "line 8: truncated: no '# strings' and '# ips' lines"},
+      {"summary counts differ", interpreted("s 1 x\n"),
+       "line 10: truncated or altered: the file ends by counting 1 strings and 1 instruction pointers, but has 2 and "
+       "1"},
       {"malformed summary", interpreted("# strings: x\n"), "line 7: malformed end-of-file summary"},
       {"free before the kind is known", "v 10400 3\n- zz\n", "line 2: bad hex number"},
       {"free with two fields before the kind is known", "v 10400 3\n- 1 2\n", "line 2: "},
@@ -202,8 +203,10 @@ TEST(HeaptrackReader, BadInputNamesFileAndLine) {
       {"free with no live allocation", interpreted("+ 0\n- 0\n- 0\n"), "line 9: free of allocation info 0"},
       {"undefined allocation info", interpreted("+ 7\n"), "line 7: allocation info 7 is not defined"},
       {"undefined trace", "v 10400 3\na 10 5\n", "line 2: trace 5 is not defined"},
-      {"size overflows", "v 10400 3\nm 1 -\nt 1000 0\n+ 10000000000000000 1 5\n", "line 4: number 10000000000000000 overflows 64 bits"},
-      {"total overflows", "v 10400 3\nm 1 -\nt 1000 0\n+ ffffffffffffffff 1 5\n+ 1 1 6\n", "line 5: the total allocated bytes overflow"},
+      {"size overflows", "v 10400 3\nm 1 -\nt 1000 0\n+ 10000000000000000 1 5\n",
+       "line 4: number 10000000000000000 overflows 64 bits"},
+      {"total overflows", "v 10400 3\nm 1 -\nt 1000 0\n+ ffffffffffffffff 1 5\n+ 1 1 6\n",
+       "line 5: the total allocated bytes overflow"},
       {"bad hex", interpreted("+ 0x1\n"), "line 7: bad hex number"},
       {"newer format", "v 10400 4\n", "line 1: heaptrack file format version 4 is newer"},
       {"not heaptrack", "hello\n", "line 1: not a heaptrack file"},
@@ -253,7 +256,8 @@ TEST(HeaptrackReader, BrokenCompressedStreamsNameTheByteOffset) {
 
   const std::string garbage = dir.file("garbage.zst");
   testing::write_bytes(garbage, original + "garbage after the frame");
-  EXPECT_NE(error_of(garbage).find(garbage + ": byte " + std::to_string(original.size()) + ": garbage after the end of the zstd stream"),
+  EXPECT_NE(error_of(garbage).find(garbage + ": byte " + std::to_string(original.size()) +
+                                   ": garbage after the end of the zstd stream"),
             std::string::npos)
       << error_of(garbage);
 
@@ -263,7 +267,8 @@ TEST(HeaptrackReader, BrokenCompressedStreamsNameTheByteOffset) {
   testing::write_bytes(gz, compressed.substr(0, compressed.size() - 20));
   EXPECT_NE(error_of(gz).find("truncated gzip stream"), std::string::npos) << error_of(gz);
   testing::write_bytes(gz, compressed + "junk");
-  EXPECT_NE(error_of(gz).find(gz + ": byte " + std::to_string(compressed.size()) + ": garbage after the end of the gzip stream"),
+  EXPECT_NE(error_of(gz).find(gz + ": byte " + std::to_string(compressed.size()) +
+                              ": garbage after the end of the gzip stream"),
             std::string::npos)
       << error_of(gz);
 }

@@ -24,8 +24,8 @@ nlohmann::json run_json(const std::string& arguments) {
 
 TEST(IntervalCliTest, OneMethodPrintsAnObjectWithTheInterval) {
   const auto interval = run_json("--samples 8 --tail-bytes 10908 --p 9.765625e-06");
-  for (const char* key : {"lower", "upper", "estimate", "method", "level", "samples", "tail_bytes",
-                          "p", "boundary_correction", "rounding"}) {
+  for (const char* key : {"lower", "upper", "estimate", "method", "level", "samples", "tail_bytes", "p",
+                          "boundary_correction", "rounding"}) {
     EXPECT_TRUE(interval.contains(key)) << key;
   }
   EXPECT_EQ(interval["method"], "exact");
@@ -37,8 +37,8 @@ TEST(IntervalCliTest, OneMethodPrintsAnObjectWithTheInterval) {
 }
 
 TEST(IntervalCliTest, DocumentRoundingAndBothMethods) {
-  const auto intervals = run_json(
-      "--samples 8 --tail-bytes 10908 --p 9.765625e-06 --method both --rounding down --level 0.95");
+  const auto intervals =
+      run_json("--samples 8 --tail-bytes 10908 --p 9.765625e-06 --method both --rounding down --level 0.95");
   ASSERT_TRUE(intervals.is_array());
   ASSERT_EQ(intervals.size(), 2u);
   EXPECT_EQ(intervals[0]["method"], "exact");
@@ -63,8 +63,8 @@ TEST(IntervalCliTest, TableJsonHasEveryDocumentRow) {
   const auto& rows = table["rows"];
   ASSERT_EQ(rows.size(), 25u);
   for (const auto& row : rows) {
-    for (const char* key : {"samples", "exact", "camp_paulson", "camp_paulson_max_cdf_error",
-                            "camp_paulson_max_cdf_error_at_failures"}) {
+    for (const char* key :
+         {"samples", "exact", "camp_paulson", "camp_paulson_max_cdf_error", "camp_paulson_max_cdf_error_at_failures"}) {
       EXPECT_TRUE(row.contains(key)) << key;
     }
   }
@@ -89,8 +89,7 @@ TEST(IntervalCliTest, TableAtATinyPReturns) {
 }
 
 TEST(IntervalCliTest, HumanReadableOutput) {
-  const CliResult interval =
-      run_cli("--samples 8 --tail-bytes 10908 --p 9.765625e-06 --method both");
+  const CliResult interval = run_cli("--samples 8 --tail-bytes 10908 --p 9.765625e-06 --method both");
   EXPECT_EQ(interval.exit_code, 0);
   EXPECT_NE(interval.output.find("exact"), std::string::npos);
   EXPECT_NE(interval.output.find("camp-paulson"), std::string::npos);
@@ -120,8 +119,7 @@ TEST(IntervalCliTest, ImpossibleInputExitsTwoWithAnError) {
        }) {
     const CliResult result = run_cli(arguments, true);
     EXPECT_EQ(result.exit_code, 2) << arguments;
-    EXPECT_NE(result.output.find("allocsim: error: "), std::string::npos) << arguments << "\n"
-                                                                          << result.output;
+    EXPECT_NE(result.output.find("allocsim: error: "), std::string::npos) << arguments << "\n" << result.output;
   }
 }
 

@@ -20,26 +20,25 @@ using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 
-std::unique_ptr<Scheme> make_jemalloc(const nlohmann::json& params) { return testing::create_scheme("jemalloc", params); }
+std::unique_ptr<Scheme> make_jemalloc(const nlohmann::json& params) {
+  return testing::create_scheme("jemalloc", params);
+}
 
 // A uniform that makes floor(ln u / ln(1 - 1/R)) + 1 equal `wait`: ln u / ln(1 - 1/R)
 // = wait - 1/2 lies mid-way between two integers.
-double uniform_for_wait(double wait, double rate) {
-  return std::exp((wait - 0.5) * std::log1p(-1.0 / rate));
-}
+double uniform_for_wait(double wait, double rate) { return std::exp((wait - 0.5) * std::log1p(-1.0 / rate)); }
 
 TEST(JemallocSizeClasses, MatchJemallocTable) {
   // sz_s2u on x86-64: tiny 8, quantum-spaced to 64, then 4 classes per doubling.
   const std::pair<std::uint64_t, std::uint64_t> cases[] = {
-      {0, 8},           {1, 8},           {8, 8},           {9, 16},          {16, 16},
-      {17, 32},         {48, 48},         {49, 64},         {64, 64},         {65, 80},
-      {128, 128},       {129, 160},       {14336, 14336},   {14337, 16384},   {16385, 20480},
-      {524288, 524288}, {524289, 655360}, {8388608, 8388608}};
+      {0, 8},         {1, 8},         {8, 8},         {9, 16},          {16, 16},         {17, 32},
+      {48, 48},       {49, 64},       {64, 64},       {65, 80},         {128, 128},       {129, 160},
+      {14336, 14336}, {14337, 16384}, {16385, 20480}, {524288, 524288}, {524289, 655360}, {8388608, 8388608}};
   for (auto [request, usable] : cases) EXPECT_EQ(jemalloc_usable_size(request), usable) << request;
   std::set<std::uint64_t> classes;
   for (std::uint64_t r = 0; r <= 1024; ++r) classes.insert(jemalloc_usable_size(r));
-  EXPECT_EQ(classes, (std::set<std::uint64_t>{8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256,
-                                              320, 384, 448, 512, 640, 768, 896, 1024}));
+  EXPECT_EQ(classes, (std::set<std::uint64_t>{8,   16,  32,  48,  64,  80,  96,  112, 128, 160, 192,
+                                              224, 256, 320, 384, 448, 512, 640, 768, 896, 1024}));
   // Large classes are page multiples (spacing 2^(g-2) >= 4 KiB from 16 KiB on).
   for (std::uint64_t r = 16385; r < (1u << 22); r += 4099) EXPECT_EQ(jemalloc_usable_size(r) % 4096, 0u) << r;
   const std::uint64_t two48 = std::uint64_t{1} << 48;
@@ -58,8 +57,8 @@ TEST(JemallocSizeClasses, MatchJemallocTable) {
 TEST(JemallocSampler, ScriptedWaitsOverUsableSizes) {
   const double R = 1024;
   const Trace trace = make_trace({0, 20, 100, 64, 65, 4096});
-  std::vector<ScriptedStream> lanes = {ScriptedStream({uniform_for_wait(8, R), uniform_for_wait(33, R),
-                                                       uniform_for_wait(65, R), uniform_for_wait(5000, R)})};
+  std::vector<ScriptedStream> lanes = {ScriptedStream(
+      {uniform_for_wait(8, R), uniform_for_wait(33, R), uniform_for_wait(65, R), uniform_for_wait(5000, R)})};
   JemallocSampler sampler(trace, R);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -107,9 +106,9 @@ TEST(JemallocSampler, HugeAllocationsNear2To48) {
   ASSERT_EQ(geometric_trials_from_uniform(uniform_for_wait(std::ldexp(1.0, 48) + 1, R), 1 / R), two48 + 1);
   ASSERT_EQ(geometric_trials_from_uniform(uniform_for_wait(std::ldexp(1.0, 48), R), 1 / R), two48);
   const Trace trace = make_trace({two48 - 1, two48, two48});
-  std::vector<ScriptedStream> lanes = {ScriptedStream({uniform_for_wait(std::ldexp(1.0, 48) + 1, R),
-                                                       uniform_for_wait(std::ldexp(1.0, 48), R),
-                                                       uniform_for_wait(1, R)})};
+  std::vector<ScriptedStream> lanes = {
+      ScriptedStream({uniform_for_wait(std::ldexp(1.0, 48) + 1, R), uniform_for_wait(std::ldexp(1.0, 48), R),
+                      uniform_for_wait(1, R)})};
   JemallocSampler sampler(trace, R);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -166,8 +165,7 @@ TEST(JemallocScheme, WeightVariantsAndRateOne) {
   // One size class per group: sum-then-unbias is C Z / (1 - e^(-Z/R)), the unrounded
   // unbias-then-sum.
   const double registers[2] = {3 * 4096.0, 3};
-  EXPECT_DOUBLE_EQ(make_jemalloc({{"rate", R}})->finalize(2, registers),
-                   3 * 4096.0 / -std::expm1(-4096.0 / R));
+  EXPECT_DOUBLE_EQ(make_jemalloc({{"rate", R}})->finalize(2, registers), 3 * 4096.0 / -std::expm1(-4096.0 / R));
   const double empty[2] = {0, 0};
   EXPECT_EQ(make_jemalloc({{"rate", R}})->finalize(2, empty), 0.0);
   EXPECT_THROW(make_jemalloc({{"weight", "poisson"}}), InputError);
@@ -255,8 +253,8 @@ double derived_sum_then_unbias(double R) {
   const double pA = -std::expm1(zA * log_miss), pB = -std::expm1(zB * log_miss);
   double mean = 0;
   for (int a = 0; a < 400; ++a) {
-    const double log_pa = std::lgamma(n + 1) - std::lgamma(a + 1.0) - std::lgamma(n - a + 1) +
-                          a * std::log(pA) + (n - a) * std::log1p(-pA);
+    const double log_pa = std::lgamma(n + 1) - std::lgamma(a + 1.0) - std::lgamma(n - a + 1) + a * std::log(pA) +
+                          (n - a) * std::log1p(-pA);
     for (int b = 0; b <= 1; ++b) {
       if (a + b == 0) continue;
       const double S = zA * a + zB * b, C = a + b;

@@ -44,7 +44,9 @@ bool mentions(const nlohmann::json& value, const std::string& text) {
 }
 
 TEST(JsonText, ReplacesEachInvalidByteAndKeepsValidText) {
-  EXPECT_EQ(json_text(nlohmann::json("a\xff\xfe" "b")), "\"a" + kReplacement + kReplacement + "b\"");
+  EXPECT_EQ(json_text(nlohmann::json("a\xff\xfe"
+                                     "b")),
+            "\"a" + kReplacement + kReplacement + "b\"");
   EXPECT_EQ(json_text(nlohmann::ordered_json{{"caf\xc3\xa9", "\xe2\x82"}}),
             "{\"caf\xc3\xa9\":\"" + kReplacement + "\"}");
   EXPECT_EQ(json_text(nlohmann::json{{"k", 1}}, 2), "{\n  \"k\": 1\n}");
@@ -93,8 +95,8 @@ TEST(JsonOutput, AdviseNamesAFileThatIsNotUtf8) {
   ScratchDirectory dir;
   const std::string trace = dir.file("t-\xfe.csv");
   testing::write_bytes(trace, csv_with_latin1_stack());
-  const auto r = run_cli("advise --json --stack-mape 0.5 --replications 20 --out " + dir.file("advice") + " '" +
-                         trace + "'");
+  const auto r =
+      run_cli("advise --json --stack-mape 0.5 --replications 20 --out " + dir.file("advice") + " '" + trace + "'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string name = "t-" + kReplacement + ".csv";
   EXPECT_TRUE(mentions(parsed(r.output), name)) << r.output;
@@ -106,7 +108,8 @@ TEST(JsonOutput, RunSummaryNamesAStackThatIsNotUtf8) {
   ScratchDirectory dir;
   testing::write_bytes(dir.file("t.csv"), csv_with_latin1_stack());
   testing::write_bytes(dir.file("s.json"), R"({"name": "latin1", "seed": 1, "replications": 8,
-    "trace": {"kind": "file", "path": ")" + dir.file("t.csv") + R"("}, "groups": ["total", "stack"],
+    "trace": {"kind": "file", "path": ")" + dir.file("t.csv") +
+                                               R"("}, "groups": ["total", "stack"],
     "schemes": [{"scheme": "poisson", "rate": 4096}], "expectations": [{"metric": "mean", "min": 0}]})");
   const auto r = run_cli("run --quiet --no-charts --out " + dir.file("results") + " " + dir.file("s.json"), true);
   ASSERT_EQ(r.exit_code, 0) << r.output;

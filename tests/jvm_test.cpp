@@ -166,7 +166,8 @@ TEST(JvmScheme, MatchesTheoryOnMixedSizes) {
       "lifetime": {"distribution": "exponential", "mean": 500}},
     "schemes": [{"scheme": "jvm", "interval": 4096},
                 {"scheme": "jvm", "interval": 4096, "faithful": false, "label": "ideal"}],
-    "groups": ["total", "stack", "size_bucket"], "windows": ["allocated", "live_at_end"]})", 2);
+    "groups": ["total", "stack", "size_bucket"], "windows": ["allocated", "live_at_end"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "jvm"), 20);
   EXPECT_GT(expect_rows_match_theory(result, "ideal"), 20);
 }

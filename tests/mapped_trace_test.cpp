@@ -34,7 +34,8 @@ TEST(StreamedSynthetic, FileHoldsTheTraceMadeInMemory) {
     const std::string text = std::string(R"({"allocations": 10007, "threads": 70000, "thread_assignment": "random",
         "sizes": {"distribution": "log_uniform", "min": 16, "max": 68719476736},
         "lifetime": {"distribution": "exponential", "mean": 300},
-        "allocated": {"rounding": "align", "alignment": 16}, )") + groups + "}";
+        "allocated": {"rounding": "align", "alignment": 16}, )") +
+                             groups + "}";
     const SyntheticSpec spec = parse_spec(text);
     ScratchDirectory dir;
     const std::string path = dir.file("streamed.ast");
@@ -90,7 +91,8 @@ TEST(MappedTrace, ReplaysExactlyLikeTheOwnedTrace) {
   const std::string path = dir.file("trace.ast");
   write_synthetic_native(parse_spec(trace), 5, path, "$.trace");
   auto results = [&](const std::string& trace_json) {
-    const Scenario scenario = parse_scenario(R"({"name": "mapped", "seed": 5, "trace": )" + trace_json + rest, "mapped");
+    const Scenario scenario =
+        parse_scenario(R"({"name": "mapped", "seed": 5, "trace": )" + trace_json + rest, "mapped");
     const ScenarioResult result = run_scenario(scenario, RunOptions{});
     return metrics_csv(scenario, result) + estimates_csv(scenario, result);
   };

@@ -43,7 +43,8 @@ TEST_F(MarginsCli, TableNamesEverySiteAndTheSplit) {
 
 TEST_F(MarginsCli, JsonHoldsABandAroundEachSiteAndOutWritesTheSame) {
   const std::string out = file("margins.json");
-  const auto r = run_cli("margins " + kSites + " --scheme jemalloc --rate 65536 --false-failure 1e-6 --json --out " + out);
+  const auto r =
+      run_cli("margins " + kSites + " --scheme jemalloc --rate 65536 --false-failure 1e-6 --json --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream written(out);
   const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
@@ -63,7 +64,8 @@ TEST_F(MarginsCli, JsonHoldsABandAroundEachSiteAndOutWritesTheSame) {
 }
 
 TEST_F(MarginsCli, EngineCheckIsTheSameOnAnyThreadCount) {
-  const std::string common = "margins " + kSites + " --scheme go --rate 65536 --false-failure 0.2 --json --check 200 --seed 9";
+  const std::string common =
+      "margins " + kSites + " --scheme go --rate 65536 --false-failure 0.2 --json --check 200 --seed 9";
   const auto one = run_cli(common + " --threads 1");
   const auto three = run_cli(common + " --threads 3");
   ASSERT_EQ(one.exit_code, 0) << one.output;
@@ -74,7 +76,8 @@ TEST_F(MarginsCli, EngineCheckIsTheSameOnAnyThreadCount) {
 }
 
 TEST_F(MarginsCli, SharesAreSplitByBonferroniAndTheirPowerComesFromTheEngine) {
-  const auto r = run_cli("margins " + kSites + " --scheme go --rate 65536 --value share --json --check 500 --threads 2");
+  const auto r =
+      run_cli("margins " + kSites + " --scheme go --rate 65536 --value share --json --check 500 --threads 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto margins = nlohmann::json::parse(r.output);
   EXPECT_EQ(margins["split"], "bonferroni");
@@ -110,7 +113,8 @@ TEST_F(MarginsCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
       {file("zero.json", R"({"sites": [{"name": "a", "allocations": [{"size": 8, "count": 0}]}]})") + good,
        "$.sites[0].allocations[0].count"},
       {file("twice.json", R"({"sites": [{"name": "a", "allocations": [{"size": 8, "count": 1}]},
-                                         {"name": "a", "allocations": [{"size": 8, "count": 1}]}]})") + good,
+                                         {"name": "a", "allocations": [{"size": 8, "count": 1}]}]})") +
+           good,
        "$.sites[1].name"},
       {file("huge.json", R"({"sites": [{"name": "a", "allocations": [{"size": 8, "count": 1e12}]}]})") + good,
        "$.sites[0].allocations[0].count"},

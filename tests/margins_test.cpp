@@ -58,8 +58,8 @@ TEST(Margins, OneSizeBandIsTheNarrowestBinomialBand) {
   EXPECT_GT(boost::math::cdf(k, m.lower), tail);
   EXPECT_LE(boost::math::cdf(boost::math::complement(k, m.upper)), tail);
   EXPECT_GT(boost::math::cdf(boost::math::complement(k, m.upper - 1)), tail);
-  EXPECT_NEAR(m.false_failure,
-              boost::math::cdf(k, m.lower - 1) + boost::math::cdf(boost::math::complement(k, m.upper)), 1e-12);
+  EXPECT_NEAR(m.false_failure, boost::math::cdf(k, m.lower - 1) + boost::math::cdf(boost::math::complement(k, m.upper)),
+              1e-12);
   EXPECT_DOUBLE_EQ(m.expected, 2000 * p);
   EXPECT_TRUE(m.exact);
   // Bytes: the same band scaled by s / p(s).
@@ -125,8 +125,7 @@ TEST(Margins, MixedSiteIsTheExactSumOfItsSizes) {
 }
 
 TEST(Margins, SplitsTheWholeTestOverItsSites) {
-  const std::vector<MarginSite> sites = {one_size_site(64, 20000), one_size_site(4096, 2000),
-                                         one_size_site(32768, 60)};
+  const std::vector<MarginSite> sites = {one_size_site(64, 20000), one_size_site(4096, 2000), one_size_site(32768, 60)};
   MarginOptions options;
   options.false_failure = 1e-6;
   const Margins sidak = compute_margins(kGo, sites, options);

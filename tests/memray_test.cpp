@@ -15,11 +15,11 @@
 namespace allocsim {
 namespace {
 
-using testing::expect_rows_match_theory;
 using testing::catalogue_entry;
-using testing::parameter_default;
+using testing::expect_rows_match_theory;
 using testing::find_row;
 using testing::make_trace;
+using testing::parameter_default;
 using testing::run_scenario_text;
 using testing::ScriptedStream;
 

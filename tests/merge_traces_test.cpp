@@ -29,8 +29,8 @@ class MergeTraces : public ::testing::Test {
   std::string trace() const { return scratch_.file("t.ast"); }
   std::string part(int k) const { return scratch_.file("part" + std::to_string(k) + ".bin"); }
   void run_shard(int k) const {
-    const auto result = run_cli("run --quiet --shard " + std::to_string(k) + "/2 --out " + part(k) + " " +
-                                scratch_.file("s.json"), true);
+    const auto result = run_cli(
+        "run --quiet --shard " + std::to_string(k) + "/2 --out " + part(k) + " " + scratch_.file("s.json"), true);
     ASSERT_EQ(result.exit_code, 0) << result.output;
   }
   testing::CliResult merge() const {
@@ -61,9 +61,8 @@ TEST_F(MergeTraces, ATraceChangedSinceTheShardsRanIsRefused) {
   write_trace(401);
   const auto changed = merge();
   EXPECT_EQ(changed.exit_code, 2) << changed.output;
-  EXPECT_EQ(changed.output.rfind("allocsim: error: " + part(0) + ": trace \"" + trace() +
-                                     "\" changed since the shards ran",
-                                 0),
+  EXPECT_EQ(changed.output.rfind(
+                "allocsim: error: " + part(0) + ": trace \"" + trace() + "\" changed since the shards ran", 0),
             0u)
       << changed.output;
   EXPECT_EQ(changed.output.find('\n'), changed.output.size() - 1) << changed.output;

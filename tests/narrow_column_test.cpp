@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
 
 TEST(NarrowColumn, EveryValueComesBackExactly) {
-  const std::vector<std::uint64_t> values = {0,          1,        0xFFFF'FFFEu,           0xFFFF'FFFFu, 7,
-                                             0x1'0000'0000, kMax64, std::uint64_t{1} << 62, 12};
+  const std::vector<std::uint64_t> values = {
+      0, 1, 0xFFFF'FFFEu, 0xFFFF'FFFFu, 7, 0x1'0000'0000, kMax64, std::uint64_t{1} << 62, 12};
   const SizeColumn column(values);
   ASSERT_EQ(column.size(), values.size());
   for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(column[i], values[i]) << "event " << i;

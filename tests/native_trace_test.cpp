@@ -97,9 +97,21 @@ TEST(NativeTrace, LayoutIsTheDocumentedOne) {
   const Trace trace = sample_trace();
   const std::string bytes = encode_native_trace(trace);
   EXPECT_EQ(std::memcmp(bytes.data(), kNativeTraceMagic, 8), 0);
-  auto u16 = [&](std::size_t at) { std::uint16_t v; std::memcpy(&v, bytes.data() + at, 2); return v; };
-  auto u32 = [&](std::size_t at) { std::uint32_t v; std::memcpy(&v, bytes.data() + at, 4); return v; };
-  auto u64 = [&](std::size_t at) { std::uint64_t v; std::memcpy(&v, bytes.data() + at, 8); return v; };
+  auto u16 = [&](std::size_t at) {
+    std::uint16_t v;
+    std::memcpy(&v, bytes.data() + at, 2);
+    return v;
+  };
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, bytes.data() + at, 4);
+    return v;
+  };
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
   // The checksum as native_trace.h defines it, recomputed here from xxhash64 alone.
   std::string hashed = bytes.substr(16, 256 - 16);
   std::uint64_t end = 256;
@@ -133,8 +145,16 @@ TEST(NativeTrace, WideValuesGoToTheWideTables) {
   const std::uint64_t wide = std::uint64_t{1} << 40;
   Trace trace = testing::make_trace({16, 0xFFFF'FFFEu, 0xFFFF'FFFFu, wide}, {0, 65534, 65535, 70000});
   const std::string bytes = encode_native_trace(trace);
-  auto u64 = [&](std::size_t at) { std::uint64_t v; std::memcpy(&v, bytes.data() + at, 8); return v; };
-  auto u32 = [&](std::size_t at) { std::uint32_t v; std::memcpy(&v, bytes.data() + at, 4); return v; };
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, bytes.data() + at, 4);
+    return v;
+  };
   const std::uint64_t codes = u64(section_entry(kRequestedSection));
   EXPECT_EQ(u32(codes + 4), 0xFFFF'FFFEu) << "the largest narrow size is stored as is";
   EXPECT_EQ(u32(codes + 8), 0xFFFF'FFFFu);

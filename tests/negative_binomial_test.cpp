@@ -37,9 +37,8 @@ double cdf_by_binomial_tail(std::int64_t s, double p, std::int64_t k) {
   long double sum = 0.0L;
   for (std::int64_t j = s; j <= k + s; ++j) {
     const double jd = static_cast<double>(j);
-    sum += std::exp(static_cast<long double>(std::lgamma(n + 1) - std::lgamma(jd + 1) -
-                                             std::lgamma(n - jd + 1) + jd * std::log(p) +
-                                             (n - jd) * std::log1p(-p)));
+    sum += std::exp(static_cast<long double>(std::lgamma(n + 1) - std::lgamma(jd + 1) - std::lgamma(n - jd + 1) +
+                                             jd * std::log(p) + (n - jd) * std::log1p(-p)));
   }
   return static_cast<double>(sum);
 }
@@ -53,8 +52,7 @@ double cdf_by_rising_factorial(std::int64_t s, double p, std::int64_t k) {
     sum += term;
   }
   return static_cast<double>(
-      1.0L -
-      std::exp(static_cast<long double>(k + 1) * std::log1p(static_cast<long double>(-p))) * sum);
+      1.0L - std::exp(static_cast<long double>(k + 1) * std::log1p(static_cast<long double>(-p))) * sum);
 }
 
 TEST(NegativeBinomialTest, CdfMatchesPmfSumBinomialAndBetaForms) {
@@ -72,8 +70,7 @@ TEST(NegativeBinomialTest, CdfMatchesPmfSumBinomialAndBetaForms) {
   for (const Case& c : cases) {
     const NegativeBinomial distribution(c.s, c.p);
     for (const std::int64_t k : c.failures) {
-      SCOPED_TRACE("s=" + std::to_string(c.s) + " p=" + std::to_string(c.p) +
-                   " k=" + std::to_string(k));
+      SCOPED_TRACE("s=" + std::to_string(c.s) + " p=" + std::to_string(c.p) + " k=" + std::to_string(k));
       const double value = cdf(distribution, static_cast<double>(k));
       const double tolerance = 1e-13 + 1e-11 * value;
       EXPECT_NEAR(value, cdf_by_pmf_sum(c.s, c.p, k), tolerance);
@@ -107,8 +104,7 @@ TEST(NegativeBinomialTest, SingleSuccessIsGeometric) {
   }
   for (const double probability : {1e-9, 0.025, 0.5, 0.975, 0.999999}) {
     const double expected = std::ceil(std::log1p(-probability) / std::log1p(-kDotNetP)) - 1.0;
-    EXPECT_EQ(quantile(geometric, probability, QuantileRounding::up), std::fmax(0.0, expected))
-        << probability;
+    EXPECT_EQ(quantile(geometric, probability, QuantileRounding::up), std::fmax(0.0, expected)) << probability;
   }
 }
 
@@ -179,10 +175,8 @@ TEST(NegativeBinomialTest, RealQuantileSolvesTheBetaForm) {
     // Rounding the real quantile up and down gives the integer conventions
     // (away from ties such as s = 1, p = 0.5, P = 0.5 where x* = 0 exactly).
     if (std::fabs(x - std::round(x)) < 1e-6) continue;
-    EXPECT_EQ(quantile(distribution, c.probability, QuantileRounding::up),
-              std::fmax(0.0, std::ceil(x)));
-    EXPECT_EQ(quantile(distribution, c.probability, QuantileRounding::down),
-              std::fmax(0.0, std::floor(x)));
+    EXPECT_EQ(quantile(distribution, c.probability, QuantileRounding::up), std::fmax(0.0, std::ceil(x)));
+    EXPECT_EQ(quantile(distribution, c.probability, QuantileRounding::down), std::fmax(0.0, std::floor(x)));
   }
 }
 
@@ -250,8 +244,7 @@ TEST(NegativeBinomialTest, BadParametersThrowInputError) {
   }
   for (const double probability : {0.0, 1.0, -0.1, 1.5, std::nan("")}) {
     EXPECT_THROW(quantile(distribution, probability, QuantileRounding::up), InputError);
-    EXPECT_THROW(quantile_complement(distribution, probability, QuantileRounding::down),
-                 InputError);
+    EXPECT_THROW(quantile_complement(distribution, probability, QuantileRounding::down), InputError);
   }
 }
 
@@ -311,8 +304,7 @@ TEST(NegativeBinomialTest, ReproducesTheDocumentTableWithRoundDown) {
 TEST(NegativeBinomialTest, RoundUpIsOneAboveTheDocumentTable) {
   for (const DocumentRow& expected : kDocumentTable) {
     const NegativeBinomial distribution(expected.samples, kDotNetP);
-    EXPECT_EQ(quantile(distribution, 0.025, QuantileRounding::up), expected.at_0_025 + 1)
-        << "s=" << expected.samples;
+    EXPECT_EQ(quantile(distribution, 0.025, QuantileRounding::up), expected.at_0_025 + 1) << "s=" << expected.samples;
     EXPECT_EQ(quantile_complement(distribution, 0.025, QuantileRounding::up), expected.at_0_975 + 1)
         << "s=" << expected.samples;
   }
@@ -326,9 +318,8 @@ TEST(NegativeBinomialTest, DocumentExampleCdfValues) {
 }
 
 TEST(NegativeBinomialTest, DocumentSampleCounts) {
-  const std::vector<std::int64_t> expected = {1,   2,    3,    4,    5,    6,    7,    8,   9,
-                                              10,  20,   30,   40,   50,   100,  200,  300, 400,
-                                              500, 1000, 2000, 3000, 4000, 5000, 10000};
+  const std::vector<std::int64_t> expected = {1,  2,   3,   4,   5,   6,   7,    8,    9,    10,   20,   30,   40,
+                                              50, 100, 200, 300, 400, 500, 1000, 2000, 3000, 4000, 5000, 10000};
   EXPECT_EQ(document_sample_counts(), expected);
 }
 

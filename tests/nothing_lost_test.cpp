@@ -36,7 +36,8 @@ class NothingLost : public ::testing::Test {
   std::string sandboxed(const fs::path& path) const {
     const fs::path normal = fs::absolute(path).lexically_normal();
     const fs::path sandbox = root();
-    if (std::mismatch(sandbox.begin(), sandbox.end(), normal.begin(), normal.end()).first != sandbox.end()) throw std::logic_error(normal.string() + " is outside the test's directory");
+    if (std::mismatch(sandbox.begin(), sandbox.end(), normal.begin(), normal.end()).first != sandbox.end())
+      throw std::logic_error(normal.string() + " is outside the test's directory");
     return normal.string();
   }
 
@@ -59,7 +60,8 @@ class NothingLost : public ::testing::Test {
 
   std::string csv_trace(const fs::path& path) const {
     fs::create_directories(path.parent_path());
-    testing::write_bytes(sandboxed(path), "thread,op,size,stack,type,time,id\n0,alloc,5000,0,0,0,0\n0,alloc,300,1,0,1,1\n");
+    testing::write_bytes(sandboxed(path),
+                         "thread,op,size,stack,type,time,id\n0,alloc,5000,0,0,0,0\n0,alloc,300,1,0,1,1\n");
     return path.string();
   }
 
@@ -167,8 +169,11 @@ TEST_F(NothingLost, AnOutRootIsCreatedOneLevelDeepOnly) {
 TEST_F(NothingLost, EvaluateRefusesADirectoryItDidNotWrite) {
   const std::string trace = csv_trace(root() / "t.csv");
   user_directory(root() / "out" / "etc");
-  const auto result = run_cli("evaluate " + sandboxed(trace) + " --scheme poisson --rate 1024 --replications 8 --no-charts"
-                              " --quiet --name etc --out " + sandboxed(root() / "out"), true);
+  const auto result = run_cli("evaluate " + sandboxed(trace) +
+                                  " --scheme poisson --rate 1024 --replications 8 --no-charts"
+                                  " --quiet --name etc --out " +
+                                  sandboxed(root() / "out"),
+                              true);
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_TRUE(holds_users_file(root() / "out" / "etc"));
 }
@@ -211,7 +216,8 @@ TEST_F(NothingLost, NoOutputFileOverwritesAnInput) {
   for (const std::string& command : commands) {
     const auto result = run_cli(command, true);
     EXPECT_EQ(result.exit_code, 2) << command << "\n" << result.output;
-    EXPECT_NE(result.output.find("does not overwrite its inputs"), std::string::npos) << command << "\n" << result.output;
+    EXPECT_NE(result.output.find("does not overwrite its inputs"), std::string::npos) << command << "\n"
+                                                                                      << result.output;
   }
   EXPECT_EQ(testing::read_bytes(trace), trace_bytes);
   EXPECT_EQ(testing::read_bytes(file), scenario_bytes);
@@ -266,7 +272,8 @@ TEST_F(NothingLost, TwoRunsAtOnceLeaveOneWholeResult) {
   for (int round = 0; round < 4; ++round) {
     const std::string command = std::string(ALLOCSIM_CLI) + " run --quiet --no-charts --out " + sandboxed(out) + " ";
     const std::string both = "(" + command + sandboxed(root() / "a" / "s.json") + " & a=$!; " + command +
-                             sandboxed(root() / "b" / "s.json") + " & b=$!; wait $a; ra=$?; wait $b; exit $((ra + $?)))";
+                             sandboxed(root() / "b" / "s.json") +
+                             " & b=$!; wait $a; ra=$?; wait $b; exit $((ra + $?)))";
     EXPECT_EQ(std::system(both.c_str()), 0) << round;
     const auto seed = nlohmann::json::parse(std::ifstream(out / "demo" / "summary.json"))["seed"].get<int>();
     EXPECT_TRUE(seed == 1 || seed == 2);

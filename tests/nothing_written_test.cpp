@@ -33,10 +33,10 @@ TEST(NothingWritten, SyntheticBytesPastTheLimitAreFoundBeforeTheFirstScenarioRun
   testing::write_bytes(dir.file("a.json"), kSmallScenario);
   testing::write_bytes(dir.file("b.json"), R"({"name": "huge", "trace": {"allocations": 100000,
     "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})");
-  expect_refused(run_cli("run --quiet --out " + dir.file("out") + " " + dir.file("a.json") + " " + dir.file("b.json"),
-                         true),
-                 dir.file("b.json") + ": $.trace.allocations: 100000 allocations of at least 281474976710656 "
-                                      "requested bytes each add up to more than 2^62");
+  expect_refused(
+      run_cli("run --quiet --out " + dir.file("out") + " " + dir.file("a.json") + " " + dir.file("b.json"), true),
+      dir.file("b.json") + ": $.trace.allocations: 100000 allocations of at least 281474976710656 "
+                           "requested bytes each add up to more than 2^62");
   EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 
@@ -47,20 +47,23 @@ TEST(NothingWritten, AJunitPathThatCannotBeWrittenIsFoundBeforeAnythingRuns) {
   testing::write_bytes(dir.file("s.json"), kSmallScenario);
   const std::string long_name(250, 'j');
   const std::string junit = dir.file(long_name + ".xml");
-  expect_refused(run_cli("check --quiet --out " + dir.file("out") + " --junit " + junit + " " + dir.file("s.json"), true),
-                 "--junit \"" + junit + "\": cannot write: File name too long");
+  expect_refused(
+      run_cli("check --quiet --out " + dir.file("out") + " --junit " + junit + " " + dir.file("s.json"), true),
+      "--junit \"" + junit + "\": cannot write: File name too long");
   EXPECT_FALSE(fs::exists(dir.file("out")));
   // A parent that does not exist is not created (util/output_path.h).
   const std::string nested = dir.file(long_name + "xxxxxxxxxx/report.xml");
-  expect_refused(run_cli("check --quiet --out " + dir.file("out") + " --junit " + nested + " " + dir.file("s.json"), true),
-                 "--junit \"" + nested + "\": " + dir.file(long_name + "xxxxxxxxxx") +
-                     " does not exist (allocsim does not create it); create it or choose another --junit");
+  expect_refused(
+      run_cli("check --quiet --out " + dir.file("out") + " --junit " + nested + " " + dir.file("s.json"), true),
+      "--junit \"" + nested + "\": " + dir.file(long_name + "xxxxxxxxxx") +
+          " does not exist (allocsim does not create it); create it or choose another --junit");
   EXPECT_FALSE(fs::exists(dir.file("out")));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.file("")), fs::directory_iterator()), 1) << "only s.json";
   // A writable one: the report is written.
-  ASSERT_EQ(run_cli("check --quiet --out " + dir.file("out") + " --junit " + dir.file("r.xml") + " " +
-                    dir.file("s.json")).exit_code,
-            0);
+  ASSERT_EQ(
+      run_cli("check --quiet --out " + dir.file("out") + " --junit " + dir.file("r.xml") + " " + dir.file("s.json"))
+          .exit_code,
+      0);
   EXPECT_TRUE(fs::exists(dir.file("r.xml")));
 }
 
@@ -74,12 +77,9 @@ TEST(NothingWritten, ATraceCommandIsRefusedItsOwnInputAsOutput) {
   fs::create_directory(dir.file("sub"));
   fs::create_symlink(trace, dir.file("link.ast"));
   for (const std::string& output : {trace, dir.file("sub/../t.ast"), dir.file("link.ast")}) {
-    expect_refused(run_cli("trace convert " + trace + " " + output, true),
-                   "OUT \"" + output + "\": is ");
-    expect_refused(run_cli("trace convert " + trace + " " + output + " --to csv", true),
-                   "OUT \"" + output + "\": is ");
-    expect_refused(run_cli("trace import " + trace + " -o " + output, true),
-                   "--output \"" + output + "\": is ");
+    expect_refused(run_cli("trace convert " + trace + " " + output, true), "OUT \"" + output + "\": is ");
+    expect_refused(run_cli("trace convert " + trace + " " + output + " --to csv", true), "OUT \"" + output + "\": is ");
+    expect_refused(run_cli("trace import " + trace + " -o " + output, true), "--output \"" + output + "\": is ");
     EXPECT_EQ(testing::read_bytes(trace), bytes) << output;
   }
   const std::string spec = dir.file("spec.json");

@@ -86,8 +86,8 @@ TEST(OptimalDesign, MatchesARootSearchForTheMultiplier) {
       return b - budget;
     };
     std::uintmax_t iterations = 200;
-    const auto [lo, hi] = boost::math::tools::toms748_solve(
-        spent, -60.0, 60.0, boost::math::tools::eps_tolerance<double>(50), iterations);
+    const auto [lo, hi] = boost::math::tools::toms748_solve(spent, -60.0, 60.0,
+                                                            boost::math::tools::eps_tolerance<double>(50), iterations);
     const double lambda = std::exp((lo + hi) / 2);
     EXPECT_NEAR(d.multiplier, lambda, 1e-9 * lambda) << "trial " << trial;
     for (Eigen::Index z = 0; z < k; ++z) {

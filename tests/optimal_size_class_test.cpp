@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "allocsim/design/optimal_design.h"
-#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
 #include "allocsim/sampler/references/optimal_size_class.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
 #include "test_support.h"
@@ -87,7 +87,8 @@ TEST(OptimalSizeClass, UnbiasedWithThePredictedVariance) {
     "schemes": [{"scheme": "optimal-size-class", "samples": 60, "label": "allocated"},
                 {"scheme": "optimal-size-class", "samples": 60, "objective": "stack", "label": "stack"},
                 {"scheme": "optimal-size-class", "samples": 60, "classes": "jemalloc", "label": "jemalloc"}],
-    "groups": ["total", "stack"], "windows": ["allocated"]})", 2);
+    "groups": ["total", "stack"], "windows": ["allocated"]})",
+                                        2);
   EXPECT_GE(expect_rows_match_theory(result, "allocated"), 7);
   EXPECT_GE(expect_rows_match_theory(result, "stack"), 7);
   EXPECT_GE(expect_rows_match_theory(result, "jemalloc"), 7);

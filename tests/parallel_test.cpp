@@ -50,12 +50,11 @@ TEST(ParallelFor, ManyShortCallsInARow) {
 }
 
 TEST(ParallelFor, RethrowsTheFirstExceptionAndStaysUsable) {
-  EXPECT_THROW(parallel_for(
-                   100, 3,
-                   [](std::size_t item, unsigned) {
-                     if (item == 7) throw std::runtime_error("item 7");
-                   },
-                   {}),
+  EXPECT_THROW(parallel_for(100, 3,
+                            [](std::size_t item, unsigned) {
+                              if (item == 7) throw std::runtime_error("item 7");
+                            },
+                            {}),
                std::runtime_error);
   expect_each_item_once(100, 3, false);
 }

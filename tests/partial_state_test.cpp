@@ -33,9 +33,10 @@ Scenario small_scenario() {
 
 // The smallest useful part: one scheme, the total group, two replications.
 Scenario tiny_scenario() {
-  return parse_scenario(R"({"name": "tiny", "seed": 1, "replications": 2, "trace": {"allocations": 50, "sizes": {"distribution": "constant", "size": 24}},
+  return parse_scenario(
+      R"({"name": "tiny", "seed": 1, "replications": 2, "trace": {"allocations": 50, "sizes": {"distribution": "constant", "size": 24}},
     "schemes": [{"scheme": "poisson", "rate": 64}]})",
-                        "tiny.json");
+      "tiny.json");
 }
 
 // Every unit of `scenario`, as the one shard of one.
@@ -68,8 +69,8 @@ class PartialStateFile : public ::testing::Test {
   // identities (partial_state.h).
   std::size_t trace_count_offset() const {
     const PartHeader& h = part_.header;
-    return 14 + 4 + 4 + (8 + h.allocsim_version.size()) + 3 * 8 + 1 + (8 + h.source.size()) +
-           (8 + h.document.size()) + 3 * 8;
+    return 14 + 4 + 4 + (8 + h.allocsim_version.size()) + 3 * 8 + 1 + (8 + h.source.size()) + (8 + h.document.size()) +
+           3 * 8;
   }
   std::size_t unit_count_offset() const {
     std::size_t offset = trace_count_offset() + 8;

@@ -55,7 +55,7 @@ std::vector<double> stride_shares(const std::vector<std::uint64_t>& sizes, std::
 struct PatternCase {
   std::vector<std::uint64_t> sizes;
   std::uint64_t stride;
-  std::uint64_t allocations;  // whole cycles of lcm(stride, period) bytes
+  std::uint64_t allocations;   // whole cycles of lcm(stride, period) bytes
   std::vector<double> shares;  // derived by hand, checked against stride_shares
 };
 
@@ -80,9 +80,8 @@ TEST(PeriodicPattern, AllocationTickMisattributesByTheDerivedShares) {
     const double total = double(c.allocations / c.sizes.size() * period);
     ASSERT_EQ(std::fmod(total, double(std::lcm(c.stride, period))), 0.0);
 
-    const auto result = run_scenario_text(
-        pattern_scenario(c.sizes, c.allocations,
-                         R"([{"scheme": "dotnet-tick", "stride": )" + std::to_string(c.stride) + "}]", 4));
+    const auto result = run_scenario_text(pattern_scenario(
+        c.sizes, c.allocations, R"([{"scheme": "dotnet-tick", "stride": )" + std::to_string(c.stride) + "}]", 4));
     EXPECT_EQ(find_row(result, "dotnet-tick", "bytes").bias, 0.0);  // whole strides: total exact
     for (std::size_t j = 0; j < c.sizes.size(); ++j) {
       const std::string group = "size=" + std::to_string(c.sizes[j]);
@@ -102,8 +101,8 @@ TEST(PeriodicPattern, AllocationTickMisattributesByTheDerivedShares) {
 // of 2049 pairs: one event on a 20 worth 102420 (truth 2049 * 20 = 40980) and one on
 // an 80 worth 102480 (truth 163920). Five cycles:
 TEST(PeriodicPattern, ResetRuleAlternatesBetweenTheSizes) {
-  const auto result = run_scenario_text(
-      pattern_scenario({20, 80}, 5 * 2 * 2049, R"([{"scheme": "dotnet-tick", "mode": "reset"}])", 4));
+  const auto result =
+      run_scenario_text(pattern_scenario({20, 80}, 5 * 2 * 2049, R"([{"scheme": "dotnet-tick", "mode": "reset"}])", 4));
   const Metrics& small = find_row(result, "dotnet-tick", "bytes", GroupKind::stack, "size=20");
   const Metrics& large = find_row(result, "dotnet-tick", "bytes", GroupKind::stack, "size=80");
   EXPECT_EQ(small.truth, 5 * 40980.0);

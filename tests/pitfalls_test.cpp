@@ -29,7 +29,8 @@ TEST(Pitfalls, DefaultSeededEngineRepeatsOneRealisation) {
     "schemes": [{"scheme": "heapprofd", "seeding": "default", "label": "same"},
                 {"scheme": "heapprofd", "label": "shared"},
                 {"scheme": "heapprofd", "counter": "thread", "label": "per-thread"}],
-    "groups": ["total", "stack"]})", 2);
+    "groups": ["total", "stack"]})",
+                                        2);
   const Metrics& same = find_row(result, "same", "bytes");
   EXPECT_EQ(same.var, 0.0);
   EXPECT_GT(std::abs(same.bias), 0.0);

@@ -18,8 +18,8 @@ using testing::ScriptedStream;
 // point sits 50 bytes in; with u = e^-1.2 the next gap is 120 bytes; and so on.
 TEST(PoissonSampler, ScriptedMechanism) {
   const Trace trace = make_trace({0, 30, 40, 300, 10});
-  std::vector<ScriptedStream> lanes = {ScriptedStream(
-      {std::exp(-0.5), std::exp(-1.2), std::exp(-0.3), std::exp(-0.4), std::exp(-5.0)})};
+  std::vector<ScriptedStream> lanes = {
+      ScriptedStream({std::exp(-0.5), std::exp(-1.2), std::exp(-0.3), std::exp(-0.4), std::exp(-5.0)})};
   PoissonSampler sampler(100);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -91,9 +91,9 @@ TEST(PoissonScheme, MetricsMatchPoissonClosedForms) {
 TEST(PoissonScheme, SplittingAnAllocationChangesNothing) {
   auto run = [](int count, int size) {
     const std::string json = R"({"name": "t", "seed": 5, "replications": 20000,
-      "trace": {"allocations": )" + std::to_string(count) +
-                             R"(, "sizes": {"distribution": "constant", "size": )" + std::to_string(size) +
-                             R"(}}, "schemes": [{"scheme": "poisson", "rate": 524288}]})";
+      "trace": {"allocations": )" +
+                             std::to_string(count) + R"(, "sizes": {"distribution": "constant", "size": )" +
+                             std::to_string(size) + R"(}}, "schemes": [{"scheme": "poisson", "rate": 524288}]})";
     const ScenarioResult result = run_scenario_text(json, 2);
     return find_row(result, "poisson", "bytes");
   };

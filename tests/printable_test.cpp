@@ -31,18 +31,24 @@ TEST(Printable, KeepsWellFormedUtf8) {
 
 TEST(Printable, EscapesEachByteThatIsNotWellFormedUtf8) {
   EXPECT_EQ(printable("\xff\xfe"), R"("\xff\xfe")");
-  EXPECT_EQ(printable("\x80z"), R"("\x80z")");               // a continuation byte alone
-  EXPECT_EQ(printable("\xc0\xaf"), R"("\xc0\xaf")");         // an overlong '/'
-  EXPECT_EQ(printable("\xed\xa0\x80"), R"("\xed\xa0\x80")"); // a surrogate
+  EXPECT_EQ(printable("\x80z"), R"("\x80z")");                        // a continuation byte alone
+  EXPECT_EQ(printable("\xc0\xaf"), R"("\xc0\xaf")");                  // an overlong '/'
+  EXPECT_EQ(printable("\xed\xa0\x80"), R"("\xed\xa0\x80")");          // a surrogate
   EXPECT_EQ(printable("\xf4\x90\x80\x80"), R"("\xf4\x90\x80\x80")");  // past U+10FFFF
-  EXPECT_EQ(printable("\xe2\x82"), R"("\xe2\x82")");         // cut short at the end
-  EXPECT_EQ(printable("\xe2\x82z"), R"("\xe2\x82z")");       // cut short before ASCII
+  EXPECT_EQ(printable("\xe2\x82"), R"("\xe2\x82")");                  // cut short at the end
+  EXPECT_EQ(printable("\xe2\x82z"), R"("\xe2\x82z")");                // cut short before ASCII
 }
 
 TEST(Printable, EscapesCodePointsThatActOnTheTerminalOrTheLine) {
-  EXPECT_EQ(printable("\xc2\x9b" "2J"), R"("\u{009b}2J")");  // C1 CSI
-  EXPECT_EQ(printable("a\xe2\x80\xa8" "b"), R"("a\u{2028}b")");  // line separator
-  EXPECT_EQ(printable("\xe2\x80\xae" "txt"), R"("\u{202e}txt")");  // right-to-left override
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "2J"),
+            R"("\u{009b}2J")");  // C1 CSI
+  EXPECT_EQ(printable("a\xe2\x80\xa8"
+                      "b"),
+            R"("a\u{2028}b")");  // line separator
+  EXPECT_EQ(printable("\xe2\x80\xae"
+                      "txt"),
+            R"("\u{202e}txt")");  // right-to-left override
 }
 
 TEST(Printable, OneLineEscapesLikePrintableButLeavesBackslashes) {

@@ -71,8 +71,8 @@ TEST_F(ProfileCli, SameSeedSameReport) {
 }
 
 TEST_F(ProfileCli, AnnotatedPprofKeepsValuesAndOpensInGoToolPprof) {
-  const auto r = run_cli("profile --csv " + file("top.csv") + " --pprof " + file("annotated.pb.gz") + " " +
-                         kProfiles + "go-heap.pb.gz");
+  const auto r = run_cli("profile --csv " + file("top.csv") + " --pprof " + file("annotated.pb.gz") + " " + kProfiles +
+                         "go-heap.pb.gz");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream csv(file("top.csv"));
   std::string header;
@@ -102,8 +102,8 @@ TEST_F(ProfileCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
   std::ofstream(file("notes.txt")) << "no header here\n";
   std::ofstream(file("rate0.heap")) << "heap_v2/0\n";
   const std::string outputs = " --csv " + file("out.csv") + " --pprof " + file("out.pb.gz");
-  for (const std::string& input : {file("notes.txt"), file("rate0.heap"), kProfiles + "go-cpu.pb.gz",
-                                  file("missing.pb.gz")}) {
+  for (const std::string& input :
+       {file("notes.txt"), file("rate0.heap"), kProfiles + "go-cpu.pb.gz", file("missing.pb.gz")}) {
     const auto r = run_cli("profile" + outputs + " " + input, true);
     EXPECT_EQ(r.exit_code, 2) << input << ": " << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
@@ -164,11 +164,11 @@ TEST_F(ProfileCli, IntervalForAScheme) {
   const auto text = run_cli("interval --scheme heapprofd --samples 0 --size 64 --rate 4096");
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.output.find("Garwood"), std::string::npos) << text.output;
-  for (const std::string bad : {"interval --scheme dotnet-tick --samples 1 --size 8 --rate 100",
-                                "interval --scheme go --samples 1 --size 8",
-                                "interval --scheme go --samples 1 --size 8 --rate 0",
-                                "interval --scheme go --samples 1 --size 8 --rate 64 --p 0.1",
-                                "interval --samples 1 --tail-bytes 8 --p 0.1 --size 8"}) {
+  for (const std::string bad :
+       {"interval --scheme dotnet-tick --samples 1 --size 8 --rate 100", "interval --scheme go --samples 1 --size 8",
+        "interval --scheme go --samples 1 --size 8 --rate 0",
+        "interval --scheme go --samples 1 --size 8 --rate 64 --p 0.1",
+        "interval --samples 1 --tail-bytes 8 --p 0.1 --size 8"}) {
     const auto refused = run_cli(bad, true);
     EXPECT_EQ(refused.exit_code, 2) << bad << ": " << refused.output;
     EXPECT_EQ(std::count(refused.output.begin(), refused.output.end(), '\n'), 1) << refused.output;

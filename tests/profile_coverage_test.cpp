@@ -134,11 +134,11 @@ void expect_coverage(const std::string& scheme, bool through_reader) {
     const double exact = model.kind == ModelKind::poisson_bytes ? kLevel : exact_coverage(model, n, size);
     const double se = std::sqrt(std::max(exact * (1 - exact), 1.0 / kReplications) / kReplications);
     // Printed for docs/profiles.md, which quotes these numbers.
-    std::printf("coverage %s: %llu x %llu bytes: measured %.4f, exact under the model %.4f, SE %.4f\n",
-                scheme.c_str(), static_cast<unsigned long long>(kSites[s].count),
-                static_cast<unsigned long long>(kSites[s].size), measured, exact, se);
-    SCOPED_TRACE(scheme + " site " + std::to_string(s) + ": measured " + std::to_string(measured) +
-                 ", exact " + std::to_string(exact));
+    std::printf("coverage %s: %llu x %llu bytes: measured %.4f, exact under the model %.4f, SE %.4f\n", scheme.c_str(),
+                static_cast<unsigned long long>(kSites[s].count), static_cast<unsigned long long>(kSites[s].size),
+                measured, exact, se);
+    SCOPED_TRACE(scheme + " site " + std::to_string(s) + ": measured " + std::to_string(measured) + ", exact " +
+                 std::to_string(exact));
     EXPECT_GE(measured, kLevel - testing::kSigmas * se);
     if (model.kind != ModelKind::poisson_bytes) {
       EXPECT_TRUE(testing::within_sigmas(measured, exact, se));
@@ -192,7 +192,8 @@ TEST(ProfileCoverage, JemallocMixedSizesAtTheirAverage) {
   const double exact = mixed_exact_coverage(model, truth);
   const double se = std::sqrt(exact * (1 - exact) / kReplications);
   std::printf("coverage jemalloc mixed 2000 x 256 + 2000 x 8192 at the average size: measured %.4f, "
-              "exact under the model %.4f, SE %.4f\n", measured, exact, se);
+              "exact under the model %.4f, SE %.4f\n",
+              measured, exact, se);
   EXPECT_TRUE(testing::within_sigmas(measured, exact, se));
 }
 

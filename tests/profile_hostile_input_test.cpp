@@ -28,11 +28,11 @@ std::string refusal(const std::string& contents, ReadOptions options = {}) {
   return "";
 }
 
-#define EXPECT_REFUSED(contents, what)                                   \
-  do {                                                                   \
-    const std::string refused_ = refusal(contents);                      \
+#define EXPECT_REFUSED(contents, what)                                            \
+  do {                                                                            \
+    const std::string refused_ = refusal(contents);                               \
     EXPECT_NE(refused_.find(what), std::string::npos) << "message: " << refused_; \
-    EXPECT_EQ(refused_.find('\n'), std::string::npos) << refused_;       \
+    EXPECT_EQ(refused_.find('\n'), std::string::npos) << refused_;                \
   } while (false)
 
 const std::string kJemalloc = "heap_v2/64\n@ 0x1 0x2\n  t*: 2: 16 [3: 24]\n  t0: 2: 16 [3: 24]\n";
@@ -86,9 +86,8 @@ TEST(ProfileHostileInput, RealTextDumpsEndWithTheirMappedLibraries) {
 
 TEST(ProfileHostileInput, FramelessStacksAreEmptyStacks) {
   // jemalloc/jemalloc#1461: "@" alone when the unwinder found nothing.
-  const HeapProfile jemalloc =
-      parse_profile("heap_v2/524288\n@\n  t*: 30: 79763360 [0: 0]\n  t1: 30: 79763360 [0: 0]\n" + kMaps,
-                    "frameless.heap", {});
+  const HeapProfile jemalloc = parse_profile(
+      "heap_v2/524288\n@\n  t*: 30: 79763360 [0: 0]\n  t1: 30: 79763360 [0: 0]\n" + kMaps, "frameless.heap", {});
   ASSERT_EQ(jemalloc.entries.size(), 1u);
   EXPECT_TRUE(jemalloc.entries[0].frames.empty());
   EXPECT_EQ(jemalloc.entries[0].samples, 30);
@@ -117,8 +116,7 @@ TEST(ProfileHostileInput, WindowsLineEndsReadAsUnixOnes) {
 
 TEST(ProfileHostileInput, ControlCharactersInABadLineAreEscaped) {
   const std::string message = refusal("heap_v2/64\n@ 0x1\n\x1b]0;owned\x07\x1b[2J\n" + kMaps);
-  EXPECT_NE(message.find("bad.prof:3: unexpected line \"\\x1b]0;owned\\x07\\x1b[2J\""), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("bad.prof:3: unexpected line \"\\x1b]0;owned\\x07\\x1b[2J\""), std::string::npos) << message;
   EXPECT_EQ(message.find('\x1b'), std::string::npos);
   const std::string address = refusal("heap_v2/64\n@ 0x1 \x1b[31m\n" + kMaps);
   EXPECT_NE(address.find("\"\\x1b[31m\" is not a hex address"), std::string::npos) << address;
@@ -151,7 +149,8 @@ TEST(ProfileHostileInput, GzipMembersJoinAndTrailingBytesAreRefused) {
 
 TEST(ProfileHostileInput, CountsThatWouldWrapAreRefusedWithTheirLine) {
   // Merged gperftools lines of one stack and size whose sum passes 2^63 - 1.
-  const std::string half = "4611686018427387904: 4611686018427387904 [4611686018427387904: 4611686018427387904] @ 0x1\n";
+  const std::string half =
+      "4611686018427387904: 4611686018427387904 [4611686018427387904: 4611686018427387904] @ 0x1\n";
   EXPECT_REFUSED("heap profile: 1: 1 [1: 1] @ heap_v2/64\n" + half + half + kMaps,
                  "bad.prof:3: the counts of this stack and size, summed over its lines, pass 2^63 - 1");
   EXPECT_REFUSED("heap_v2/64\n@ 0x1\n  t*: 1: 18446744073709551616 [0: 0]\n" + kMaps,
@@ -171,9 +170,9 @@ TEST(ProfileHostileInput, EmptySamplesCannotExhaustMemory) {
   // Packed location ids, one byte each on the wire and eight once parsed.
   std::string ids = go_heap().SerializeAsString();
   std::string sample = "\x0a\x80\x80\x80\x10" + std::string(1u << 25, '\x01');  // field 1, 2^25 bytes
-  sample += std::string("\x10\x01\x10\x01", 4);                                   // two values
-  std::string field = "\x12";                                                    // Profile.sample
-  for (std::size_t n = sample.size(); ; n >>= 7) {
+  sample += std::string("\x10\x01\x10\x01", 4);                                 // two values
+  std::string field = "\x12";                                                   // Profile.sample
+  for (std::size_t n = sample.size();; n >>= 7) {
     field += static_cast<char>(n < 0x80 ? n : (n & 0x7f) | 0x80);
     if (n < 0x80) break;
   }
@@ -196,9 +195,11 @@ TEST(ProfileHostileInput, RecordAndFrameCountsAreBounded) {
 TEST(ProfileHostileInput, HugeSampleCountsReportInBoundedWork) {
   // 2^52 samples in one record, 10^8 in another: the resampler draws each count
   // with a bounded number of uniforms (it took one per sample, and never ended).
-  const HeapProfile profile = parse_profile(
-      "heap_v2/524288\n@ 0x1\n  t*: 4503599627370496: 4503599627370496000 [0: 0]\n"
-      "@ 0x2\n  t*: 100000000: 800000000 [0: 0]\n" + kMaps, "huge.heap", {});
+  const HeapProfile profile =
+      parse_profile("heap_v2/524288\n@ 0x1\n  t*: 4503599627370496: 4503599627370496000 [0: 0]\n"
+                    "@ 0x2\n  t*: 100000000: 800000000 [0: 0]\n" +
+                        kMaps,
+                    "huge.heap", {});
   ReportOptions options;
   options.replications = 200;
   const ProfileReport report = build_report(profile, options);
@@ -207,7 +208,8 @@ TEST(ProfileHostileInput, HugeSampleCountsReportInBoundedWork) {
   EXPECT_EQ(report.rows[0].rank_kept, 1.0);
   EXPECT_EQ(report.top_set_unchanged, 1.0);
   // An estimate past 2^62 objects is refused (size 1 at rate 2^63: p about 1e-19).
-  EXPECT_REFUSED("heap_v2/9223372036854775808\n@ 0x1\n  t*: 5: 5 [0: 0]\n" + kMaps, "bad.prof:3: the record's estimate");
+  EXPECT_REFUSED("heap_v2/9223372036854775808\n@ 0x1\n  t*: 5: 5 [0: 0]\n" + kMaps,
+                 "bad.prof:3: the record's estimate");
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // against its closed form (no Monte Carlo except where stated, with its bound).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/poisson.hpp>
-#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -108,7 +108,7 @@ TEST(ProfileInterval, DetectionLimitsAreWhereTheMissChanceIsMet) {
     }
   }
   const SamplingModel fixed{ModelKind::per_allocation_fixed, 100, "per-allocation"};
-  const double objects = detection_limit_bytes(fixed, 0.95, 1) ;
+  const double objects = detection_limit_bytes(fixed, 0.95, 1);
   EXPECT_LE(probability_no_sample(fixed, objects, 1), 0.05);
   EXPECT_GT(probability_no_sample(fixed, objects - 1, 1), 0.05);
 }

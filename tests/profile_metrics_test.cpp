@@ -20,7 +20,8 @@ std::string scenario(const std::string& rate) {
   return R"({"name": "t", "seed": 2, "replications": 400,
     "trace": {"allocations": 30, "sizes": {"distribution": "sequence", "sizes": [20, 80, 300]},
               "stacks": {"rule": "component"}},
-    "schemes": [{"scheme": "per-byte", "rate": )" + rate + R"(}], "groups": ["total", "stack"]})";
+    "schemes": [{"scheme": "per-byte", "rate": )" +
+         rate + R"(}], "groups": ["total", "stack"]})";
 }
 
 TEST(ProfileMetrics, ExactSamplingGivesDistanceZero) {

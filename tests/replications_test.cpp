@@ -73,8 +73,8 @@ TEST(ReplicationApi, AnEvaluatorsExceptionReachesTheCaller) {
   struct Failing {
     KeyList run_block(const StreamKey&, std::uint64_t) { throw std::runtime_error("block failed"); }
   };
-  EXPECT_THROW(run_replications<KeyList>(ReplicationRange{{1, 1, 0}, 100},
-                                         [] { return std::make_unique<Failing>(); }, {2, {}, {}}),
+  EXPECT_THROW(run_replications<KeyList>(ReplicationRange{{1, 1, 0}, 100}, [] { return std::make_unique<Failing>(); },
+                                         {2, {}, {}}),
                std::runtime_error);
 }
 
@@ -118,7 +118,7 @@ TEST(ReplicationRows, AccumulateColumnsSeesEveryReplicationOnce) {
   ASSERT_EQ(columns.size(), 3u);
   EXPECT_EQ(columns[0].count(), 100u);
   EXPECT_TRUE(testing::matches_closed_form(columns[0].mean(), 59.5, 1e-12));  // the mean of 10..109
-  EXPECT_EQ(columns[1].mean(), 0.0);   // rows start zeroed
+  EXPECT_EQ(columns[1].mean(), 0.0);                                          // rows start zeroed
 }
 
 TEST(ReplicationRows, AnEmptyRangeGivesEmptyColumns) {

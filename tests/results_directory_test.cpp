@@ -130,7 +130,8 @@ TEST_F(ResultsDirectory, SignalsAtAnyMomentLeaveTheOldOrTheNewDirectoryWhole) {
         ++new_seen;  // the signal came after the swap (or after the run): the new one whole
         EXPECT_EQ(summary_seed(results()), 2u);
         EXPECT_TRUE(fs::exists(results() / "estimates.csv"));
-        ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
+        ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code,
+                  0);
       }
     }
   }
@@ -143,7 +144,8 @@ TEST_F(ResultsDirectory, SignalsDuringAMergeLeaveTheOldOrTheNewDirectoryWhole) {
   std::vector<std::string> parts;
   for (int k = 0; k < 2; ++k) {
     parts.push_back(scratch_.file("part" + std::to_string(k)));
-    ASSERT_EQ(run_cli("run --quiet --shard " + std::to_string(k) + "/2 --out " + parts.back() + " " + file).exit_code, 0);
+    ASSERT_EQ(run_cli("run --quiet --shard " + std::to_string(k) + "/2 --out " + parts.back() + " " + file).exit_code,
+              0);
   }
   ASSERT_EQ(run_cli("run --quiet --no-charts --out " + out().string() + " " + scenario(1, 16, false)).exit_code, 0);
   const std::string old_metrics = testing::read_bytes(results() / "metrics.csv");

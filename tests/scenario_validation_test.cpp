@@ -60,13 +60,16 @@ TEST(ScenarioValidation, EachBadInputNamesItsPath) {
       {variant("\"seed\": 1", "\"seed\": 1, \"groups\": [\"stacks\"]"), "$.groups[0]: unknown group kind"},
       {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [\"live\"]"), "$.windows[0]: unknown window"},
       {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [{\"live_at\": -5}]"), "$.windows[0].live_at"},
-      {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [{\"live_at\": 5, \"at\": 1}]"), "$.windows[0].at: unknown key"},
-      {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [{\"live_at\": 5}, {\"live_at\": 5}]"), "$.windows[1]: window listed twice"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [{\"live_at\": 5, \"at\": 1}]"),
+       "$.windows[0].at: unknown key"},
+      {variant("\"seed\": 1", "\"seed\": 1, \"windows\": [{\"live_at\": 5}, {\"live_at\": 5}]"),
+       "$.windows[1]: window listed twice"},
       {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"metric\": \"bias\"}]"),
        "$.expectations[0]: needs \"equals\""},
       {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"metric\": \"bais\", \"max\": 1}]"),
        "$.expectations[0].metric: unknown metric"},
-      {variant("\"seed\": 1", "\"seed\": 1, \"expectations\": [{\"where\": {\"sheme\": \"x\"}, \"metric\": \"bias\", \"max\": 1}]"),
+      {variant("\"seed\": 1",
+               "\"seed\": 1, \"expectations\": [{\"where\": {\"sheme\": \"x\"}, \"metric\": \"bias\", \"max\": 1}]"),
        "$.expectations[0].where"},
       {variant("\"seed\": 1", "\"seed\": 1, \"estimators\": [\"bites\"]"), "$.estimators[0]"},
       {variant("{\"scheme\": \"poisson\", \"rate\": \"$rate\"}",
@@ -120,25 +123,30 @@ TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
   std::string values = "[1";
   for (int i = 2; i <= 40000; ++i) values.append(",").append(std::to_string(i));
   values += "]";
-  const std::string text = R"({"name": "big", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
-    "schemes": [{"scheme": "poisson"}], "sweep": {"size": )" + values + R"(, "n": )" + values + "}}";
-  EXPECT_EQ(error_of(text), "s.json: $.sweep: 40000 x 40000 values make 1600000000 points, more than the 100000 allowed");
+  const std::string text =
+      R"({"name": "big", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
+    "schemes": [{"scheme": "poisson"}], "sweep": {"size": )" +
+      values + R"(, "n": )" + values + "}}";
+  EXPECT_EQ(error_of(text),
+            "s.json: $.sweep: 40000 x 40000 values make 1600000000 points, more than the 100000 allowed");
 }
 
 // 100 000 x 2^48 bytes is 2^64.6, past the 2^62 a trace may hold whatever is drawn
 // (it wrapped the skip-ahead prefix sums once: heapprofd rel_bias -0.655): refused
 // when the scenario is read, naming the file and the JSON path.
 TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefusedWhenRead) {
-  const std::string limit = " bytes each add up to more than 2^62 = 4611686018427387904 bytes, the most a trace may hold";
+  const std::string limit =
+      " bytes each add up to more than 2^62 = 4611686018427387904 bytes, the most a trace may hold";
   EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 100000,
     "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})"),
             "s.json: $.trace.allocations: 100000 allocations of at least 281474976710656 requested" + limit);
   // The smallest size of each family bounds the total: a mixture's smallest
   // component, a bucket's lo, a pareto's scale.
-  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 20000, "sizes": {"distribution": "mixture", "components": [
+  EXPECT_EQ(
+      error_of(R"({"name": "t", "trace": {"allocations": 20000, "sizes": {"distribution": "mixture", "components": [
     {"weight": 1, "distribution": "uniform", "min": 281474976710000, "max": 281474976710656},
     {"weight": 1, "distribution": "pareto", "scale": 250000000000000, "shape": 2}]}}, "schemes": [{"scheme": "poisson"}]})"),
-            "s.json: $.trace.allocations: 20000 allocations of at least 250000000000000 requested" + limit);
+      "s.json: $.trace.allocations: 20000 allocations of at least 250000000000000 requested" + limit);
   // Sizes under the limit, rounded up past it.
   EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 20000,
     "sizes": {"distribution": "constant", "size": 140737488355329}, "allocated": {"rounding": "power_of_two"}},
@@ -146,7 +154,8 @@ TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefusedWhenRead) {
             "s.json: $.trace.allocations: 20000 allocations of at least 281474976710656 allocated" + limit);
   // 2^14 of them are exactly 2^62: allowed.
   const Scenario edge = parse_scenario(R"({"name": "t", "trace": {"allocations": 16384,
-    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})", "s.json");
+    "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})",
+                                       "s.json");
   EXPECT_EQ(load_trace(edge.points[0].trace, 1).size(), 16384u);
 }
 
@@ -154,7 +163,8 @@ TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefusedWhenRead) {
 // mean is 2^47, so they do, by 2^62.6), which is found when the trace is made.
 TEST(ScenarioValidation, SyntheticBytesPastTheLimitForSomeDrawsAreRefusedWhenMade) {
   const Scenario s = parse_scenario(R"({"name": "t", "trace": {"allocations": 50000,
-    "sizes": {"distribution": "uniform", "min": 1, "max": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})", "s.json");
+    "sizes": {"distribution": "uniform", "min": 1, "max": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})",
+                                    "s.json");
   try {
     load_trace(s.points[0].trace, 1);
     FAIL() << "accepted";
@@ -172,14 +182,16 @@ TEST(ScenarioValidation, AllocationsBeyondMemoryAreRefused) {
   const std::string message = error_of(variant("\"allocations\": 10", "\"allocations\": 2e9"));
   // 46 bytes per event: thread 2, requested, stack and type 4 each, time and
   // free_time 8 each, the sizes as drawn 8, the index's prefix sum 8.
-  EXPECT_NE(message.find("s.json: $.trace.allocations: 2000000000 allocations need 92.0 GB for the trace and its index"),
-            std::string::npos)
+  EXPECT_NE(
+      message.find("s.json: $.trace.allocations: 2000000000 allocations need 92.0 GB for the trace and its index"),
+      std::string::npos)
       << message;
   EXPECT_NE(message.find(" GB of memory of this machine"), std::string::npos) << message;
 }
 
 TEST(ScenarioValidation, SweepKeepsTheAuthorsOrder) {
-  const std::string text = R"({"name": "o", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
+  const std::string text =
+      R"({"name": "o", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
     "schemes": [{"scheme": "poisson"}], "sweep": {"size": [1, 2, 3], "n": [10, 20]}})";
   const Scenario s = parse_scenario(text, "o.json");
   ASSERT_EQ(s.sweep.size(), 2u);

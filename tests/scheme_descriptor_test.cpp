@@ -138,15 +138,14 @@ TEST_P(EveryScheme, EstimatorsClaimedUnbiasedAreUnbiased) {
   if (d.rate && d.rate->unit == RateUnit::bytes) entry[d.rate->parameter] = 16384;
   if (d.name == "optimal-size-class") entry["samples"] = 60;  // as many as 16 KiB takes
   entry["scheme"] = d.name;
-  const nlohmann::json scenario = {
-      {"name", "unbiased"},
-      {"seed", 17},
-      {"replications", 4000},
-      {"trace",
-       {{"allocations", 2000},
-        {"threads", 3},
-        {"sizes", {{"distribution", "log_uniform"}, {"min", 1}, {"max", 4096}}}}},
-      {"schemes", {entry}}};
+  const nlohmann::json scenario = {{"name", "unbiased"},
+                                   {"seed", 17},
+                                   {"replications", 4000},
+                                   {"trace",
+                                    {{"allocations", 2000},
+                                     {"threads", 3},
+                                     {"sizes", {{"distribution", "log_uniform"}, {"min", 1}, {"max", 4096}}}}},
+                                   {"schemes", {entry}}};
   const ScenarioResult result = testing::run_scenario_text(scenario.dump(), 2);
   int claimed = 0;
   for (const auto& row : result.rows) {

@@ -64,7 +64,8 @@ TEST(SchemeRegisters, EveryRegisteredSchemeWritesItsLayout) {
 // bytes_one_layer, Go's continuous-profiling periods add two registers per span.
 TEST(SchemeRegisters, ParameterDependentWidthsAreChecked) {
   const Trace trace = testing::make_trace(std::vector<std::uint64_t>(400, 100));
-  expect_weigh_checks_width(*testing::create_scheme("chromium", {{"rate", 256}, {"keep", 0.5}}), trace, "chromium keep");
+  expect_weigh_checks_width(*testing::create_scheme("chromium", {{"rate", 256}, {"keep", 0.5}}), trace,
+                            "chromium keep");
   expect_weigh_checks_width(*testing::create_scheme("dotnet-tick", {{"stride", 256}, {"keep", 0.5}}), trace,
                             "dotnet-tick keep");
   expect_weigh_checks_width(*testing::create_scheme("go", {{"rate", 256}, {"periods", 3}}), trace, "go periods");

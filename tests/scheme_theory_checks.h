@@ -35,14 +35,13 @@ inline nlohmann::json parameter_default(const nlohmann::json& entry, const std::
 }
 
 // Returns how many rows had a theory_bias, so callers can assert they saw some.
-inline int expect_rows_match_theory(const ScenarioResult& result, const std::string& scheme,
-                                    double k = kSigmas) {
+inline int expect_rows_match_theory(const ScenarioResult& result, const std::string& scheme, double k = kSigmas) {
   int checked = 0;
   for (const MetricRow& row : result.rows) {
     if (row.scheme != scheme) continue;
     const Metrics& m = row.metrics;
-    const std::string where = row.scheme + "/" + row.estimator + "/" + to_string(row.group_kind) +
-                              ":" + row.group + " point " + std::to_string(row.point);
+    const std::string where = row.scheme + "/" + row.estimator + "/" + to_string(row.group_kind) + ":" + row.group +
+                              " point " + std::to_string(row.point);
     if (m.theory.bias) {
       ++checked;
       const double R = static_cast<double>(m.replications);

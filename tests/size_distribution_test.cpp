@@ -34,8 +34,7 @@ SizeDistribution parse(const std::string& text) {
   return parse_size_distribution(object);
 }
 
-std::vector<SizeDraw> draw_many(const SizeDistribution& distribution, std::size_t n,
-                                std::uint64_t seed) {
+std::vector<SizeDraw> draw_many(const SizeDistribution& distribution, std::size_t n, std::uint64_t seed) {
   SizeSampler sampler(distribution);
   RandomStream random(StreamKey{seed, 7, 0}, 0);
   std::vector<SizeDraw> draws(n);
@@ -83,8 +82,7 @@ void expect_count_near(std::size_t count, std::size_t n, double p) {
       << "5-sigma binomial bound, p = " << p;
 }
 
-void expect_all_within(const std::vector<std::uint64_t>& sizes, std::uint64_t lo,
-                       std::uint64_t hi) {
+void expect_all_within(const std::vector<std::uint64_t>& sizes, std::uint64_t lo, std::uint64_t hi) {
   for (const std::uint64_t s : sizes) {
     ASSERT_GE(s, lo);
     ASSERT_LE(s, hi);
@@ -104,15 +102,13 @@ double lognormal_survival(double x, double median, double sigma) {
 
 TEST(SizeDistribution, ConstantAllowsZeroAndTheLargestSize) {
   for (const std::uint64_t size : {std::uint64_t{0}, std::uint64_t{48}, kMaxSyntheticSize}) {
-    const auto sizes =
-        sample(R"({"distribution": "constant", "size": )" + std::to_string(size) + "}");
+    const auto sizes = sample(R"({"distribution": "constant", "size": )" + std::to_string(size) + "}");
     EXPECT_EQ(count_equal(sizes, size), sizes.size());
   }
 }
 
 TEST(SizeDistribution, SequenceRepeatsAndReportsPositions) {
-  const auto draws =
-      draw_many(parse(R"({"distribution": "sequence", "sizes": [20, 80, 80, 5]})"), 1001, 3);
+  const auto draws = draw_many(parse(R"({"distribution": "sequence", "sizes": [20, 80, 80, 5]})"), 1001, 3);
   const std::uint64_t expected[] = {20, 80, 80, 5};
   for (std::size_t i = 0; i < draws.size(); ++i) {
     ASSERT_EQ(draws[i].size, expected[i % 4]) << "event " << i;
@@ -141,8 +137,8 @@ TEST(SizeDistribution, LogUniformMatchesItsTail) {
   expect_all_within(sizes, 16, 65536);
   // P(Y >= k) = ln((max + 1) / k) / ln((max + 1) / min) for min < k <= max.
   const double top = 65537, span = std::log(top / 16);
-  const auto theory = moments_from_tail(
-      [&](std::uint64_t k) { return k <= 16 ? 1.0 : std::log(top / k) / span; }, 65536);
+  const auto theory =
+      moments_from_tail([&](std::uint64_t k) { return k <= 16 ? 1.0 : std::log(top / k) / span; }, 65536);
   expect_mean_near(sizes, theory);
   // Half the draws lie below the geometric midpoint sqrt(16 * 65537) ~ 1024.0.
   std::size_t below = 0;
@@ -152,13 +148,11 @@ TEST(SizeDistribution, LogUniformMatchesItsTail) {
 
 TEST(SizeDistribution, LognormalMatchesItsMeanAndMedian) {
   const double median = 100, sigma = 1;
-  const auto sizes =
-      sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "max": 100000})");
+  const auto sizes = sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "max": 100000})");
   expect_all_within(sizes, 1, 100000);
   // Round to nearest: P(Y >= k) = P(X >= k - 1/2) for 1 < k <= max.
   const auto theory = moments_from_tail(
-      [&](std::uint64_t k) { return k <= 1 ? 1.0 : lognormal_survival(k - 0.5, median, sigma); },
-      100000);
+      [&](std::uint64_t k) { return k <= 1 ? 1.0 : lognormal_survival(k - 0.5, median, sigma); }, 100000);
   expect_mean_near(sizes, theory);
   // P(Y < 100) = P(X < 99.5).
   std::size_t below = 0;
@@ -167,16 +161,14 @@ TEST(SizeDistribution, LognormalMatchesItsMeanAndMedian) {
 }
 
 TEST(SizeDistribution, LognormalClampsExtremeDrawsToTheSizeRange) {
-  const auto sizes =
-      sample(R"({"distribution": "lognormal", "median": 1099511627776, "sigma": 30})");
+  const auto sizes = sample(R"({"distribution": "lognormal", "median": 1099511627776, "sigma": 30})");
   expect_all_within(sizes, 1, kMaxSyntheticSize);
   EXPECT_GT(count_equal(sizes, 1), 0u);
   EXPECT_GT(count_equal(sizes, kMaxSyntheticSize), 0u);
 }
 
 TEST(SizeDistribution, LognormalRespectsMinClamp) {
-  const auto sizes =
-      sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "min": 64})");
+  const auto sizes = sample(R"({"distribution": "lognormal", "median": 100, "sigma": 1, "min": 64})");
   expect_all_within(sizes, 64, kMaxSyntheticSize);
   // Everything below 63.5 lands on 64.
   expect_count_near(count_equal(sizes, 64), sizes.size(), 1 - lognormal_survival(64.5, 100, 1));
@@ -184,8 +176,7 @@ TEST(SizeDistribution, LognormalRespectsMinClamp) {
 
 TEST(SizeDistribution, TruncatedParetoMatchesItsTail) {
   const double scale = 64, shape = 2.5, max = 100000;
-  const auto sizes =
-      sample(R"({"distribution": "pareto", "scale": 64, "shape": 2.5, "max": 100000})");
+  const auto sizes = sample(R"({"distribution": "pareto", "scale": 64, "shape": 2.5, "max": 100000})");
   expect_all_within(sizes, 64, 100000);
   // P(X >= x | X <= max) = ((scale/x)^a - (scale/max)^a) / (1 - (scale/max)^a);
   // rounding to nearest gives P(Y >= k) = P(X >= k - 1/2).
@@ -208,8 +199,7 @@ TEST(SizeDistribution, HeavyParetoStaysInTheSizeRange) {
 }
 
 TEST(SizeDistribution, HistogramMatchesWeightsByChiSquare) {
-  const auto sizes = sample(
-      R"({"distribution": "histogram", "sizes": [8, 24, 100, 4096], "weights": [1, 2, 0, 5]})");
+  const auto sizes = sample(R"({"distribution": "histogram", "sizes": [8, 24, 100, 4096], "weights": [1, 2, 0, 5]})");
   EXPECT_EQ(count_equal(sizes, 100), 0u) << "a zero weight is never drawn";
   const std::uint64_t values[] = {8, 24, 4096};
   const double probabilities[] = {1.0 / 8, 2.0 / 8, 5.0 / 8};
@@ -226,8 +216,7 @@ TEST(SizeDistribution, HistogramMatchesWeightsByChiSquare) {
 }
 
 TEST(SizeDistribution, BucketsPickABucketByWeightThenUniformInside) {
-  const auto sizes = sample(
-      R"({"distribution": "histogram", "buckets": [[1, 16, 1], [17, 256, 3], [257, 4096, 0]]})");
+  const auto sizes = sample(R"({"distribution": "histogram", "buckets": [[1, 16, 1], [17, 256, 3], [257, 4096, 0]]})");
   expect_all_within(sizes, 1, 256);
   std::size_t small = 0;
   for (const std::uint64_t s : sizes) small += (s <= 16);
@@ -321,15 +310,12 @@ void expect_error(const std::string& text, const std::string& path, const std::s
 
 TEST(SizeDistribution, RejectsMissingKeys) {
   expect_error(R"({"size": 3})", "$.sizes", "missing required key \"distribution\"");
-  expect_error(R"({"distribution": "lognormal", "median": 3})", "$.sizes",
-               "missing required key \"sigma\"");
-  expect_error(R"({"distribution": "histogram", "weights": [1]})", "$.sizes",
-               "missing required key \"sizes\"");
+  expect_error(R"({"distribution": "lognormal", "median": 3})", "$.sizes", "missing required key \"sigma\"");
+  expect_error(R"({"distribution": "histogram", "weights": [1]})", "$.sizes", "missing required key \"sizes\"");
 }
 
 TEST(SizeDistribution, RejectsUnknownKeys) {
-  expect_error(R"({"distribution": "constant", "size": 3, "sigma": 1})", "$.sizes.sigma",
-               "unknown key");
+  expect_error(R"({"distribution": "constant", "size": 3, "sigma": 1})", "$.sizes.sigma", "unknown key");
   expect_error(R"({"distribution": "mixture", "components": [
       {"weight": 1, "distribution": "constant", "size": 3, "colour": 1}]})",
                "$.sizes.components[0].colour", "unknown key");
@@ -340,55 +326,43 @@ TEST(SizeDistribution, RejectsWrongTypes) {
   expect_error(R"({"distribution": "constant", "size": "big"})", "$.sizes.size",
                "expected a byte size such as 4096, \"4k\" or \"2MiB\"");  // sizes take units
   expect_error(R"({"distribution": "constant", "size": true})", "$.sizes.size", "expected a number");
-  expect_error(R"({"distribution": "sequence", "sizes": 20})", "$.sizes.sizes",
-               "expected an array");
-  expect_error(R"({"distribution": "uniform", "min": 1.5, "max": 3})", "$.sizes.min",
-               "expected an integer");
-  expect_error(R"({"distribution": "mixture", "components": [5]})", "$.sizes.components[0]",
-               "expected an object");
+  expect_error(R"({"distribution": "sequence", "sizes": 20})", "$.sizes.sizes", "expected an array");
+  expect_error(R"({"distribution": "uniform", "min": 1.5, "max": 3})", "$.sizes.min", "expected an integer");
+  expect_error(R"({"distribution": "mixture", "components": [5]})", "$.sizes.components[0]", "expected an object");
 }
 
 TEST(SizeDistribution, RejectsNegativeAndOversizedSizes) {
   expect_error(R"({"distribution": "constant", "size": -5})", "$.sizes.size", "must be >= 0");
-  expect_error(R"({"distribution": "sequence", "sizes": [20, -80]})", "$.sizes.sizes[1]",
-               "must be >= 0");
-  expect_error(R"({"distribution": "constant", "size": 281474976710657})", "$.sizes.size",
-               "must be <= 2^48");
-  expect_error(R"({"distribution": "log_uniform", "min": 0, "max": 8})", "$.sizes.min",
-               "must be >= 1");
+  expect_error(R"({"distribution": "sequence", "sizes": [20, -80]})", "$.sizes.sizes[1]", "must be >= 0");
+  expect_error(R"({"distribution": "constant", "size": 281474976710657})", "$.sizes.size", "must be <= 2^48");
+  expect_error(R"({"distribution": "log_uniform", "min": 0, "max": 8})", "$.sizes.min", "must be >= 1");
 }
 
 TEST(SizeDistribution, RejectsBadParameters) {
-  expect_error(R"({"distribution": "lognormal", "median": 100, "sigma": -1})", "$.sizes.sigma",
-               "must be > 0, got -1");
-  expect_error(R"({"distribution": "pareto", "scale": 0.5, "shape": 1})", "$.sizes.scale",
-               "must be >= 1");
-  expect_error(R"({"distribution": "pareto", "scale": 10, "shape": 0})", "$.sizes.shape",
-               "must be > 0");
-  expect_error(R"({"distribution": "pareto", "scale": 10, "shape": 1, "max": 5})", "$.sizes.max",
-               "must be >= scale");
+  expect_error(R"({"distribution": "lognormal", "median": 100, "sigma": -1})", "$.sizes.sigma", "must be > 0, got -1");
+  expect_error(R"({"distribution": "pareto", "scale": 0.5, "shape": 1})", "$.sizes.scale", "must be >= 1");
+  expect_error(R"({"distribution": "pareto", "scale": 10, "shape": 0})", "$.sizes.shape", "must be > 0");
+  expect_error(R"({"distribution": "pareto", "scale": 10, "shape": 1, "max": 5})", "$.sizes.max", "must be >= scale");
 }
 
 TEST(SizeDistribution, RejectsMinAboveMax) {
-  expect_error(R"({"distribution": "uniform", "min": 100, "max": 10})", "$.sizes.max",
-               "must be >= min (100), got 10");
-  expect_error(R"({"distribution": "lognormal", "median": 9, "sigma": 1, "min": 50, "max": 8})",
-               "$.sizes.max", "must be >= min");
-  expect_error(R"({"distribution": "histogram", "buckets": [[1, 8, 1], [64, 32, 1]]})",
-               "$.sizes.buckets[1][1]", "must be >= lo (64)");
+  expect_error(R"({"distribution": "uniform", "min": 100, "max": 10})", "$.sizes.max", "must be >= min (100), got 10");
+  expect_error(R"({"distribution": "lognormal", "median": 9, "sigma": 1, "min": 50, "max": 8})", "$.sizes.max",
+               "must be >= min");
+  expect_error(R"({"distribution": "histogram", "buckets": [[1, 8, 1], [64, 32, 1]]})", "$.sizes.buckets[1][1]",
+               "must be >= lo (64)");
 }
 
 TEST(SizeDistribution, RejectsBadWeights) {
-  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [1, -1]})",
-               "$.sizes.weights[1]", "must be >= 0");
-  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [0, 0]})",
-               "$.sizes.weights", "must not all be 0");
-  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [1]})",
-               "$.sizes.weights", "one weight per size");
+  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [1, -1]})", "$.sizes.weights[1]",
+               "must be >= 0");
+  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [0, 0]})", "$.sizes.weights",
+               "must not all be 0");
+  expect_error(R"({"distribution": "histogram", "sizes": [1, 2], "weights": [1]})", "$.sizes.weights",
+               "one weight per size");
   expect_error(R"({"distribution": "histogram", "buckets": [[1, 8]]})", "$.sizes.buckets[0]",
                "expected [lo, hi, weight]");
-  expect_error(R"({"distribution": "histogram", "sizes": [1], "weights": [1], "buckets": []})",
-               "$.sizes", "not both");
+  expect_error(R"({"distribution": "histogram", "sizes": [1], "weights": [1], "buckets": []})", "$.sizes", "not both");
   expect_error(R"({"distribution": "mixture", "components": [
       {"weight": 0, "distribution": "constant", "size": 3}]})",
                "$.sizes.components", "must not all be 0");

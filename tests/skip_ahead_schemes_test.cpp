@@ -10,14 +10,14 @@
 #include <tuple>
 #include <vector>
 
-#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
+#include "allocsim/json/json_reader.h"
 #include "allocsim/sampler/families/byte_countdown.h"
-#include "allocsim/sampler/systems/dotnet/dotnet.h"
-#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 #include "allocsim/sampler/references/per_allocation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
+#include "allocsim/sampler/systems/dotnet/dotnet.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
-#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"
@@ -112,7 +112,8 @@ TEST(SkipAheadSchemes, CountedStreamsFindMatchesLinearScan) {
     }
   }
   // A whole-trace stream: event k is k.
-  const CountedStreams whole = CountedStreams::whole_trace(trace.size(), [&](std::uint64_t i) { return trace.requested[i]; });
+  const CountedStreams whole =
+      CountedStreams::whole_trace(trace.size(), [&](std::uint64_t i) { return trace.requested[i]; });
   ASSERT_EQ(whole.stream_count(), 1u);
   EXPECT_EQ(whole.size(0), trace.size());
   EXPECT_EQ(whole.event(0, 17), 17u);
@@ -159,8 +160,10 @@ TEST(SkipAheadSchemes, FindSortedMatchesLinearScanAcrossSegments) {
 // plus the per-thread event lists (4 bytes per event) when there is more than one
 // thread; counted sums borrowed from the index own none.
 TEST(SkipAheadSchemes, IndexBytesPerEvent) {
-  auto levels = [](double n) { return 4 * (n + 1) + 8 * (std::ceil((n + 1) / CompactPrefix::kBlock) +
-                                                std::ceil((n + 1) / CompactPrefix::kTopStride)); };
+  auto levels = [](double n) {
+    return 4 * (n + 1) +
+           8 * (std::ceil((n + 1) / CompactPrefix::kBlock) + std::ceil((n + 1) / CompactPrefix::kTopStride));
+  };
   const Trace& one = long_single_thread_trace();
   const ThreadIndex single(one);
   EXPECT_DOUBLE_EQ(single.bytes_per_event(), levels(30000) / 30000);
@@ -230,11 +233,11 @@ TEST(SkipAheadSchemes, DotnetIdentical) {
     for (const char* rate : {"2", "64", "4096", "102400", "100000000"}) {
       for (const char* draw : {"code", "document"}) {
         for (const char* pointer : {"8", "16"}) {
-          expect_identical("dotnet",
-                           with_rate(std::string(R"({"rate": %T, "draw": ")") + draw + R"(", "pointer_size": )" +
-                                         pointer + "}",
-                                     rate),
-                           *trace);
+          expect_identical(
+              "dotnet",
+              with_rate(std::string(R"({"rate": %T, "draw": ")") + draw + R"(", "pointer_size": )" + pointer + "}",
+                        rate),
+              *trace);
         }
       }
     }
@@ -294,21 +297,22 @@ TEST(SkipAheadSchemes, LanesConsumedIdentically) {
   for (std::uint64_t r = 0; r < 3; ++r) {
     for (bool per_thread : {false, true}) {
       const std::uint64_t from = 20000;
-      auto streams = std::make_shared<const ByteCountdownStreams>(
-          make_byte_countdown_streams(trace, index, from, per_thread));
+      auto streams =
+          std::make_shared<const ByteCountdownStreams>(make_byte_countdown_streams(trace, index, from, per_thread));
       expect_same_draws(ByteCountdownSampler(512, from, per_thread),
                         ByteCountdownSampler(512, from, per_thread, streams), trace, r);
     }
-    expect_same_draws(JemallocSampler(trace, 4096),
-                      JemallocSampler(4096, std::make_shared<const CountedStreams>(
-                                                JemallocSampler::usable_streams(trace, index))),
-                      trace, r);
+    expect_same_draws(
+        JemallocSampler(trace, 4096),
+        JemallocSampler(4096, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index))),
+        trace, r);
     expect_same_draws(TcmallocSampler(4096, true), TcmallocSampler(4096, true), trace, r);
     expect_same_draws(TcmallocSampler(4096, false), TcmallocSampler(4096, false), trace, r);
-    expect_same_draws(DotnetSampler(1000, 8, false),
-                      DotnetSampler(1000, 8, false, std::make_shared<const CountedStreams>(
-                                                        DotnetSampler::object_streams(trace, index, 8))),
-                      trace, r);
+    expect_same_draws(
+        DotnetSampler(1000, 8, false),
+        DotnetSampler(1000, 8, false,
+                      std::make_shared<const CountedStreams>(DotnetSampler::object_streams(trace, index, 8))),
+        trace, r);
     expect_same_draws(PerAllocationSampler(10), PerAllocationSampler(10), trace, r);
   }
 }
@@ -325,9 +329,9 @@ TEST(SkipAheadSchemes, ScriptedProcessCounterWithPassThrough) {
   std::vector<testing::ScriptedStream> a = {testing::ScriptedStream(uniforms), testing::ScriptedStream({})};
   std::vector<testing::ScriptedStream> b = a;
   ByteCountdownSampler streaming(100, 400, false);
-  ByteCountdownSampler skipping(100, 400, false,
-                                std::make_shared<const ByteCountdownStreams>(
-                                    make_byte_countdown_streams(trace, index, 400, false)));
+  ByteCountdownSampler skipping(
+      100, 400, false,
+      std::make_shared<const ByteCountdownStreams>(make_byte_countdown_streams(trace, index, 400, false)));
   std::vector<Observation> out_a, out_b;
   streaming.replay(trace, std::span<testing::ScriptedStream>(a), out_a);
   skipping.replay_skip_ahead(trace, index, std::span<testing::ScriptedStream>(b), out_b);
@@ -357,7 +361,8 @@ TEST(SkipAheadSchemes, ScriptedProcessCounterWithPassThrough) {
 TEST(SkipAheadSchemes, PeerCountdownsIdentical) {
   for (const Trace* trace : {&mixed_trace(), &single_thread_trace()}) {
     for (const char* rate : {"64", "4096", "524288", "100000000"}) {
-      for (const char* params : {R"({"rate": %T})", R"({"rate": %T, "faithful": false})", R"({"rate": %T, "tiny": true})"}) {
+      for (const char* params :
+           {R"({"rate": %T})", R"({"rate": %T, "faithful": false})", R"({"rate": %T, "tiny": true})"}) {
         expect_identical("go", with_rate(params, rate), *trace);
       }
       expect_identical("jvm", with_rate(R"({"interval": %T, "faithful": false})", rate), *trace);
@@ -403,7 +408,8 @@ TEST(SkipAheadSchemes, EngineResultsIdenticalInBothModes) {
   const std::string base = R"({"name": "t", "seed": 4, "replications": 60,
     "trace": {"allocations": 4000, "threads": 3, "sizes": {"distribution": "lognormal", "median": 300, "sigma": 1.5},
               "stacks": {"rule": "round_robin", "count": 7}},
-    "schemes": )" + schemes + R"(, "groups": ["total", "stack"], "replay": ")";
+    "schemes": )" + schemes +
+                           R"(, "groups": ["total", "stack"], "replay": ")";
   const auto streaming = testing::run_scenario_text(base + "streaming\"}", 2);
   const auto skipping = testing::run_scenario_text(base + "skip_ahead\"}", 2);
   ASSERT_EQ(streaming.rows.size(), skipping.rows.size());

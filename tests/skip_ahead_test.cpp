@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "allocsim/sampler/references/poisson.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/sampler/references/poisson.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"
@@ -74,8 +74,7 @@ TEST(ThreadIndex, FindMatchesLinearScanAcrossBlocks) {
 TEST(SkipAhead, ScriptedPoissonMatchesStreaming) {
   // The mechanism test of poisson_test.cpp, replayed both ways.
   const Trace trace = make_trace({0, 30, 40, 300, 10});
-  const std::vector<double> uniforms = {std::exp(-0.5), std::exp(-1.2), std::exp(-0.3), std::exp(-0.4),
-                                        std::exp(-5.0)};
+  const std::vector<double> uniforms = {std::exp(-0.5), std::exp(-1.2), std::exp(-0.3), std::exp(-0.4), std::exp(-5.0)};
   std::vector<ScriptedStream> a = {ScriptedStream(uniforms)}, b = {ScriptedStream(uniforms)};
   PoissonSampler streaming(100), skipping(100);
   std::vector<Observation> out_a, out_b;

@@ -22,13 +22,14 @@ using testing::run_scenario_text;
 using testing::ScriptedStream;
 using testing::uniform_for_interval;
 
-std::unique_ptr<Scheme> make_tcmalloc(const nlohmann::json& params) { return testing::create_scheme("tcmalloc", params); }
+std::unique_ptr<Scheme> make_tcmalloc(const nlohmann::json& params) {
+  return testing::create_scheme("tcmalloc", params);
+}
 
 TEST(TcmallocSizeClasses, DefaultTableAndPages) {
   const std::pair<std::uint64_t, std::uint64_t> cases[] = {
-      {0, 8},         {1, 8},         {8, 8},           {9, 16},          {17, 32},
-      {24, 32},       {99, 112},      {1024, 1024},     {1025, 1152},     {6529, 6784},
-      {262144, 262144}, {262145, 270336}, {4194303, 4194304}};
+      {0, 8},       {1, 8},       {8, 8},       {9, 16},          {17, 32},         {24, 32},          {99, 112},
+      {1024, 1024}, {1025, 1152}, {6529, 6784}, {262144, 262144}, {262145, 270336}, {4194303, 4194304}};
   for (auto [request, allocated] : cases) EXPECT_EQ(tcmalloc_allocated_size(request), allocated) << request;
   const std::uint64_t two48 = std::uint64_t{1} << 48;
   EXPECT_EQ(tcmalloc_allocated_size(two48 - 1), two48);
@@ -68,9 +69,9 @@ TEST(TcmallocLcg48, MatchesNrand48AndQuantisedDraw) {
 TEST(TcmallocSampler, ScriptedCountdownOnRequestedPlusOne) {
   const double T = 100;
   const Trace trace = make_trace({0, 9, 50, 10, 1000, 99, 5, 99});
-  std::vector<ScriptedStream> lanes = {ScriptedStream(
-      {uniform_for_interval(1, T), uniform_for_interval(12, T), uniform_for_interval(12, T),
-       uniform_for_interval(100, T), uniform_for_interval(0, T), uniform_for_interval(101, T)})};
+  std::vector<ScriptedStream> lanes = {
+      ScriptedStream({uniform_for_interval(1, T), uniform_for_interval(12, T), uniform_for_interval(12, T),
+                      uniform_for_interval(100, T), uniform_for_interval(0, T), uniform_for_interval(101, T)})};
   TcmallocSampler sampler(100, false);
   std::vector<Observation> out;
   sampler.replay(trace, std::span<ScriptedStream>(lanes), out);
@@ -105,7 +106,8 @@ TEST(TcmallocSampler, ScriptedCountdownOnRequestedPlusOne) {
   const double rounded_counts[] = {100, 3, 1, 1, 18};
   for (std::size_t j = 0; j < 5; ++j) {
     EXPECT_EQ(w[4 * j + 2], rounded_counts[j]) << j;
-    EXPECT_EQ(w[4 * j], rounded_counts[j] * static_cast<double>(tcmalloc_allocated_size(trace.requested[out[j].event])));
+    EXPECT_EQ(w[4 * j],
+              rounded_counts[j] * static_cast<double>(tcmalloc_allocated_size(trace.requested[out[j].event])));
   }
   // Without the size correction the bytes are W itself (count unchanged) and the
   // variance estimate (T k / k)^2 = T^2.
@@ -189,15 +191,15 @@ std::string mixed_scenario(const std::string& scheme, const std::string& groups)
         {"weight": 0.2, "distribution": "lognormal", "median": 4096, "sigma": 1.0, "max": 65536}]},
       "stacks": {"rule": "random", "count": 4},
       "lifetime": {"distribution": "exponential", "mean": 500}},
-    "schemes": [)" + scheme + R"(], "groups": )" + groups + R"(, "windows": ["allocated", "live_at_end"]})";
+    "schemes": [)" +
+         scheme + R"(], "groups": )" + groups + R"(, "windows": ["allocated", "live_at_end"]})";
 }
 
 TEST(TcmallocScheme, UnbiasedOnMixedSizes) {
-  const auto result = run_scenario_text(
-      mixed_scenario(R"({"scheme": "tcmalloc", "rate": 4096},
+  const auto result = run_scenario_text(mixed_scenario(R"({"scheme": "tcmalloc", "rate": 4096},
                         {"scheme": "tcmalloc", "rate": 4096, "faithful": false, "label": "ideal"})",
-                     R"(["total", "stack", "size_bucket"])"),
-      2);
+                                                       R"(["total", "stack", "size_bucket"])"),
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "tcmalloc"), 20);
   EXPECT_GT(expect_rows_match_theory(result, "ideal"), 20);
   EXPECT_EQ(*find_row(result, "tcmalloc", "bytes").theory.bias, 0.0);
@@ -212,7 +214,8 @@ TEST(TcmallocScheme, UnbiasedOnMixedSizes) {
 TEST(TcmallocScheme, UncorrectedWeightsBiasedByCountedOverAllocated) {
   const auto result = run_scenario_text(R"({"name": "t", "seed": 9, "replications": 2000,
     "trace": {"allocations": 20000, "sizes": {"distribution": "constant", "size": 1}},
-    "schemes": [{"scheme": "tcmalloc", "rate": 4096, "size_correction": false}]})", 2);
+    "schemes": [{"scheme": "tcmalloc", "rate": 4096, "size_correction": false}]})",
+                                        2);
   const Metrics& m = find_row(result, "tcmalloc", "bytes");
   EXPECT_DOUBLE_EQ(*m.theory.bias / m.truth, -0.75);
   EXPECT_TRUE(testing::within_sigmas(m.bias, *m.theory.bias, std::sqrt(*m.theory.var / 2000)));
@@ -226,7 +229,8 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
   // 20000 requests of 15 bytes (k = a = 16): M = 320000, theory 20000 T^2 (1 - e^(-16/T)).
   const auto small = run_scenario_text(R"({"name": "t", "seed": 5, "replications": 4000,
     "trace": {"allocations": 20000, "sizes": {"distribution": "constant", "size": 15}},
-    "schemes": [{"scheme": "tcmalloc", "rate": 4096}]})", 2);
+    "schemes": [{"scheme": "tcmalloc", "rate": 4096}]})",
+                                       2);
   const Metrics& s = find_row(small, "tcmalloc", "bytes");
   const double M = 320000;
   EXPECT_EQ(s.truth, M);
@@ -239,7 +243,8 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
   // within 5 se_var of both (they differ by 1/T relative, se_var ~ 2 %).
   const auto huge = run_scenario_text(R"({"name": "t", "seed": 6, "replications": 20000,
     "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": 8388607}},
-    "schemes": [{"scheme": "tcmalloc", "rate": 4096}]})", 2);
+    "schemes": [{"scheme": "tcmalloc", "rate": 4096}]})",
+                                      2);
   const Metrics& h = find_row(huge, "tcmalloc", "bytes");
   EXPECT_DOUBLE_EQ(*h.theory.var, T * T);
   EXPECT_TRUE(testing::within_sigmas(h.var, T * T - T, h.se_var));
@@ -252,8 +257,8 @@ TEST(TcmallocScheme, VarianceBetweenTheDocumentsBounds) {
 // and the measurement agrees within 5 se; unrounded estimates stay unbiased.
 TEST(TcmallocScheme, RoundedCountsBiasAsDerived) {
   const double T = 2097152;
-  for (auto [request, derived] : {std::pair{4194303, -std::exp(-2.0)},
-                                  std::pair{2097151, -std::expm1(-1.0) - std::expm1(-0.5) - 1}}) {
+  for (auto [request, derived] :
+       {std::pair{4194303, -std::exp(-2.0)}, std::pair{2097151, -std::expm1(-1.0) - std::expm1(-0.5) - 1}}) {
     const std::string json = R"({"name": "t", "seed": 8, "replications": 2000,
       "trace": {"allocations": 1000, "sizes": {"distribution": "constant", "size": )" +
                              std::to_string(request) + R"(}},

@@ -119,7 +119,8 @@ TEST(TraceCli, BadInputExitsTwoAndWritesNothing) {
 
 std::string file_scenario(const std::string& trace_json) {
   return R"({"name": "file-trace", "seed": 3, "replications": 200,
-    "trace": )" + trace_json + R"(,
+    "trace": )" +
+         trace_json + R"(,
     "schemes": [{"scheme": "poisson", "rate": 4096}],
     "groups": ["total", "stack", "size_bucket"],
     "windows": ["allocated", "live_at_end"]})";
@@ -138,7 +139,8 @@ TEST(TraceCli, ScenarioPathIsRelativeToTheScenarioFile) {
   std::filesystem::create_directories(dir.file("scenarios"));
   std::filesystem::copy_file(recorded_trace("bc.raw.zst"), dir.file("bc.raw.zst"));
   testing::write_bytes(dir.file("scenarios/s.json"), file_scenario(R"({"kind": "file", "path": "../bc.raw.zst"})"));
-  const auto result = run_cli("run " + dir.file("scenarios/s.json") + " --out " + dir.file("results") + " --quiet", true);
+  const auto result =
+      run_cli("run " + dir.file("scenarios/s.json") + " --out " + dir.file("results") + " --quiet", true);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_TRUE(std::filesystem::exists(dir.file("results/file-trace/metrics.csv")));
 }
@@ -165,7 +167,8 @@ TEST(TraceCli, ScenarioWithAMissingOrWrongTraceFileFailsUpFront) {
 TEST(TraceCli, EveryCommandRefusesTheSameByteOverflow) {
   ScratchDirectory dir;
   const std::string trace = dir.file("huge.ast");
-  testing::write_bytes(trace, encode_native_trace(testing::make_trace({std::uint64_t{1} << 63, std::uint64_t{1} << 63}, {0, 0})));
+  testing::write_bytes(
+      trace, encode_native_trace(testing::make_trace({std::uint64_t{1} << 63, std::uint64_t{1} << 63}, {0, 0})));
   testing::write_bytes(dir.file("s.json"), file_scenario(R"({"kind": "file", "path": "huge.ast"})"));
   // `run` names the scenario before the trace; the trace's own line is the same.
   const std::string expected = trace + ": the trace's requested sizes add up to more than 2^62";
@@ -203,7 +206,8 @@ TEST(TraceCli, RawHeaptrackInfoWarnsThatACutCannotBeDetected) {
 }
 
 TEST(TraceCli, CommittedTraceScenarioParses) {
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(ALLOCSIM_SOURCE_DIR) + "/scenarios/traces")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(ALLOCSIM_SOURCE_DIR) + "/scenarios/traces")) {
     EXPECT_NO_THROW(load_scenario(entry.path().string())) << entry.path();
   }
 }

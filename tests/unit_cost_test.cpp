@@ -38,8 +38,7 @@ TEST(UnitCost, MeanSizeOfExactFamilies) {
   EXPECT_DOUBLE_EQ(mean_size(sizes(R"({"distribution": "constant", "size": 96})")), 96.0);
   EXPECT_DOUBLE_EQ(mean_size(sizes(R"({"distribution": "sequence", "sizes": [8, 16, 72]})")), 32.0);
   EXPECT_DOUBLE_EQ(mean_size(sizes(R"({"distribution": "uniform", "min": 10, "max": 31})")), 20.5);
-  EXPECT_DOUBLE_EQ(
-      mean_size(sizes(R"({"distribution": "histogram", "sizes": [16, 64], "weights": [3, 1]})")), 28.0);
+  EXPECT_DOUBLE_EQ(mean_size(sizes(R"({"distribution": "histogram", "sizes": [16, 64], "weights": [3, 1]})")), 28.0);
   // Mixture: 0.25 x 100 + 0.75 x (8 + 24) / 2.
   EXPECT_DOUBLE_EQ(mean_size(sizes(R"({"distribution": "mixture", "components": [
       {"weight": 1, "distribution": "constant", "size": 100},
@@ -91,8 +90,8 @@ TEST(UnitCost, NativeFileCountsComeFromItsHeader) {
   Trace trace = testing::make_trace(std::vector<std::uint64_t>(1234, 40));
   for (std::size_t i = 0; i < trace.size(); ++i) trace.stack.mutable_data()[i] = static_cast<std::uint32_t>(i % 7);
   trace.stack_count = 7;
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("unit-cost-" + std::to_string(::getpid()) + ".ast")).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("unit-cost-" + std::to_string(::getpid()) + ".ast")).string();
   write_native_trace(trace, path);
   FileTraceSpec file;
   file.path = path;
@@ -113,8 +112,8 @@ TEST(UnitCost, StreamingSchemesAreThoseWithoutSkipAhead) {
   const ThreadIndex index(trace);
   int checked = 0;
   for (const SchemeDescriptor& descriptor : scheme_registry()) {
-    const nlohmann::json params = descriptor.name == "ocaml" ? nlohmann::json{{"sampling_rate", 0.01}}
-                                                               : nlohmann::json::object();
+    const nlohmann::json params =
+        descriptor.name == "ocaml" ? nlohmann::json{{"sampling_rate", 0.01}} : nlohmann::json::object();
     const SchemeInstance scheme = instance(descriptor.name, params);
     EXPECT_EQ(scheme.scheme->start_skip_ahead(trace, index) != nullptr,
               replays_skip_ahead(scheme, ReplayMode::skip_ahead))

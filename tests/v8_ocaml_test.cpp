@@ -61,12 +61,14 @@ TEST(V8Scheme, RoundedCountsBiasAsDerived) {
   for (auto [size, rounded] : {std::pair{524288, 2.0}, std::pair{1048576, 1.0}}) {
     const auto result = run_scenario_text(R"({"name": "t", "seed": 8, "replications": 20000,
       "trace": {"allocations": 1, "sizes": {"distribution": "constant", "size": )" +
-                                          std::to_string(size) + R"(}},
-      "schemes": [{"scheme": "v8"}]})", 2);
+                                              std::to_string(size) + R"(}},
+      "schemes": [{"scheme": "v8"}]})",
+                                          2);
     const double pi = -std::expm1(-size / 524288.0);
     const double se = rounded * std::sqrt(pi * (1 - pi) / 20000);
     EXPECT_TRUE(testing::within_sigmas(find_row(result, "v8", "count_rounded").bias, rounded * pi - 1, se)) << size;
-    EXPECT_TRUE(testing::within_sigmas(find_row(result, "v8", "count").bias, 0.0, std::sqrt((1 - pi) / pi / 20000))) << size;
+    EXPECT_TRUE(testing::within_sigmas(find_row(result, "v8", "count").bias, 0.0, std::sqrt((1 - pi) / pi / 20000)))
+        << size;
   }
 }
 
@@ -84,7 +86,8 @@ TEST(V8Scheme, MatchesTheoryOnMixedSizes) {
         {"weight": 0.8, "distribution": "log_uniform", "min": 16, "max": 512},
         {"weight": 0.2, "distribution": "lognormal", "median": 4096, "sigma": 1.0, "max": 16384}]},
       "stacks": {"rule": "random", "count": 4}},
-    "schemes": [{"scheme": "v8", "rate": 4096}], "groups": ["total", "stack", "size_bucket"]})", 2);
+    "schemes": [{"scheme": "v8", "rate": 4096}], "groups": ["total", "stack", "size_bucket"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "v8"), 20);
 }
 
@@ -127,7 +130,8 @@ TEST(OcamlScheme, MatchesTheoryAndHeaderWordBias) {
       "stacks": {"rule": "random", "count": 4},
       "lifetime": {"distribution": "exponential", "mean": 500}},
     "schemes": [{"scheme": "ocaml", "sampling_rate": 0.001}],
-    "groups": ["total", "stack", "size_bucket"], "windows": ["allocated", "live_at_end"]})", 2);
+    "groups": ["total", "stack", "size_bucket"], "windows": ["allocated", "live_at_end"]})",
+                                        2);
   EXPECT_GT(expect_rows_match_theory(result, "ocaml"), 30);
   const Metrics& payload = find_row(result, "ocaml", "bytes_as_wosize", GroupKind::size_bucket, "[8,16)");
   EXPECT_GT(*payload.theory.bias / payload.truth, 0.5);  // 8..15 bytes: 24 bytes counted

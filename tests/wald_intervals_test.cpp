@@ -84,9 +84,7 @@ TEST(WaldVarianceRegisters, HeapprofdBinomialAndHorvitzThompson) {
 TEST(WaldVarianceRegisters, Memray) { expect_unbiased_variance_registers("memray", {{"rate", 4096}}); }
 
 // The code's rounded weights: w^2 (1 - pi) with the true pi = 1 - (1 - 1/R)^Z.
-TEST(WaldVarianceRegisters, JemallocCodeWeights) {
-  expect_unbiased_variance_registers("jemalloc", {{"rate", 65536}});
-}
+TEST(WaldVarianceRegisters, JemallocCodeWeights) { expect_unbiased_variance_registers("jemalloc", {{"rate", 65536}}); }
 
 TEST(WaldVarianceRegisters, JemallocGeometricWeights) {
   expect_unbiased_variance_registers("jemalloc", {{"rate", 65536}, {"weight", "geometric"}});

@@ -120,23 +120,28 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   command->add_option("--confidence", o->confidence, "confidence of the total target")
       ->capture_default_str()
       ->check(open_fraction());
-  command->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
+  command
+      ->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
       ->capture_default_str()
       ->check(open_fraction());
   command->add_option("--stack-mape", o->stack_mape, "target: MAPE of each such stack <= m (a fraction)")
       ->check(open_fraction());
   command->add_option("--stack-seen", o->stack_seen, "target: each such stack seen with probability >= q")
       ->check(open_fraction());
-  command->add_option("--replications", o->replications, "Monte Carlo replications to confirm each choice (0: none, else at least 2)")
+  command
+      ->add_option("--replications", o->replications,
+                   "Monte Carlo replications to confirm each choice (0: none, else at least 2)")
       ->capture_default_str()
       ->check(whole_number(0, kMaxReplications));
   command->add_option("--seed", o->seed, "Monte Carlo seed (and a synthetic trace's, unless it fixes one)")
       ->capture_default_str()
       ->check(seed_number());
   command->add_option("--out", o->out,
-                      "write advice.json, advice.txt, frontier.csv, probability-curves.csv and charts/ into this directory\n(replaced whole; allocsim replaces only a directory it wrote)");
-  command->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,
-                      "--out: the expected samples (per MB of requests) the probability curves are drawn at")
+                      "write advice.json, advice.txt, frontier.csv, probability-curves.csv and charts/ into this "
+                      "directory\n(replaced whole; allocsim replaces only a directory it wrote)");
+  command
+      ->add_option("--curve-samples-per-mb", o->curve_samples_per_mb,
+                   "--out: the expected samples (per MB of requests) the probability curves are drawn at")
       ->capture_default_str()
       ->check(positive_number());
   command->add_flag("--json", o->json, "print JSON");

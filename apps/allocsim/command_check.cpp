@@ -29,9 +29,7 @@ namespace {
 // anything runs (its parent exists: check_output_file).
 void probe_junit_path(const std::string& path) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const auto fail = [&](const std::string& why) {
-    throw InputError("--junit \"" + path + "\": cannot write: " + why);
-  };
+  const auto fail = [&](const std::string& why) { throw InputError("--junit \"" + path + "\": cannot write: " + why); };
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     if (errno != EEXIST) fail(std::strerror(errno));  // one that exists is not ours to remove
@@ -68,7 +66,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
       const CompletedScenario done = run_and_write(scenario, *options);
       if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
       std::fprintf(text, "== %s (%zu replications, %.2f s)\n", scenario.name.c_str(),
-                  static_cast<std::size_t>(scenario.replications), done.result.wall_seconds);
+                   static_cast<std::size_t>(scenario.replications), done.result.wall_seconds);
       if (done.outcomes.empty()) std::fprintf(text, "   (no expectations)\n");
       std::fputs(format_outcomes(done.outcomes).c_str(), text);
       for (const auto& o : done.outcomes) {

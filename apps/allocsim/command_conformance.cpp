@@ -15,8 +15,8 @@
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
-#include "flag_checks.h"
 #include "data_paths.h"
+#include "flag_checks.h"
 
 namespace allocsim::cli {
 namespace {
@@ -47,9 +47,10 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command->add_option("--runs", options->run.runs, "driver processes (independent repetitions)")
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
-  command->add_option_function<std::uint64_t>(
-      "--rate", [options](std::uint64_t rate) { options->run.rate = rate; },
-      "sampling rate in bytes (default: the system's)")
+  command
+      ->add_option_function<std::uint64_t>(
+          "--rate", [options](std::uint64_t rate) { options->run.rate = rate; },
+          "sampling rate in bytes (default: the system's)")
       ->check(whole_number(0, kMaxConformanceRate));  // below 2: conformance_plan says why
   command->add_option("--scale", options->run.plan_scale, "multiply the plan's allocation counts")
       ->capture_default_str()
@@ -60,23 +61,27 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command->add_option("--jobs", options->run.parallel, "driver processes at a time")
       ->capture_default_str()
       ->check(whole_number(1, 4096));
-  command->add_option("--model-replications", options->run.model_replications,
-                      "Monte Carlo replications where the model has no closed form")
+  command
+      ->add_option("--model-replications", options->run.model_replications,
+                   "Monte Carlo replications where the model has no closed form")
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
-  command->add_option("--threads", options->run.threads,
-                      "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
+  command
+      ->add_option("--threads", options->run.threads,
+                   "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
       ->check(thread_count());
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
       ->capture_default_str();
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
   command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
-  command->add_option("--simulate", options->simulate,
-                      "judge N simulated conformance runs drawn from the model instead (false alarms, power)")
+  command
+      ->add_option("--simulate", options->simulate,
+                   "judge N simulated conformance runs drawn from the model instead (false alarms, power)")
       ->check(whole_number(0, kMaxReplications));
-  command->add_option("--simulate-truth", options->truth,
-                      "what the simulated tool does: model, requested-size or per-stack-scaling")
+  command
+      ->add_option("--simulate-truth", options->truth,
+                   "what the simulated tool does: model, requested-size or per-stack-scaling")
       ->capture_default_str();
   command->callback([options, &exit_code] {
     if (options->simulate > 0) {
@@ -98,9 +103,9 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       exit_code = 0;
       return;
     }
-    const std::string out =
-        options->out.empty() ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
-                             : options->out;
+    const std::string out = options->out.empty()
+                                ? (std::filesystem::path("results") / "conformance" / options->run.system).string()
+                                : options->out;
     // Flag values first (conformance_plan checks them), then an --out that cannot be
     // written: both fail before the drivers run, not after.
     conformance_plan(options->run);

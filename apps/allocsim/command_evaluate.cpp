@@ -48,13 +48,14 @@ void require_allocated_bytes(const Scenario& scenario, const std::string& trace_
 
 void add_evaluate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<EvaluateOptions>();
-  CLI::App* command = app.add_subcommand(
-      "evaluate", "how accurate is a scheme at a rate on this trace: a verdict, results and charts");
-  command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a .json trace object")
+  CLI::App* command =
+      app.add_subcommand("evaluate", "how accurate is a scheme at a rate on this trace: a verdict, results and charts");
+  command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a .json trace object")->required();
+  command
+      ->add_option("--scheme", o->request.schemes, "scheme, with parameters as NAME:key=value,key=value (repeatable)")
       ->required();
-  command->add_option("--scheme", o->request.schemes, "scheme, with parameters as NAME:key=value,key=value (repeatable)")
-      ->required();
-  command->add_option("--rate", o->request.rates, "byte rate for every scheme: 4096, 32KiB, 2MiB (repeatable; default: each scheme's)");
+  command->add_option("--rate", o->request.rates,
+                      "byte rate for every scheme: 4096, 32KiB, 2MiB (repeatable; default: each scheme's)");
   command->add_option("--group", o->request.groups, "group kinds beside the total")
       ->capture_default_str()
       ->check(CLI::IsMember({"total", "stack", "type", "size_bucket"}));
@@ -68,8 +69,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
   command->add_option("--name", o->request.name, "scenario name and results folder (default: evaluate-<trace>)");
   command->add_option("--save-scenario", o->save_scenario, "also write the scenario built here to this file");
   command->add_option("--out", o->run.out, "directory the results go under")->capture_default_str();
-  command->add_option("--threads", o->run.threads, "worker threads (default: all cores)")
-      ->check(thread_count());
+  command->add_option("--threads", o->run.threads, "worker threads (default: all cores)")->check(thread_count());
   command->add_flag("--no-charts", o->run.no_charts, "do not draw charts");
   command->add_flag("--quiet", o->run.quiet, "no progress line");
   add_verdict_options(*command, o->verdict);

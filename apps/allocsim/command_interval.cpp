@@ -51,8 +51,7 @@ std::vector<IntervalMethod> parse_methods(const std::string& name) {
 }
 
 QuantileRounding parse_rounding(const std::string& name) {
-  for (const auto rounding :
-       {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
+  for (const auto rounding : {QuantileRounding::up, QuantileRounding::down, QuantileRounding::real}) {
     if (name == interval::rounding_name(rounding)) return rounding;
   }
   throw InputError("--rounding must be up, down or real, got " + printable(name));
@@ -106,9 +105,8 @@ void print_interval(const IntervalOptions& options, QuantileRounding rounding) {
     std::cout << json_text(results.size() == 1 ? results.front() : results, 2) << '\n';
     return;
   }
-  std::printf("bytes allocated, %.10g%% interval from %lld samples and %lld tail bytes\n",
-              100.0 * options.level, static_cast<long long>(options.samples),
-              static_cast<long long>(options.tail_bytes));
+  std::printf("bytes allocated, %.10g%% interval from %lld samples and %lld tail bytes\n", 100.0 * options.level,
+              static_cast<long long>(options.samples), static_cast<long long>(options.tail_bytes));
   std::printf("(p = %.10g, quantile rounding %s, boundary correction %s)\n", options.p,
               interval::rounding_name(rounding), options.boundary_correction ? "on" : "off");
   std::printf("%-14s %20s %20s %20s\n", "method", "estimate", "lower", "upper");
@@ -131,27 +129,24 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
                             {"upper_probability", upper_probability},
                             {"rows", nlohmann::json::array()}};
     for (const auto& row : rows) {
-      table["rows"].push_back(
-          {{"samples", row.samples},
-           {"exact", {{"lower", row.exact.lower}, {"upper", row.exact.upper}}},
-           {"camp_paulson", {{"lower", row.camp_paulson.lower}, {"upper", row.camp_paulson.upper}}},
-           {"camp_paulson_max_cdf_error", row.camp_paulson_cdf_error.max_abs_error},
-           {"camp_paulson_max_cdf_error_at_failures", row.camp_paulson_cdf_error.at_failures}});
+      table["rows"].push_back({{"samples", row.samples},
+                               {"exact", {{"lower", row.exact.lower}, {"upper", row.exact.upper}}},
+                               {"camp_paulson", {{"lower", row.camp_paulson.lower}, {"upper", row.camp_paulson.upper}}},
+                               {"camp_paulson_max_cdf_error", row.camp_paulson_cdf_error.max_abs_error},
+                               {"camp_paulson_max_cdf_error_at_failures", row.camp_paulson_cdf_error.at_failures}});
     }
     std::cout << json_text(table, 2) << '\n';
     return;
   }
-  std::printf("negative binomial failures at CDF = %.10g and %.10g (p = %.10g, rounding %s)\n",
-              lower_probability, upper_probability, options.p, interval::rounding_name(rounding));
-  std::printf("%8s %14s %14s %14s %14s %14s %14s\n", "samples", "exact lower", "exact upper",
-              "CP lower", "CP upper", "CP max|dCDF|", "at failures");
+  std::printf("negative binomial failures at CDF = %.10g and %.10g (p = %.10g, rounding %s)\n", lower_probability,
+              upper_probability, options.p, interval::rounding_name(rounding));
+  std::printf("%8s %14s %14s %14s %14s %14s %14s\n", "samples", "exact lower", "exact upper", "CP lower", "CP upper",
+              "CP max|dCDF|", "at failures");
   for (const auto& row : rows) {
     std::printf("%8lld %14s %14s %14s %14s %14.3g %14s\n", static_cast<long long>(row.samples),
                 format_value(row.exact.lower).c_str(), format_value(row.exact.upper).c_str(),
-                format_value(row.camp_paulson.lower).c_str(),
-                format_value(row.camp_paulson.upper).c_str(),
-                row.camp_paulson_cdf_error.max_abs_error,
-                format_value(row.camp_paulson_cdf_error.at_failures).c_str());
+                format_value(row.camp_paulson.lower).c_str(), format_value(row.camp_paulson.upper).c_str(),
+                row.camp_paulson_cdf_error.max_abs_error, format_value(row.camp_paulson_cdf_error.at_failures).c_str());
   }
 }
 
@@ -159,8 +154,7 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
 void print_scheme_interval(const IntervalOptions& options) {
   const profile::SamplingModel model = profile::model_for_scheme(options.scheme, options.rate, "--scheme/--rate");
   const auto samples = static_cast<double>(options.samples);
-  const profile::EntryInterval ci =
-      profile::entry_interval(model, samples, options.size, options.level, false);
+  const profile::EntryInterval ci = profile::entry_interval(model, samples, options.size, options.level, false);
   const double estimate_bytes = samples / profile::samples_per_byte(model, options.size);
   const auto miss = [&](double bytes) {
     return profile::probability_no_sample(model, bytes / options.size, options.size);
@@ -176,10 +170,11 @@ void print_scheme_interval(const IntervalOptions& options) {
       {"estimate", {{"bytes", estimate_bytes}, {"objects", estimate_bytes / options.size}}},
       {"bytes", {ci.bytes_lower, ci.bytes_upper}},
       {"objects", {ci.objects_lower, ci.objects_upper}},
-      {"p_no_sample", {{"at_estimate", miss(estimate_bytes)}, {"at_lower", miss(ci.bytes_lower)},
-                       {"at_upper", miss(ci.bytes_upper)}}},
-      {"detection_limit_bytes", {{"p50", profile::detection_limit_bytes(model, 0.5, options.size)},
-                                 {"p95", profile::detection_limit_bytes(model, 0.95, options.size)}}}};
+      {"p_no_sample",
+       {{"at_estimate", miss(estimate_bytes)}, {"at_lower", miss(ci.bytes_lower)}, {"at_upper", miss(ci.bytes_upper)}}},
+      {"detection_limit_bytes",
+       {{"p50", profile::detection_limit_bytes(model, 0.5, options.size)},
+        {"p95", profile::detection_limit_bytes(model, 0.95, options.size)}}}};
   if (options.json) {
     std::cout << json_text(result, 2) << '\n';
     return;
@@ -193,8 +188,7 @@ void print_scheme_interval(const IntervalOptions& options) {
               format_value(ci.bytes_lower).c_str(), format_value(ci.bytes_upper).c_str());
   std::printf("%-8s %20s %20s %20s\n", "objects", format_value(estimate_bytes / options.size).c_str(),
               format_value(ci.objects_lower).c_str(), format_value(ci.objects_upper).c_str());
-  std::printf("P(no sample) %16.6g %20.6g %20.6g\n", miss(estimate_bytes), miss(ci.bytes_lower),
-              miss(ci.bytes_upper));
+  std::printf("P(no sample) %16.6g %20.6g %20.6g\n", miss(estimate_bytes), miss(ci.bytes_lower), miss(ci.bytes_upper));
   std::printf("an entry needs %s bytes for a 50%% chance to appear, %s for 95%%\n",
               format_value(result["detection_limit_bytes"]["p50"]).c_str(),
               format_value(result["detection_limit_bytes"]["p95"]).c_str());
@@ -230,23 +224,19 @@ void run_interval(const CLI::App& command, const IntervalOptions& options) {
 
 void add_interval_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
-      "interval",
-      "Confidence interval for bytes allocated from s samples and u tail bytes (.NET), or with "
-      "--scheme for a profile entry of n samples of one object size");
+      "interval", "Confidence interval for bytes allocated from s samples and u tail bytes (.NET), or with "
+                  "--scheme for a profile entry of n samples of one object size");
   auto options = std::make_shared<IntervalOptions>();
   command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
-  command->add_option("--tail-bytes", options->tail_bytes,
-                      "Sum over samples of size - offset (u >= s)")
+  command->add_option("--tail-bytes", options->tail_bytes, "Sum over samples of size - offset (u >= s)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
-  command->add_option("--p", options->p,
-                      "Per-byte sampling probability in (0, 1); --table default 1/102400")
+  command->add_option("--p", options->p, "Per-byte sampling probability in (0, 1); --table default 1/102400")
       ->check(open_fraction());
   command->add_option("--level", options->level, "Confidence level in (0, 1)")
       ->capture_default_str()
       ->check(open_fraction());
-  command->add_option("--method", options->method, "exact, camp-paulson or both")
-      ->capture_default_str();
+  command->add_option("--method", options->method, "exact, camp-paulson or both")->capture_default_str();
   command
       ->add_option("--rounding", options->rounding,
                    "Discrete quantile rule: up (CDF(k-1) < P <= CDF(k)), down "
@@ -254,15 +244,15 @@ void add_interval_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command->add_flag("--boundary-correction", options->boundary_correction,
                     "Window not aligned on sample events: lower bound from s-1, upper from s+1");
-  command->add_flag("--table", options->table,
-                    "Print the .NET document's quantile table for both methods");
+  command->add_flag("--table", options->table, "Print the .NET document's quantile table for both methods");
   command->add_option("--scheme", options->scheme,
                       "Entry interval for this scheme's profiles (with --samples, --size, --rate)");
   command->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme), below 2^64")
       ->check(real_number({0, 0x1p64, true, true}));
-  command->add_option("--rate", options->rate,
-                      "Sampling rate T of the scheme: mean bytes (allocations for per-allocation) "
-                      "between samples")
+  command
+      ->add_option("--rate", options->rate,
+                   "Sampling rate T of the scheme: mean bytes (allocations for per-allocation) "
+                   "between samples")
       ->check(positive_number());
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([command, options, &exit_code] {

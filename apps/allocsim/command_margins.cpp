@@ -85,7 +85,9 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
     throw InputError("--value must be bytes, samples or share, got " + printable(o.value));
   }
   if (!(o.min_share >= 0 && o.min_share < 1)) throw InputError("--min-share must be in [0, 1)");
-  o.margin.value = o.value == "bytes" ? MarginValue::bytes : o.value == "samples" ? MarginValue::samples : MarginValue::share;
+  o.margin.value = o.value == "bytes"     ? MarginValue::bytes
+                   : o.value == "samples" ? MarginValue::samples
+                                          : MarginValue::share;
   // Shares are dependent: Bonferroni unless the user asked for Sidak (then refused).
   if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
@@ -103,8 +105,8 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   profile::Margins margins = profile::compute_margins(model, sites, o.margin, profile::whole_workload(trace, *scheme));
 
   profile::MarginsRun run{o.workload, o.seed, {}};
-  const bool needs_engine = std::any_of(margins.sites.begin(), margins.sites.end(),
-                                        [](const profile::SiteMargin& m) { return !m.power; });
+  const bool needs_engine =
+      std::any_of(margins.sites.begin(), margins.sites.end(), [](const profile::SiteMargin& m) { return !m.power; });
   if (needs_engine && o.check == 0) o.check = 10000;  // the power of union bounds and shares
   if (o.check > 0) {
     run.check = profile::check_margins(margins, *scheme, trace, o.check, o.seed, o.threads);
@@ -123,8 +125,9 @@ void add_margins_command(CLI::App& app, int& exit_code) {
       "margins", "Bands for a profiler correctness test at a stated false-failure rate, and its power");
   auto o = std::make_shared<MarginsOptions>();
   o->threads = default_thread_count();
-  command->add_option("workload", o->workload,
-                      "Site list (.json with \"sites\"), trace file, or a scenario's trace object (.json)")
+  command
+      ->add_option("workload", o->workload,
+                   "Site list (.json with \"sites\"), trace file, or a scenario's trace object (.json)")
       ->required();
   command->add_option("--scheme", o->scheme, "Scheme of the profiler under test (allocsim schemes)")->required();
   command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples)")
@@ -133,17 +136,26 @@ void add_margins_command(CLI::App& app, int& exit_code) {
   command->add_option("--false-failure", o->margin.false_failure, "False-failure rate of the whole test")
       ->capture_default_str()
       ->check(open_fraction());
-  command->add_option("--split", o->split, "How it is split over the sites: sidak (exact for independent sites) "
-                                           "or bonferroni")
+  command
+      ->add_option("--split", o->split,
+                   "How it is split over the sites: sidak (exact for independent sites) "
+                   "or bonferroni")
       ->capture_default_str();
-  command->add_option("--bias", o->margin.bias, "Bias of one site the power is computed against (-0.1: a 10% "
-                                                "undercount)")
+  command
+      ->add_option("--bias", o->margin.bias,
+                   "Bias of one site the power is computed against (-0.1: a 10% "
+                   "undercount)")
       ->capture_default_str()
       ->check(real_number({-1, std::numeric_limits<double>::max(), true, false}));
-  command->add_option("--value", o->value, "What the test checks per site: bytes (the estimate), samples, or share (of the whole profile's bytes)")
+  command
+      ->add_option(
+          "--value", o->value,
+          "What the test checks per site: bytes (the estimate), samples, or share (of the whole profile's bytes)")
       ->capture_default_str();
-  command->add_option("--min-share", o->min_share, "Trace workloads: check the stacks holding at least this share "
-                                                   "of the bytes")
+  command
+      ->add_option("--min-share", o->min_share,
+                   "Trace workloads: check the stacks holding at least this share "
+                   "of the bytes")
       ->capture_default_str()
       ->check(real_number({0, 1, false, true}));
   command->add_option("--check", o->check, "Check the bands by this many engine replications of the scheme")
@@ -153,9 +165,7 @@ void add_margins_command(CLI::App& app, int& exit_code) {
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
-  command->callback([command, o, &exit_code] {
-    exit_code = run_margins(*command, *o);
-  });
+  command->callback([command, o, &exit_code] { exit_code = run_margins(*command, *o); });
 }
 
 }  // namespace allocsim::cli

@@ -46,7 +46,8 @@ void add_merge_command(CLI::App& app, int& exit_code) {
     CombinedParts combined = combine_parts(std::move(states), *parts);
     validate_scenarios({combined.scenario}, *options);
     const CompletedScenario done = write_results(
-        combined.scenario, merge_units(combined.scenario, combined.units, run_options(*options), combined.origins), *options);
+        combined.scenario, merge_units(combined.scenario, combined.units, run_options(*options), combined.origins),
+        *options);
     if (!options->quiet) print_completion(combined.scenario, done);
     exit_code = 0;
   });

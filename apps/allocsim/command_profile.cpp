@@ -51,9 +51,8 @@ void run_profile(ProfileOptions options) {
   // Everything is computed before anything is written.
   const std::string csv = options.csv.empty() ? "" : profile::report_csv(heap, report);
   const std::string pprof =
-      options.pprof.empty()
-          ? ""
-          : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level));
+      options.pprof.empty() ? ""
+                            : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level));
   if (!csv.empty()) write_file_atomically(options.csv, csv);
   if (!pprof.empty()) write_file_atomically(options.pprof, pprof);
   std::cout << (options.json ? profile::report_json(heap, report) : profile::report_table(heap, report));
@@ -62,17 +61,16 @@ void run_profile(ProfileOptions options) {
 }  // namespace
 
 void add_profile_command(CLI::App& app, int& exit_code) {
-  CLI::App* command = app.add_subcommand(
-      "profile", "Intervals, detection limits and rank stability for a real heap profile");
+  CLI::App* command =
+      app.add_subcommand("profile", "Intervals, detection limits and rank stability for a real heap profile");
   auto options = std::make_shared<ProfileOptions>();
   options->report.threads = default_thread_count();
-  command->add_option("file", options->path,
-                      "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
+  command->add_option("file", options->path, "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
       ->required();
-  command->add_option("--window", options->read.window, "inuse (live at the dump) or alloc")
-      ->capture_default_str();
-  command->add_option("--jemalloc-unbias", options->jemalloc_unbias,
-                      "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
+  command->add_option("--window", options->read.window, "inuse (live at the dump) or alloc")->capture_default_str();
+  command
+      ->add_option("--jemalloc-unbias", options->jemalloc_unbias,
+                   "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
       ->capture_default_str();
   command->add_option("--top", options->report.top, "Entries to show and rank")
       ->capture_default_str()
@@ -80,16 +78,16 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   command->add_option("--level", options->report.level, "Confidence level of the intervals")
       ->capture_default_str()
       ->check(open_fraction());
-  command->add_option("--replications", options->report.replications,
-                      "Parametric resamples for rank stability")
+  command->add_option("--replications", options->report.replications, "Parametric resamples for rank stability")
       ->capture_default_str()
       ->check(whole_number(1, kMaxReplications));
-  command->add_option("--seed", options->report.seed, "Seed of the resamples")->capture_default_str()->check(seed_number());
+  command->add_option("--seed", options->report.seed, "Seed of the resamples")
+      ->capture_default_str()
+      ->check(seed_number());
   command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
       ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
-  command->add_option("--pprof", options->pprof,
-                      "Write an annotated pprof (interval bounds as extra sample types)");
+  command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");
   command->add_flag("--json", options->json, "Print JSON instead of the table");
   command->callback([options, &exit_code] {
     run_profile(*options);

@@ -43,7 +43,8 @@ nlohmann::ordered_json estimators_json(const SchemeDescriptor& d) {
     const EstimatorSpec& spec = scheme->estimators()[e];
     nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
     for (const IntervalSpec& interval : scheme->intervals()) {
-      if (interval.estimator == e) intervals.push_back({{"name", interval.name}, {"description", interval.description}});
+      if (interval.estimator == e)
+        intervals.push_back({{"name", interval.name}, {"description", interval.description}});
     }
     nlohmann::ordered_json item = {{"name", spec.name},
                                    {"quantity", to_string(spec.quantity)},

@@ -50,8 +50,7 @@ std::string command_line_hint(const CLI::App& app, int argc, const char* const* 
     }
     return unknown_option_hint(*command, first, argc, argv);
   }
-  return "unknown command " + printable(argv[1]) + did_you_mean(argv[1], names) +
-         " (`allocsim --help` lists them)";
+  return "unknown command " + printable(argv[1]) + did_you_mean(argv[1], names) + " (`allocsim --help` lists them)";
 }
 
 }  // namespace allocsim::cli

@@ -8,7 +8,8 @@
 namespace allocsim::cli {
 
 // One line naming the first unknown subcommand or option in argv, with the nearest
-// known name (without the "allocsim: error: " the caller puts before it); "" when every word is known (the parser's own message stands).
+// known name (without the "allocsim: error: " the caller puts before it); "" when every word is known (the parser's own
+// message stands).
 std::string command_line_hint(const CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace allocsim::cli

@@ -14,8 +14,8 @@
 #include "allocsim/trace/trace_summary.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
-#include "allocsim/util/output_path.h"
 #include "allocsim/util/json_text.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/printable.h"
 #include "commands.h"
 #include "flag_checks.h"
@@ -56,8 +56,9 @@ HeaptrackOptions heaptrack_options(const TraceOptions& o) {
 
 void add_input_options(CLI::App& command, TraceOptions& o) {
   command.add_option("--format", o.from, "input format: auto (by content), heaptrack, csv, native");
-  command.add_option("--pairing", o.pairing,
-                     "heaptrack interpreted files: which live allocation of a (size, stack) a free releases")
+  command
+      .add_option("--pairing", o.pairing,
+                  "heaptrack interpreted files: which live allocation of a (size, stack) a free releases")
       ->check(CLI::IsMember({"lifo", "fifo"}));
   command.add_option("--clock", o.clock, "heaptrack: time is the event order or the millisecond stamps")
       ->check(CLI::IsMember({"events", "milliseconds"}));
@@ -69,9 +70,7 @@ void check_output_is_not_input(const TraceOptions& o, const std::string& output_
   check_output_file(o.output, InputPaths{o.input}, output_name);
 }
 
-TraceFile read_input(const TraceOptions& o) {
-  return read_trace_file(o.input, input_format(o), heaptrack_options(o));
-}
+TraceFile read_input(const TraceOptions& o) { return read_trace_file(o.input, input_format(o), heaptrack_options(o)); }
 
 // One line on how frees were linked and what heaptrack did not record.
 std::string heaptrack_note(const HeaptrackStats& h, const TraceOptions& o) {
@@ -84,8 +83,8 @@ std::string heaptrack_note(const HeaptrackStats& h, const TraceOptions& o) {
       note += ", " + std::to_string(h.unmatched_frees) + " frees of pointers allocated before tracking skipped";
     }
   } else {
-    note += "frees name only (size, stack): " + std::to_string(h.ambiguous_frees) +
-            " ambiguous, paired " + o.pairing + " (live heap approximate)";
+    note += "frees name only (size, stack): " + std::to_string(h.ambiguous_frees) + " ambiguous, paired " + o.pairing +
+            " (live heap approximate)";
   }
   note += "; no thread ids recorded (all on thread 0)";
   if (h.attached) note += "; attached mid-run: earlier allocations unknown";

@@ -20,7 +20,8 @@ std::string number_text(double value) {
 std::string describe(const NumberRange& r) {
   const double max = std::numeric_limits<double>::max();
   if (r.high == max && !r.high_open) return (r.low_open ? "> " : ">= ") + number_text(r.low);
-  return std::string("in ") + (r.low_open ? "(" : "[") + number_text(r.low) + ", " + number_text(r.high) + (r.high_open ? ")" : "]");
+  return std::string("in ") + (r.low_open ? "(" : "[") + number_text(r.low) + ", " + number_text(r.high) +
+         (r.high_open ? ")" : "]");
 }
 
 }  // namespace

@@ -31,8 +31,6 @@ CLI::Validator real_number(NumberRange range);
 // (0, 1): probabilities, confidence levels, relative errors.
 inline CLI::Validator open_fraction() { return real_number({0, 1, true, true}); }
 // Any finite number > 0.
-inline CLI::Validator positive_number() {
-  return real_number({0, std::numeric_limits<double>::max(), true, false});
-}
+inline CLI::Validator positive_number() { return real_number({0, std::numeric_limits<double>::max(), true, false}); }
 
 }  // namespace allocsim::cli

@@ -25,8 +25,8 @@ std::string hex(std::uint64_t hash) {
 void check_same_traces(const PartHeader& part, const std::string& name, const PartHeader& first,
                        const std::string& first_name) {
   if (part.traces.size() != first.traces.size()) {
-    throw InputError(name + ": binds " + std::to_string(part.traces.size()) + " traces, but " + first_name +
-                     " binds " + std::to_string(first.traces.size()));
+    throw InputError(name + ": binds " + std::to_string(part.traces.size()) + " traces, but " + first_name + " binds " +
+                     std::to_string(first.traces.size()));
   }
   for (std::size_t t = 0; t < part.traces.size(); ++t) {
     if (part.traces[t].hash != first.traces[t].hash) {
@@ -77,8 +77,7 @@ CombinedParts combine_parts(std::vector<PartialState>&& parts, const std::vector
     const PartHeader& h = parts[i].header;
     const std::string& name = names[i];
     if (h.allocsim_version != ALLOCSIM_VERSION) {
-      throw InputError(name + ": written by allocsim " + h.allocsim_version + ", this is allocsim " +
-                       ALLOCSIM_VERSION);
+      throw InputError(name + ": written by allocsim " + h.allocsim_version + ", this is allocsim " + ALLOCSIM_VERSION);
     }
     if (h.source != first.source || h.document != first.document) {
       throw InputError(name + ": a part of scenario " + h.source + ", not of " + first.source + " like " +

@@ -19,7 +19,7 @@ void run_shard(const Scenario& scenario, const ScenarioOptions& options);
 // Every unit's state of one scenario, from its parts.
 struct CombinedParts {
   Scenario scenario;
-  std::vector<BlockResult> units;   // indexed like plan_work_units(scenario)
+  std::vector<BlockResult> units;    // indexed like plan_work_units(scenario)
   std::vector<std::string> origins;  // per unit, the name of the part it came from
 };
 

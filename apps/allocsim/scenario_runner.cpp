@@ -39,7 +39,8 @@ void read_trace_files(const Scenario& scenario, std::set<std::string>& read) {
 // not exist. Refused instead, before anything runs.
 void check_source_name(const Scenario& scenario) {
   if (!is_utf8(scenario.source)) {
-    throw InputError(printable_unquoted(scenario.source) + ": the file name is not UTF-8, and summary.json must name it");
+    throw InputError(printable_unquoted(scenario.source) +
+                     ": the file name is not UTF-8, and summary.json must name it");
   }
 }
 
@@ -48,8 +49,7 @@ void check_source_name(const Scenario& scenario) {
 void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("scenarios", options.files, "scenario JSON files")->required();
   command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
-  command.add_option("--threads", options.threads, "worker threads (default: all cores)")
-      ->check(thread_count());
+  command.add_option("--threads", options.threads, "worker threads (default: all cores)")->check(thread_count());
   command.add_option("--seed", options.seed, "override the scenarios' seed")->check(seed_number());
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(whole_number(kMinReplications, kMaxReplications));

@@ -23,7 +23,7 @@ struct ScenarioOptions {
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> replications;
   bool quiet = false;
-  bool no_charts = false;  // skip the scenarios' charts and tables
+  bool no_charts = false;             // skip the scenarios' charts and tables
   std::optional<std::string> replay;  // overrides the scenarios' "replay"
   // `run` only: compute shard K/N's work units into the part file --out.
   std::optional<std::string> shard;

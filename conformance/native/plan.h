@@ -84,13 +84,16 @@ __attribute__((noinline)) inline void* driver_allocate(std::size_t size) {
   return p;
 }
 
-#define DRIVER_SITE(name)                                                   \
-  __attribute__((noinline)) void site_##name(const driver::Site& site) {    \
-    for (std::uint64_t j = 0; j < site.count; ++j) {                        \
-      void* p = driver_allocate(site.sizes[j % site.sizes.size()]);         \
-      if (site.freed) std::free(p); else driver::keep(p);                 \
-    }                                                                       \
-    __asm__ volatile("" ::: "memory");                                      \
+#define DRIVER_SITE(name)                                                \
+  __attribute__((noinline)) void site_##name(const driver::Site& site) { \
+    for (std::uint64_t j = 0; j < site.count; ++j) {                     \
+      void* p = driver_allocate(site.sizes[j % site.sizes.size()]);      \
+      if (site.freed)                                                    \
+        std::free(p);                                                    \
+      else                                                               \
+        driver::keep(p);                                                 \
+    }                                                                    \
+    __asm__ volatile("" ::: "memory");                                   \
   }
 DRIVER_SITE(startup)
 DRIVER_SITE(small)
@@ -105,9 +108,13 @@ DRIVER_SITE(freed)
 
 inline void run_plan(const Plan& plan) {
   using Function = void (*)(const Site&);
-  struct Entry { const char* name; Function function; };
-  static const Entry table[] = {{"startup", site_startup}, {"small", site_small}, {"medium", site_medium}, {"large", site_large},
-                                {"mixed", site_mixed}, {"stacked", site_stacked}, {"marker", site_marker}, {"freed", site_freed}};
+  struct Entry {
+    const char* name;
+    Function function;
+  };
+  static const Entry table[] = {{"startup", site_startup}, {"small", site_small}, {"medium", site_medium},
+                                {"large", site_large},     {"mixed", site_mixed}, {"stacked", site_stacked},
+                                {"marker", site_marker},   {"freed", site_freed}};
   for (const Site& site : plan.sites) {
     Function function = nullptr;
     for (const Entry& e : table) {

@@ -35,8 +35,8 @@ std::string shown(const py::int_& number) {
 
 double real_argument(py::handle value, const std::string& name) {
   const PyNumberMethods* number = Py_TYPE(value.ptr())->tp_as_number;
-  const bool is_number = PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) ||
-                         (number != nullptr && number->nb_float != nullptr);
+  const bool is_number =
+      PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) || (number != nullptr && number->nb_float != nullptr);
   if (!is_number) throw_type_error(name + " must be a number, got " + type_name(value));
   const double result = PyFloat_AsDouble(value.ptr());
   if (result == -1.0 && PyErr_Occurred()) {
@@ -70,8 +70,7 @@ std::optional<std::string> optional_string(py::handle value, const std::string& 
 }
 
 std::string path_argument(py::handle value, const std::string& name) {
-  const bool is_path = PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr()) ||
-                       py::hasattr(value, "__fspath__");
+  const bool is_path = PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr()) || py::hasattr(value, "__fspath__");
   if (!is_path) throw_type_error(name + " must be a str or an os.PathLike, got " + type_name(value));
   const py::module_ os = py::module_::import("os");
   const std::string path = string_argument(os.attr("fsdecode")(value), name);

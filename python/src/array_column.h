@@ -59,9 +59,11 @@ std::vector<Target> convert_column(const pybind11::array& array, const std::stri
 template <typename Target>
 std::vector<Target> array_column(const pybind11::array& array, const std::string& name, long long length,
                                  bool minus_one_is_max = false) {
-  if (array.ndim() != 1) throw InputError(name + " must be a one-dimensional array, got " + std::to_string(array.ndim()) + " dimensions");
+  if (array.ndim() != 1)
+    throw InputError(name + " must be a one-dimensional array, got " + std::to_string(array.ndim()) + " dimensions");
   if (length >= 0 && array.shape(0) != length) {
-    throw InputError(name + " has " + std::to_string(array.shape(0)) + " elements, sizes has " + std::to_string(length));
+    throw InputError(name + " has " + std::to_string(array.shape(0)) + " elements, sizes has " +
+                     std::to_string(length));
   }
   const char kind = array.dtype().kind();
   const auto width = array.dtype().itemsize();

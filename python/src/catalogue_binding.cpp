@@ -9,8 +9,8 @@
 #include "allocsim/estimate/quantile_table.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
-#include "arguments.h"
 #include "allocsim/util/json_text.h"
+#include "arguments.h"
 #include "bindings.h"
 
 namespace py = pybind11;
@@ -41,14 +41,14 @@ QuantileRounding parse_rounding(const std::string& name) {
 py::dict bytes_interval(const py::object& samples, const py::object& tail_bytes, const py::object& p,
                         const py::object& level, const py::object& method, const py::object& rounding,
                         const py::object& boundary_correction) {
-  const interval::BytesInterval b = interval::bytes_interval(
-      {.samples = integer_argument<std::int64_t>(samples, "samples"),
-       .tail_bytes = integer_argument<std::int64_t>(tail_bytes, "tail_bytes"),
-       .p = real_argument(p, "p"),
-       .level = real_argument(level, "level"),
-       .method = parse_method(string_argument(method, "method")),
-       .boundary_correction = bool_argument(boundary_correction, "boundary_correction"),
-       .rounding = parse_rounding(string_argument(rounding, "rounding"))});
+  const interval::BytesInterval b =
+      interval::bytes_interval({.samples = integer_argument<std::int64_t>(samples, "samples"),
+                                .tail_bytes = integer_argument<std::int64_t>(tail_bytes, "tail_bytes"),
+                                .p = real_argument(p, "p"),
+                                .level = real_argument(level, "level"),
+                                .method = parse_method(string_argument(method, "method")),
+                                .boundary_correction = bool_argument(boundary_correction, "boundary_correction"),
+                                .rounding = parse_rounding(string_argument(rounding, "rounding"))});
   py::dict d;
   d["estimate"] = b.estimate;
   d["lower"] = b.lower;
@@ -59,7 +59,7 @@ py::dict bytes_interval(const py::object& samples, const py::object& tail_bytes,
 py::list table(const py::object& p, const py::object& level, const py::object& rounding) {
   py::list rows;
   const auto quantiles = interval::quantile_table(real_argument(p, "p"), real_argument(level, "level"),
-                                                parse_rounding(string_argument(rounding, "rounding")));
+                                                  parse_rounding(string_argument(rounding, "rounding")));
   for (const auto& row : quantiles) {
     py::dict d;
     d["samples"] = row.samples;

@@ -73,8 +73,8 @@ struct RunFiles {
   std::optional<std::string> intervals, profiles, estimates;  // absent where the CLI writes no file
 };
 
-RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::optional<std::string>& out,
-                        bool charts, std::size_t top) {
+RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::optional<std::string>& out, bool charts,
+                        std::size_t top) {
   // Checked before the run: a results directory that may not be replaced costs no work.
   if (out) check_results_directory(results_directory(*out, scenario), scenario_inputs(scenario), "out");
   RunOptions options;
@@ -111,8 +111,8 @@ void use_trace(Scenario& scenario, const PyTrace& trace) {
   scenario.document["trace"] = {{"kind", "in-memory"}, {"format", trace.format}, {"allocations", trace.trace->size()}};
 }
 
-py::dict run(const std::string& source, bool is_path, const Overrides& overrides,
-             const std::optional<std::string>& out, bool charts, const PyTrace* trace, std::size_t top) {
+py::dict run(const std::string& source, bool is_path, const Overrides& overrides, const std::optional<std::string>& out,
+             bool charts, const PyTrace* trace, std::size_t top) {
   Scenario scenario = is_path ? read_input_file(source, load_scenario) : parse_scenario(source, "<scenario>");
   apply(overrides, scenario);
   if (trace != nullptr) use_trace(scenario, *trace);
@@ -141,8 +141,8 @@ void bind_run(py::module_& module) {
   module.def(
       "_run",
       [](const py::object& source, bool is_path, const py::object& threads, const py::object& seed,
-         const py::object& replications, const py::object& replay, const py::object& out,
-         const py::object& charts, const PyTrace* trace, const py::object& top) {
+         const py::object& replications, const py::object& replay, const py::object& out, const py::object& charts,
+         const PyTrace* trace, const py::object& top) {
         const Overrides overrides = read_overrides(threads, seed, replications, replay);
         const auto top_count = integer_argument<std::size_t>(top, "top", 1, kMaxTop);
         const std::optional<std::string> out_path =
@@ -157,8 +157,8 @@ void bind_run(py::module_& module) {
   module.def(
       "_evaluate_scenario",
       [](const std::string& trace_json, const py::object& trace_name, const py::object& schemes,
-         const py::object& rates, const py::object& groups, const py::object& windows,
-         const py::object& replications, const py::object& seed, const py::object& name) {
+         const py::object& rates, const py::object& groups, const py::object& windows, const py::object& replications,
+         const py::object& seed, const py::object& name) {
         EvaluateRequest request{nlohmann::json::parse(trace_json),
                                 string_argument(trace_name, "trace_name"),
                                 string_list_argument(schemes, "schemes"),

@@ -12,8 +12,8 @@
 #include "allocsim/trace/format/heaptrack_json.h"
 #include "allocsim/trace/format/trace_format.h"
 #include "allocsim/trace/trace_summary.h"
-#include "arguments.h"
 #include "allocsim/util/json_text.h"
+#include "arguments.h"
 #include "array_column.h"
 #include "bindings.h"
 #include "errors.h"
@@ -54,7 +54,8 @@ PyTrace load(const py::object& path_object, const py::object& format_object, con
 // stacks named by stack_names, checked before anything is sized by it. With names,
 // every id must have one and the count is the number of names; without, an id must
 // be below the number of allocations, as Trace::validate asks.
-std::uint32_t id_count(const Column<std::uint32_t>& ids, const std::vector<std::string>& names, const std::string& what) {
+std::uint32_t id_count(const Column<std::uint32_t>& ids, const std::vector<std::string>& names,
+                       const std::string& what) {
   const std::size_t limit = names.empty() ? std::max<std::size_t>(ids.size(), 1) : names.size();
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < limit) continue;
@@ -92,9 +93,9 @@ std::vector<T> column_or(const std::optional<py::array>& array, const std::strin
 
 // Every argument arrives as a plain object and is read here (arguments.h).
 PyTrace from_arrays(const py::object& sizes_object, const py::object& threads_object, const py::object& stacks_object,
-                    const py::object& times_object, const py::object& frees_object,
-                    const py::object& allocated_object, const py::object& types_object,
-                    const py::object& stack_names_object, const py::object& type_names_object) {
+                    const py::object& times_object, const py::object& frees_object, const py::object& allocated_object,
+                    const py::object& types_object, const py::object& stack_names_object,
+                    const py::object& type_names_object) {
   const auto sizes = optional_array(sizes_object, "sizes");
   if (!sizes) throw_type_error("sizes must be a NumPy array, got None");
   const auto threads = optional_array(threads_object, "threads");
@@ -176,7 +177,8 @@ void save(const PyTrace& t, const py::object& path_object, const py::object& for
   const std::optional<std::string> format = optional_string(format_object, "format");
   TraceFormat to = output_format_for(path);
   if (format) {
-    if (*format != "csv" && *format != "native") throw InputError("format must be csv or native, got '" + *format + "'");
+    if (*format != "csv" && *format != "native")
+      throw InputError("format must be csv or native, got '" + *format + "'");
     to = *format == "csv" ? TraceFormat::csv : TraceFormat::native;
   }
   py::gil_scoped_release released;
@@ -205,10 +207,9 @@ element; non-integer arrays and arguments of the wrong type raise TypeError.)";
 
 void bind_trace(py::module_& module) {
   py::class_<PyTrace>(module, "Trace", kTraceDoc)
-      .def(py::init(&from_arrays), py::arg("sizes"), py::arg("threads") = py::none(),
-           py::arg("stacks") = py::none(), py::arg("times") = py::none(), py::arg("frees") = py::none(),
-           py::arg("allocated") = py::none(), py::arg("types") = py::none(), py::arg("stack_names") = py::list(),
-           py::arg("type_names") = py::list())
+      .def(py::init(&from_arrays), py::arg("sizes"), py::arg("threads") = py::none(), py::arg("stacks") = py::none(),
+           py::arg("times") = py::none(), py::arg("frees") = py::none(), py::arg("allocated") = py::none(),
+           py::arg("types") = py::none(), py::arg("stack_names") = py::list(), py::arg("type_names") = py::list())
       .def_static("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("pairing") = "lifo",
                   py::arg("clock") = "events",
                   R"(Reads a trace file of any format allocsim reads.
@@ -229,9 +230,8 @@ Raises FileNotFoundError for a missing file, ValueError for a malformed one.)")
            "(2**64-1 = live at the end).")
       .def("__len__", [](const PyTrace& t) { return t.trace->size(); })
       .def_property_readonly("format", [](const PyTrace& t) { return t.format; })
-      .def_property_readonly("heaptrack", [](const PyTrace& t) {
-        return t.heaptrack ? heaptrack_dict(t) : py::object(py::none());
-      })
+      .def_property_readonly("heaptrack",
+                             [](const PyTrace& t) { return t.heaptrack ? heaptrack_dict(t) : py::object(py::none()); })
       .def_property_readonly("thread_count", [](const PyTrace& t) { return t.trace->thread_count; })
       .def_property_readonly("stack_count", [](const PyTrace& t) { return t.trace->stack_count; })
       .def_property_readonly("type_count", [](const PyTrace& t) { return t.trace->type_count; })

@@ -11,7 +11,8 @@ int main() {
     "name": "consumer", "seed": 3, "replications": 50,
     "trace": {"allocations": 1000, "sizes": {"distribution": "constant", "size": 64}},
     "schemes": [{"scheme": "poisson", "rate": 4096}]
-  })", "consumer");
+  })",
+                                                               "consumer");
   allocsim::RunOptions options;
   options.threads = 2;
   const allocsim::ScenarioResult result = allocsim::run_scenario(scenario, options);

@@ -20,8 +20,8 @@ struct CliResult {
 // Runs the allocsim binary with `arguments` (shell words) and captures its output;
 // in `directory` (a shell word) when one is given.
 inline CliResult run_cli(const std::string& arguments, bool with_stderr = false, const std::string& directory = "") {
-  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + std::string(ALLOCSIM_CLI) +
-                              " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + std::string(ALLOCSIM_CLI) + " " +
+                              arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, ""};
   std::string output;

@@ -30,12 +30,12 @@ inline ScenarioResult run_scenario_text(const std::string& json, unsigned thread
 }
 
 // The metric row of (scheme, estimator, group kind, group) at sweep point `point`.
-inline const Metrics& find_row(const ScenarioResult& result, const std::string& scheme,
-                               const std::string& estimator, GroupKind kind = GroupKind::total,
-                               const std::string& group = "all", std::size_t point = 0) {
+inline const Metrics& find_row(const ScenarioResult& result, const std::string& scheme, const std::string& estimator,
+                               GroupKind kind = GroupKind::total, const std::string& group = "all",
+                               std::size_t point = 0) {
   for (const auto& row : result.rows) {
-    if (row.point == point && row.scheme == scheme && row.estimator == estimator &&
-        row.group_kind == kind && row.group == group) {
+    if (row.point == point && row.scheme == scheme && row.estimator == estimator && row.group_kind == kind &&
+        row.group == group) {
       return row.metrics;
     }
   }

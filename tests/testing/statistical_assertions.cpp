@@ -8,8 +8,8 @@ namespace allocsim::testing {
   const double distance = std::fabs(measured - expected);
   if (distance <= k * standard_error) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "measured " << measured << ", expected " << expected << ": "
-                                       << distance / standard_error << " standard errors apart (se "
-                                       << standard_error << "), more than " << k;
+                                       << distance / standard_error << " standard errors apart (se " << standard_error
+                                       << "), more than " << k;
 }
 
 ::testing::AssertionResult unbiased(const Metrics& m, double k) {
@@ -26,8 +26,8 @@ namespace allocsim::testing {
 ::testing::AssertionResult matches_closed_form(double value, double closed_form, double relative_tolerance) {
   const double distance = std::fabs(value - closed_form);
   if (distance <= relative_tolerance * std::fabs(closed_form)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "value " << value << " differs from the closed form " << closed_form
-                                       << " by " << distance / std::fabs(closed_form) << " of it, more than "
+  return ::testing::AssertionFailure() << "value " << value << " differs from the closed form " << closed_form << " by "
+                                       << distance / std::fabs(closed_form) << " of it, more than "
                                        << relative_tolerance;
 }
 

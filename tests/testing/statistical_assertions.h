@@ -11,8 +11,7 @@ namespace allocsim::testing {
 
 // |measured - expected| <= k se: a Monte Carlo value agrees with its expected
 // value (false-alarm rate kSigmasFalseAlarmRate at the default k). Fails on NaN.
-::testing::AssertionResult within_sigmas(double measured, double expected, double standard_error,
-                                         double k = kSigmas);
+::testing::AssertionResult within_sigmas(double measured, double expected, double standard_error, double k = kSigmas);
 
 // The estimator of `m` is unbiased: its bias is within k standard errors of 0,
 // the standard error of a mean of R replications by the theory's variance,

@@ -12,8 +12,7 @@ namespace allocsim::testing {
 
 // A trace of the given requested sizes; thread ids default to 0, stacks to 0,
 // everything live at the end.
-inline Trace make_trace(const std::vector<std::uint64_t>& sizes,
-                        const std::vector<std::uint32_t>& threads = {}) {
+inline Trace make_trace(const std::vector<std::uint64_t>& sizes, const std::vector<std::uint32_t>& threads = {}) {
   Trace t;
   t.requested = sizes;
   const std::size_t n = sizes.size();

@@ -21,7 +21,8 @@ namespace {
 // Every rank's bytes, on rank 0 (empty elsewhere), in rank order.
 std::vector<std::string> gather_on_root(const std::string& mine, int rank, int size) {
   if (mine.size() > static_cast<std::size_t>(INT_MAX)) {
-    throw InputError("--mpi: rank " + std::to_string(rank) + "'s partial state exceeds one MPI message (2 GiB); "
+    throw InputError("--mpi: rank " + std::to_string(rank) +
+                     "'s partial state exceeds one MPI message (2 GiB); "
                      "use more ranks or --shard");
   }
   int count = static_cast<int>(mine.size());

@@ -27,7 +27,11 @@ class StackReplications {
  public:
   StackReplications(const Scheme& scheme, const Trace& trace, const std::vector<std::uint32_t>& slot,
                     const std::vector<double>& slot_truth, double total_truth)
-      : trace_(trace), slot_(slot), slot_truth_(slot_truth), total_truth_(total_truth), replay_(scheme, trace),
+      : trace_(trace),
+        slot_(slot),
+        slot_truth_(slot_truth),
+        total_truth_(total_truth),
+        replay_(scheme, trace),
         seen_(slot_truth.size()) {}
 
   ReplicationRows run_block(const StreamKey& first, std::uint64_t count) {
@@ -42,7 +46,8 @@ class StackReplications {
         const std::uint32_t s = slot_[trace_.stack[observations[o].event]];
         return s == kNotTallied ? slots : s;
       };
-      replay_.group_estimates(0, 1, [](std::size_t) { return std::size_t{0}; }, total_);
+      replay_.group_estimates(
+          0, 1, [](std::size_t) { return std::size_t{0}; }, total_);
       replay_.group_estimates(0, slots, slot_of, estimate_);
       const double total = total_[0];
       std::fill(seen_.begin(), seen_.end(), 0);
@@ -115,9 +120,9 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
   // Delta method: se(sqrt(m)) = se(m) / (2 sqrt(m)).
   check.se_total_relative_rmse = mse > 0 ? squared_error.standard_error() / (2 * std::sqrt(mse)) / total_truth : 0;
   const double k = options.sigmas;
-  check.meets = !targets.total_error ||
-                targets.total_z() * (check.total_relative_rmse - k * check.se_total_relative_rmse) <=
-                    *targets.total_error;
+  check.meets =
+      !targets.total_error ||
+      targets.total_z() * (check.total_relative_rmse - k * check.se_total_relative_rmse) <= *targets.total_error;
   check.target_stacks = static_cast<std::uint32_t>(slot_truth.size());
   for (std::size_t s = 0; s < slot_truth.size(); ++s) {
     const double mape = relative_error(s).mean(), se_mape = relative_error(s).standard_error();

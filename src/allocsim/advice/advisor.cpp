@@ -19,9 +19,7 @@ double grid_interval(int k) { return std::round(std::exp2(k / 2.0)); }
 
 }  // namespace
 
-double AccuracyTargets::total_z() const {
-  return boost::math::quantile(boost::math::normal(), (1 + confidence) / 2);
-}
+double AccuracyTargets::total_z() const { return boost::math::quantile(boost::math::normal(), (1 + confidence) / 2); }
 
 StackObjective AccuracyTargets::stack_objective() const {
   StackObjective objective{.share = stack_share};
@@ -69,9 +67,10 @@ const Advisor::References& Advisor::references(const std::string& scheme, const 
   auto found = references_.find(scheme);
   if (found == references_.end()) {
     found = references_
-                .emplace(scheme, References{{trace_, accuracy.measured, DesignObjective::allocated},
-                                            {trace_, accuracy.measured, DesignObjective::live},
-                                            {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}})
+                .emplace(scheme,
+                         References{{trace_, accuracy.measured, DesignObjective::allocated},
+                                    {trace_, accuracy.measured, DesignObjective::live},
+                                    {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}})
                 .first;
   }
   return found->second;

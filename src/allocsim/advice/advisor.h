@@ -49,8 +49,8 @@ struct AccuracyTargets {
 // objective (stack_objective()) when stack targets are given.
 struct AdvisedScheme {
   std::string name;
-  std::string unit;  // of the interval: "bytes" or "allocations"
-  double least_interval = 1;  // the smallest interval the scheme accepts
+  std::string unit;                              // of the interval: "bytes" or "allocations"
+  double least_interval = 1;                     // the smallest interval the scheme accepts
   const SchemeDescriptor* descriptor = nullptr;  // its advice rule and rate parameter
 };
 // Every registered scheme with an advice rule, in registry order.
@@ -67,9 +67,9 @@ struct AdvicePoint {
   double expected_samples = 0;
   double samples_per_mb = 0;  // expected samples per 10^6 bytes of the scheme's measured bytes
   double total_relative_rmse = 0;
-  std::uint32_t target_stacks = 0;     // stacks holding >= f of the bytes
-  double worst_stack_mape = 0;         // over those stacks (normal approximation)
-  double least_stack_seen = 1;         // over those stacks
+  std::uint32_t target_stacks = 0;  // stacks holding >= f of the bytes
+  double worst_stack_mape = 0;      // over those stacks (normal approximation)
+  double least_stack_seen = 1;      // over those stacks
   bool meets = false;
   // Against the optimum at the same samples, for the total, the live heap and the
   // target stacks (the stack objective over stacks holding >= f of the bytes).

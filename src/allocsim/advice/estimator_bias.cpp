@@ -81,9 +81,8 @@ EstimatorBias estimator_bias(const Scheme& scheme, std::size_t estimator) {
     if (!high || relative[i] > relative[*high]) high = i;
   }
   const std::string ladder = bytes(trace.requested.front()) + " to " + bytes(trace.requested.back());
-  const std::string scope = theory.per_allocation()
-                                ? "each allocation's contribution, so any group's sum"
-                                : "the closed form of a group's total";
+  const std::string scope = theory.per_allocation() ? "each allocation's contribution, so any group's sum"
+                                                    : "the closed form of a group's total";
   if (!first) {
     return {EstimatorBias::Kind::unbiased, "unbiased at every allocation size from " + ladder + " (" + scope + ")"};
   }

@@ -13,7 +13,8 @@ OptimumReference::OptimumReference(const Trace& trace, std::span<const std::uint
 
 OptimumGap OptimumReference::gap(const SchemeAccuracy& accuracy) const {
   OptimumGap gap;
-  for (std::size_t i = 0; i < weights_.size(); ++i) gap.scheme_variance += weights_[i] * accuracy.allocation_variance[i];
+  for (std::size_t i = 0; i < weights_.size(); ++i)
+    gap.scheme_variance += weights_[i] * accuracy.allocation_variance[i];
   if (!(accuracy.expected_samples > 0)) {
     gap.optimal_variance = gap.ratio = std::numeric_limits<double>::infinity();
     return gap;

@@ -15,9 +15,9 @@ ProbabilityCurve curve(const Trace& trace, std::string label, double interval, c
   points.reserve(trace.size());
   for (std::size_t i = 0; i < trace.size(); ++i) points.emplace_back(trace.requested[i], p[i]);
   std::sort(points.begin(), points.end());
-  points.erase(std::unique(points.begin(), points.end(),
-                           [](const auto& a, const auto& b) { return a.first == b.first; }),
-               points.end());
+  points.erase(
+      std::unique(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+      points.end());
   ProbabilityCurve c{std::move(label), interval, {}, {}};
   for (const auto& [size, probability] : points) {
     if (!c.sizes.empty() && static_cast<double>(size) < 1.02 * static_cast<double>(c.sizes.back())) continue;

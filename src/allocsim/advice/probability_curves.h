@@ -12,8 +12,8 @@
 namespace allocsim {
 
 struct ProbabilityCurve {
-  std::string label;   // the scheme, or "optimum"
-  double interval = 0;  // 0 for the optimum
+  std::string label;                 // the scheme, or "optimum"
+  double interval = 0;               // 0 for the optimum
   std::vector<std::uint64_t> sizes;  // distinct requested sizes, ascending, at least 2% apart
   std::vector<double> probability;
 };

@@ -12,7 +12,7 @@
 namespace allocsim {
 
 struct GroupAccuracy {
-  double truth = 0;       // bytes (as the estimator measures them)
+  double truth = 0;  // bytes (as the estimator measures them)
   double bias = 0;
   double variance = 0;
   double log_p_none = 0;  // ln P(no allocation of the group sampled)
@@ -28,7 +28,7 @@ struct SchemeAccuracy {
   std::vector<std::uint64_t> measured;  // Z_i: the bytes the estimator counts
   double expected_samples = 0;          // sampled allocations
   GroupAccuracy total;
-  std::vector<GroupAccuracy> stacks;    // by stack id
+  std::vector<GroupAccuracy> stacks;        // by stack id
   std::vector<double> probability;          // P(sampled) per allocation
   std::vector<double> allocation_variance;  // Var_i per allocation
 };

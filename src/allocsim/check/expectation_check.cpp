@@ -193,8 +193,7 @@ ExpectationOutcome evaluate(const Expectation& e, const MetricView& v) {
 
 }  // namespace
 
-std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
-                                                   const ScenarioResult& result) {
+std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario, const ScenarioResult& result) {
   std::vector<ExpectationOutcome> outcomes;
   for (std::size_t i = 0; i < scenario.expectations.size(); ++i) {
     const Expectation& e = scenario.expectations[i];
@@ -222,8 +221,8 @@ std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
 std::string format_outcomes(const std::vector<ExpectationOutcome>& outcomes) {
   std::string out;
   for (const auto& o : outcomes) {
-    out += std::string(o.passed ? "PASS  " : "FAIL  ") + o.name + "  " + o.row + "  value=" +
-           number(o.value) + "  " + o.bound + "\n";
+    out += std::string(o.passed ? "PASS  " : "FAIL  ") + o.name + "  " + o.row + "  value=" + number(o.value) + "  " +
+           o.bound + "\n";
   }
   return out;
 }

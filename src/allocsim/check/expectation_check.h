@@ -16,8 +16,7 @@ struct ExpectationOutcome {
   bool passed = false;
 };
 
-std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario,
-                                                   const ScenarioResult& result);
+std::vector<ExpectationOutcome> check_expectations(const Scenario& scenario, const ScenarioResult& result);
 
 // One line per outcome, aligned, for the terminal.
 std::string format_outcomes(const std::vector<ExpectationOutcome>& outcomes);

@@ -12,8 +12,8 @@
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
-#include "allocsim/util/staged_directory.h"
 #include "allocsim/util/json_text.h"
+#include "allocsim/util/staged_directory.h"
 
 namespace fs = std::filesystem;
 
@@ -46,11 +46,29 @@ std::string join(const std::vector<std::string>& fields) {
   return line + "\n";
 }
 
-const std::vector<std::string> kSiteColumns = {
-    "system", "site", "allocations", "model_count", "observed_count", "se_observed_count", "z_count",
-    "model_count_var", "observed_count_var", "z_count_var", "model_p", "observed_p", "count_p",
-    "truth", "model_estimate", "model_estimate_sd", "observed_estimate", "se_observed_estimate", "z_estimate",
-    "observed_bias", "count_ratio", "se_count_ratio", "theory_ratio"};
+const std::vector<std::string> kSiteColumns = {"system",
+                                               "site",
+                                               "allocations",
+                                               "model_count",
+                                               "observed_count",
+                                               "se_observed_count",
+                                               "z_count",
+                                               "model_count_var",
+                                               "observed_count_var",
+                                               "z_count_var",
+                                               "model_p",
+                                               "observed_p",
+                                               "count_p",
+                                               "truth",
+                                               "model_estimate",
+                                               "model_estimate_sd",
+                                               "observed_estimate",
+                                               "se_observed_estimate",
+                                               "z_estimate",
+                                               "observed_bias",
+                                               "count_ratio",
+                                               "se_count_ratio",
+                                               "theory_ratio"};
 
 std::vector<std::string> site_fields(const ConformanceResult& result, const SiteRow& row) {
   const bool ratio = row.model_count > 0;
@@ -141,13 +159,14 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
       {"rate", result.plan.rate},
       {"runs", result.counts.size()},
       {"plan_scale", options.plan_scale},
-      {"model", {{"scheme", result.system->scheme},
-                 {"parameters", result.scheme_parameters},
-                 {"estimator", result.system->estimator},
-                 {"closed_form_counts", result.model.closed_form_counts},
-                 {"closed_form_estimates", result.model.closed_form_estimates},
-                 {"monte_carlo_replications", result.model.replications},
-                 {"seed", options.seed}}},
+      {"model",
+       {{"scheme", result.system->scheme},
+        {"parameters", result.scheme_parameters},
+        {"estimator", result.system->estimator},
+        {"closed_form_counts", result.model.closed_form_counts},
+        {"closed_form_estimates", result.model.closed_form_estimates},
+        {"monte_carlo_replications", result.model.replications},
+        {"seed", options.seed}}},
       {"alpha", result.comparison.alpha},
       {"bonferroni_threshold", result.comparison.threshold},
       {"tests", result.comparison.tests.size()},
@@ -175,11 +194,11 @@ void write_conformance_results(const ConformanceResult& result, const Conformanc
 std::string verdict_table(const ConformanceResult& result) {
   const Comparison& c = result.comparison;
   char line[512];
-  std::string out = result.system->name + " " + result.version + ", rate " + std::to_string(result.plan.rate) +
-                    ", " + std::to_string(result.counts.size()) + " runs; model " + result.system->scheme + " (" +
+  std::string out = result.system->name + " " + result.version + ", rate " + std::to_string(result.plan.rate) + ", " +
+                    std::to_string(result.counts.size()) + " runs; model " + result.system->scheme + " (" +
                     (result.model.closed_form_counts ? "closed form" : "Monte Carlo") + ")\n";
-  std::snprintf(line, sizeof line, "%-8s %8s %10s %10s %7s %8s %8s %8s %8s\n", "site", "allocs", "model", "real",
-                "z", "z_var", "p_alloc", "est_bias", "z_est");
+  std::snprintf(line, sizeof line, "%-8s %8s %10s %10s %7s %8s %8s %8s %8s\n", "site", "allocs", "model", "real", "z",
+                "z_var", "p_alloc", "est_bias", "z_est");
   out += line;
   for (const SiteRow& row : c.rows) {
     const double bias = row.observed_estimate && row.truth > 0 ? *row.observed_estimate / row.truth - 1 : NAN;

@@ -38,15 +38,15 @@ struct ConformanceResult {
   Plan plan;
   Trace trace;
   nlohmann::json scheme_parameters;
-  std::string version;                            // the driver's meta version
-  std::vector<std::vector<double>> counts;        // [run][site] sampled allocations
-  std::vector<std::vector<double>> estimates;     // [run][site] the tool's estimate
-  std::uint64_t distinct_runs = 0;                // runs whose sample lists differ from all others
-  std::uint64_t size_mismatches = 0;              // planned sizes whose allocator size the model gets wrong
+  std::string version;                         // the driver's meta version
+  std::vector<std::vector<double>> counts;     // [run][site] sampled allocations
+  std::vector<std::vector<double>> estimates;  // [run][site] the tool's estimate
+  std::uint64_t distinct_runs = 0;             // runs whose sample lists differ from all others
+  std::uint64_t size_mismatches = 0;           // planned sizes whose allocator size the model gets wrong
   std::uint64_t sizes_checked = 0;
-  std::uint64_t sample_size_mismatches = 0;       // samples recorded with another size than the model's
+  std::uint64_t sample_size_mismatches = 0;  // samples recorded with another size than the model's
   std::uint64_t sample_sizes_checked = 0;
-  std::vector<std::string> unexplained;           // sample lines of sizes a site never allocates
+  std::vector<std::string> unexplained;  // sample lines of sizes a site never allocates
   ModelMoments model;
   Comparison comparison;
   bool passed = false;
@@ -59,8 +59,8 @@ struct ConformanceModel {
   Plan plan;
   nlohmann::json scheme_parameters;
   std::map<std::uint64_t, std::uint64_t> allocated;  // the trace's allocated column; empty: the model's sizes
-  Trace trace;   // the plan
-  Trace split;   // the plan with each size of a mixed site a stack of its own
+  Trace trace;                                       // the plan
+  Trace split;                                       // the plan with each size of a mixed site a stack of its own
   std::shared_ptr<const Scheme> scheme;
   ModelRequest request;
   ModelMoments moments, split_moments;

@@ -23,7 +23,8 @@ CountDistribution convolve(const CountDistribution& a, const CountDistribution& 
   out.first = a.first + b.first;
   out.probability.assign(a.probability.size() + b.probability.size() - 1, 0.0);
   for (std::size_t i = 0; i < a.probability.size(); ++i) {
-    for (std::size_t j = 0; j < b.probability.size(); ++j) out.probability[i + j] += a.probability[i] * b.probability[j];
+    for (std::size_t j = 0; j < b.probability.size(); ++j)
+      out.probability[i + j] += a.probability[i] * b.probability[j];
   }
   trim(out);
   return out;

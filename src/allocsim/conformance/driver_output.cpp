@@ -47,8 +47,8 @@ DriverRun read_driver_output(const std::string& path) {
       run.meta[std::string(f[1])] = std::string(f[2]);
     } else if (f[0] == "sample") {
       expect(5);
-      run.samples.push_back({std::string(f[1]), number<std::uint64_t>(f[2], where),
-                             number<std::uint64_t>(f[3], where), number<int>(f[4], where) != 0});
+      run.samples.push_back({std::string(f[1]), number<std::uint64_t>(f[2], where), number<std::uint64_t>(f[3], where),
+                             number<int>(f[4], where) != 0});
     } else if (f[0] == "profile" || f[0] == "estimate") {
       expect(4);
       auto& list = f[0] == "profile" ? run.profile : run.estimates;

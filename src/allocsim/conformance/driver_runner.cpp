@@ -36,7 +36,8 @@ std::string tail_of(const std::string& path) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::string out;
-  for (std::size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i) out += (out.empty() ? "" : " | ") + lines[i];
+  for (std::size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : " | ") + lines[i];
   return out.empty() ? "(no output)" : out;
 }
 
@@ -61,9 +62,9 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
   const fs::path temporary = binary.string() + ".tmp";
   // The stamp holds the build command: a binary built by another command is stale.
   const fs::path stamp = binary.string() + ".command";
-  const std::string command = substitute(system.build, {{"{src}", quote(paths.source_dir)},
-                                                         {"{out}", quote(temporary.string())},
-                                                         {"{dir}", quote(paths.work_dir)}});
+  const std::string command = substitute(
+      system.build,
+      {{"{src}", quote(paths.source_dir)}, {"{out}", quote(temporary.string())}, {"{dir}", quote(paths.work_dir)}});
   std::error_code error;
   bool fresh = fs::exists(binary, error) && read_file(stamp) == command;
   for (const std::string& source : system.sources) {
@@ -87,8 +88,8 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
 }
 
 std::vector<std::string> run_drivers(const ConformanceSystem& system, const DriverPaths& paths,
-                                     const std::string& binary, const std::string& plan_file,
-                                     std::uint64_t rate, std::uint64_t runs, unsigned parallel) {
+                                     const std::string& binary, const std::string& plan_file, std::uint64_t rate,
+                                     std::uint64_t runs, unsigned parallel) {
   std::vector<std::string> outputs(runs);
   std::vector<std::string> errors(runs);
   // Every run's directory exists before the threads start (a worker must not throw).
@@ -100,17 +101,16 @@ std::vector<std::string> run_drivers(const ConformanceSystem& system, const Driv
       const fs::path work = work_of(r);
       outputs[r] = (work / "out.csv").string();
       const std::string err = (work / "err.txt").string();
-      const std::string command =
-          substitute(system.run, {{"{bin}", quote(binary)},
-                                  {"{plan}", quote(plan_file)},
-                                  {"{work}", quote(work.string())},
-                                  {"{rate}", std::to_string(rate)},
-                                  {"{lg_rate}", std::to_string(std::countr_zero(rate))}});
-      const int status = shell("cd " + quote(work.string()) + " && (" + command + ") > " + quote(outputs[r]) +
-                               " 2> " + quote(err));
+      const std::string command = substitute(system.run, {{"{bin}", quote(binary)},
+                                                          {"{plan}", quote(plan_file)},
+                                                          {"{work}", quote(work.string())},
+                                                          {"{rate}", std::to_string(rate)},
+                                                          {"{lg_rate}", std::to_string(std::countr_zero(rate))}});
+      const int status =
+          shell("cd " + quote(work.string()) + " && (" + command + ") > " + quote(outputs[r]) + " 2> " + quote(err));
       if (status != 0) {
-        errors[r] = system.name + " driver run " + std::to_string(r) + " exited with status " +
-                    std::to_string(status) + ": " + tail_of(err);
+        errors[r] = system.name + " driver run " + std::to_string(r) + " exited with status " + std::to_string(status) +
+                    ": " + tail_of(err);
       }
     }
   };

@@ -1,7 +1,7 @@
 #pragma once
 // Builds a system's driver (cached: rebuilt when a source is newer than the binary
-// or the build command differs from the one in its stamp file) and runs it as K separate processes, a few at a time, each in its own
-// working directory with its output captured.
+// or the build command differs from the one in its stamp file) and runs it as K separate processes, a few at a time,
+// each in its own working directory with its output captured.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,7 +24,7 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
 // (run r's standard output). InputError naming the run and its error output when a
 // process fails.
 std::vector<std::string> run_drivers(const ConformanceSystem& system, const DriverPaths& paths,
-                                     const std::string& binary, const std::string& plan_file,
-                                     std::uint64_t rate, std::uint64_t runs, unsigned parallel);
+                                     const std::string& binary, const std::string& plan_file, std::uint64_t rate,
+                                     std::uint64_t runs, unsigned parallel);
 
 }  // namespace allocsim

@@ -94,10 +94,13 @@ void replay_totals(SchemeReplay& replay, const Trace& trace, const ModelRequest&
   for (const Observation& o : observations) {
     if (!request.count_live_only || trace.live_at_end(o.event)) totals.counts[trace.stack[o.event]] += 1;
   }
-  replay.group_estimates(request.estimator, sites, [&](std::size_t o) {
-    const std::size_t i = observations[o].event;
-    return trace.live_at_end(i) ? std::size_t{trace.stack[i]} : sites;
-  }, totals.estimates);
+  replay.group_estimates(
+      request.estimator, sites,
+      [&](std::size_t o) {
+        const std::size_t i = observations[o].event;
+        return trace.live_at_end(i) ? std::size_t{trace.stack[i]} : sites;
+      },
+      totals.estimates);
 }
 
 ModelMoments model_moments(const Scheme& scheme, const Trace& trace, const ModelRequest& request) {

@@ -21,14 +21,17 @@ Plan standard_plan(std::uint64_t rate, double scale) {
       // scaling them by their average size (scale ~1 here) undercounts the small ones
       // (sampled with 6% to 19%) by ~10% of the site; pprof, scaling each object by its
       // own size, does not (gperftools.h).
-      {"stacked", 1600, false, {8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336, 16384, 18432, 19072, 20480,
-                                21760, 24576, 27264, 1048576}},
+      {"stacked",
+       1600,
+       false,
+       {8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 1048576}},
       {"marker", 20, false, {rate}},
       {"freed", 10000, true, {200}},
   };
   double live = 0;  // checked in floating point before any count is rounded
   for (const PlanSite& site : plan.sites) {
-    if (!site.freed) live += site.name == "startup" ? static_cast<double>(site.count) : static_cast<double>(site.count) * scale;
+    if (!site.freed)
+      live += site.name == "startup" ? static_cast<double>(site.count) : static_cast<double>(site.count) * scale;
   }
   if (!(scale > 0) || live > static_cast<double>(kMaxPlanLiveBlocks)) {
     throw InputError("--scale: must be above 0 and keep at most " + std::to_string(kMaxPlanLiveBlocks) +
@@ -36,7 +39,8 @@ Plan standard_plan(std::uint64_t rate, double scale) {
   }
   for (PlanSite& site : plan.sites) {
     if (site.name == "startup") continue;
-    site.count = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(static_cast<double>(site.count) * scale)));
+    site.count =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(static_cast<double>(site.count) * scale)));
   }
   return plan;
 }

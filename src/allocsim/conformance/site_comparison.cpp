@@ -1,8 +1,8 @@
 #include "allocsim/conformance/site_comparison.h"
 
+#include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -42,8 +42,7 @@ TestResult z_test(std::string name, std::string site, double difference, double 
 
 }  // namespace
 
-Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model,
-                         double alpha) {
+Comparison compare_sites(const std::vector<SiteObservations>& observed, const ModelMoments& model, double alpha) {
   Comparison out;
   out.alpha = alpha;
   double chi2 = 0;

@@ -36,19 +36,19 @@ inline constexpr std::size_t kMinRunsForVarianceTest = 30;
 
 struct SiteObservations {
   std::string name;
-  std::vector<double> counts;        // sampled allocations, one per run
-  std::vector<double> estimates;     // the tool's estimate, one per run (empty: none)
-  double truth = 0;                  // what the tool's estimate targets (live)
+  std::vector<double> counts;     // sampled allocations, one per run
+  std::vector<double> estimates;  // the tool's estimate, one per run (empty: none)
+  double truth = 0;               // what the tool's estimate targets (live)
   // The most the tool's integer output can move the mean estimate: each per-stack
   // number it writes is truncated or rounded by less than 1 unit, and the site's
   // allocations fall in one stack record per size.
   double rounding = 0;
-  bool part = false;                 // a per-size part of a site: not in chi^2
+  bool part = false;  // a per-size part of a site: not in chi^2
 };
 
 struct TestResult {
-  std::string name;   // "count", "count_var", "estimate", "chi2"
-  std::string site;   // empty for the chi2 over all sites
+  std::string name;  // "count", "count_var", "estimate", "chi2"
+  std::string site;  // empty for the chi2 over all sites
   double statistic = 0;
   double p_value = 1;
   bool failed = false;
@@ -61,7 +61,7 @@ struct SiteRow {
   double model_count_var = 0, observed_count_var = 0;
   std::optional<double> z_count_var;
   double model_p = 0, observed_p = 0;  // per allocation: mean count / allocations
-  double count_p = 1;  // the exact test's p-value
+  double count_p = 1;                  // the exact test's p-value
   double truth = 0;
   double model_estimate = 0, model_estimate_sd = 0;
   std::optional<double> observed_estimate, se_observed_estimate, z_estimate;

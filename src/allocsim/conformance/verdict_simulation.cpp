@@ -28,8 +28,8 @@ std::vector<DriverRun> simulated_driver_runs(const ConformanceModel& model, cons
   const ConformanceSystem& system = *model.system;
   // Where the tool's estimate comes from a scaled profile, only a per-line scaling
   // of one-object lines can be written from the samples alone.
-  const bool per_line_profile = system.scaling == ProfileScaling::average_size && system.estimator == "bytes" &&
-                                system.one_line_per_sample;
+  const bool per_line_profile =
+      system.scaling == ProfileScaling::average_size && system.estimator == "bytes" && system.one_line_per_sample;
   require(system.scaling == ProfileScaling::none || per_line_profile, system,
           "its profile sums a stack's samples in a way the samples alone do not give");
   require(truth != SimulatedTruth::requested_size || system.records_allocated_sizes, system,
@@ -42,8 +42,7 @@ std::vector<DriverRun> simulated_driver_runs(const ConformanceModel& model, cons
   ReplayTotals totals;
   std::vector<DriverRun> out;
   for (std::uint64_t r = 0; r < runs; ++r) {
-    replay_totals(replay, trace, model.request, {seed, kSimulationStream, first_replication + r},
-                  totals);
+    replay_totals(replay, trace, model.request, {seed, kSimulationStream, first_replication + r}, totals);
     DriverRun run;
     run.meta = first.meta;
     run.sizes = first.sizes;

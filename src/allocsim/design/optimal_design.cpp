@@ -32,8 +32,7 @@ double design_variance(const Eigen::VectorXd& cost, const Eigen::VectorXd& proba
   return v;
 }
 
-OptimalDesign solve_optimal_design(const Eigen::VectorXd& cost, const Eigen::VectorXd& allocations,
-                                   double budget) {
+OptimalDesign solve_optimal_design(const Eigen::VectorXd& cost, const Eigen::VectorXd& allocations, double budget) {
   validate(cost, allocations, budget);
   OptimalDesign design;
   design.probability = Eigen::VectorXd::Zero(cost.size());
@@ -48,9 +47,8 @@ OptimalDesign solve_optimal_design(const Eigen::VectorXd& cost, const Eigen::Vec
     }
     order.push_back(z);
   }
-  std::sort(order.begin(), order.end(), [&](Eigen::Index x, Eigen::Index y) {
-    return cost[x] * allocations[y] > cost[y] * allocations[x];
-  });
+  std::sort(order.begin(), order.end(),
+            [&](Eigen::Index x, Eigen::Index y) { return cost[x] * allocations[y] > cost[y] * allocations[x]; });
   const double needed = std::accumulate(order.begin(), order.end(), 0.0,
                                         [&](double sum, Eigen::Index z) { return sum + allocations[z]; });
   if (needed <= budget) {

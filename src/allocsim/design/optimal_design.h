@@ -30,8 +30,7 @@ struct OptimalDesign {
 
 // Throws std::invalid_argument on mismatched lengths, negative or non-finite
 // entries, or a budget that is not positive.
-OptimalDesign solve_optimal_design(const Eigen::VectorXd& cost, const Eigen::VectorXd& allocations,
-                                   double budget);
+OptimalDesign solve_optimal_design(const Eigen::VectorXd& cost, const Eigen::VectorXd& allocations, double budget);
 
 // V(p) for any design; infinite when a class with c_Z > 0 has p_Z = 0.
 double design_variance(const Eigen::VectorXd& cost, const Eigen::VectorXd& probability);

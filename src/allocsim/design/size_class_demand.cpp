@@ -52,8 +52,8 @@ SizeClassDemand size_class_demand(std::span<const std::uint64_t> measured, std::
   demand.allocations = Eigen::VectorXd::Zero(classes);
   demand.class_of.resize(measured.size());
   for (std::size_t i = 0; i < measured.size(); ++i) {
-    const auto z = static_cast<std::uint32_t>(
-        std::lower_bound(demand.sizes.begin(), demand.sizes.end(), measured[i]) - demand.sizes.begin());
+    const auto z = static_cast<std::uint32_t>(std::lower_bound(demand.sizes.begin(), demand.sizes.end(), measured[i]) -
+                                              demand.sizes.begin());
     demand.class_of[i] = z;
     const double size = static_cast<double>(measured[i]);
     demand.cost[z] += weights[i] * size * size;

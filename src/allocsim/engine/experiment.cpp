@@ -93,20 +93,24 @@ class PointSetups {
     std::vector<std::shared_ptr<TraceSetup>> loaded(new_keys.size());
     const auto threads_per_trace =
         static_cast<unsigned>(std::max<std::size_t>(1, threads_ / std::max<std::size_t>(1, new_keys.size())));
-    parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
-      loaded[t] = std::make_shared<TraceSetup>();
-      try {
-        loaded[t]->trace = std::make_shared<const Trace>(
-            load_trace(scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
-      } catch (const InputError& e) {  // a synthetic trace whose drawn sizes add up past the limit
-        throw InputError(scenario_.source + ": " + e.what());
-      }
-    }, {});
-    parallel_for(new_keys.size(), threads_, [&](std::size_t t, unsigned) {
-      TraceSetup& setup = *loaded[t];
-      setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
-      setup.windows = resolve_windows(scenario_.windows, *setup.trace);
-    }, {});
+    parallel_for(new_keys.size(), threads_,
+                 [&](std::size_t t, unsigned) {
+                   loaded[t] = std::make_shared<TraceSetup>();
+                   try {
+                     loaded[t]->trace = std::make_shared<const Trace>(load_trace(
+                         scenario_.points[first_point[t]].trace, trace_seed(scenario_.seed), threads_per_trace));
+                   } catch (const InputError& e) {  // a synthetic trace whose drawn sizes add up past the limit
+                     throw InputError(scenario_.source + ": " + e.what());
+                   }
+                 },
+                 {});
+    parallel_for(new_keys.size(), threads_,
+                 [&](std::size_t t, unsigned) {
+                   TraceSetup& setup = *loaded[t];
+                   setup.groups = std::make_unique<const GroupIndex>(*setup.trace, scenario_.groups);
+                   setup.windows = resolve_windows(scenario_.windows, *setup.trace);
+                 },
+                 {});
     for (std::size_t t = 0; t < new_keys.size(); ++t) traces_[new_keys[t]] = loaded[t];
 
     std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (point, scheme)
@@ -123,30 +127,36 @@ class PointSetups {
     // Each (point, scheme)'s theory sums and truth, then each new trace's thread
     // index: the longest tasks first.
     const std::size_t thread_indexes = scenario_.replay == ReplayMode::skip_ahead ? loaded.size() : 0;
-    parallel_for(2 * jobs.size() + thread_indexes, threads_, [&](std::size_t task, unsigned) {
-      if (task >= 2 * jobs.size()) {
-        TraceSetup& setup = *loaded[task - 2 * jobs.size()];
-        setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
-        return;
-      }
-      const auto [p, s] = jobs[task % jobs.size()];
-      PointSetup& setup = setups_[p];
-      const TraceSetup& shared = *setup.shared;
-      const Scheme& scheme = *scenario_.points[p].schemes[s].scheme;
-      if (task < jobs.size()) {
-        setup.theory_sums[s] = sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
-      } else {
-        setup.truths[s] = std::make_unique<const Truth>(
-            *shared.trace, *shared.groups, shared.windows,
-            [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
-      }
-    }, {});
-    parallel_for(jobs.size(), threads_, [&](std::size_t task, unsigned) {
-      const auto [p, s] = jobs[task];
-      PointSetup& setup = setups_[p];
-      const TraceSetup& shared = *setup.shared;
-      setup.prepared[s] = scenario_.points[p].schemes[s].scheme->prepare(*shared.trace, shared.thread_index.get());
-    }, {});
+    parallel_for(2 * jobs.size() + thread_indexes, threads_,
+                 [&](std::size_t task, unsigned) {
+                   if (task >= 2 * jobs.size()) {
+                     TraceSetup& setup = *loaded[task - 2 * jobs.size()];
+                     setup.thread_index = std::make_unique<const ThreadIndex>(*setup.trace);
+                     return;
+                   }
+                   const auto [p, s] = jobs[task % jobs.size()];
+                   PointSetup& setup = setups_[p];
+                   const TraceSetup& shared = *setup.shared;
+                   const Scheme& scheme = *scenario_.points[p].schemes[s].scheme;
+                   if (task < jobs.size()) {
+                     setup.theory_sums[s] =
+                         sum_allocation_theory(*shared.trace, *shared.groups, shared.windows, scheme);
+                   } else {
+                     setup.truths[s] = std::make_unique<const Truth>(
+                         *shared.trace, *shared.groups, shared.windows,
+                         [&](std::size_t i) { return scheme.allocated_size(*shared.trace, i); });
+                   }
+                 },
+                 {});
+    parallel_for(jobs.size(), threads_,
+                 [&](std::size_t task, unsigned) {
+                   const auto [p, s] = jobs[task];
+                   PointSetup& setup = setups_[p];
+                   const TraceSetup& shared = *setup.shared;
+                   setup.prepared[s] =
+                       scenario_.points[p].schemes[s].scheme->prepare(*shared.trace, shared.thread_index.get());
+                 },
+                 {});
   }
 
   const PointSetup& at(std::size_t p) const { return setups_[p]; }
@@ -183,8 +193,8 @@ WaveJobs wave_jobs(const Scenario& scenario, const std::vector<std::size_t>& wav
   return jobs;
 }
 
-std::unique_ptr<SchemeEvaluator> make_evaluator(const Scenario& scenario, const PointSetups& setups,
-                                                std::size_t p, std::size_t s) {
+std::unique_ptr<SchemeEvaluator> make_evaluator(const Scenario& scenario, const PointSetups& setups, std::size_t p,
+                                                std::size_t s) {
   const PointSetup& setup = setups.at(p);
   const TraceSetup& shared = *setup.shared;
   return std::make_unique<SchemeEvaluator>(*shared.trace, *setup.prepared[s], *shared.groups, *setup.truths[s],
@@ -194,13 +204,13 @@ std::unique_ptr<SchemeEvaluator> make_evaluator(const Scenario& scenario, const 
 
 // A progress line over the replications of a run's units.
 std::function<void(std::uint64_t)> progress_line(const Scenario& scenario, const RunOptions& options,
-                                                   const std::uint64_t& done_before, std::uint64_t total,
-                                                   const std::size_t& last_point) {
+                                                 const std::uint64_t& done_before, std::uint64_t total,
+                                                 const std::size_t& last_point) {
   if (!options.progress) return {};
   return [&scenario, &done_before, &last_point, total](std::uint64_t done) {
-    std::fprintf(stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), last_point + 1,
-                 scenario.points.size(),
-                 100.0 * static_cast<double>(done_before + done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
+    std::fprintf(
+        stderr, "\r%s: point %zu/%zu, %3.0f%% ", scenario.name.c_str(), last_point + 1, scenario.points.size(),
+        100.0 * static_cast<double>(done_before + done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
     std::fflush(stderr);
   };
 }
@@ -257,8 +267,8 @@ void replicate_wave(const Scenario& scenario, const std::vector<WorkUnit>& plan,
 // A unit's state read from a part must have the shape its scheme gives on its
 // point's trace before it is merged and indexed: otherwise an InputError naming
 // `origin` (the part it came from).
-void check_unit_shape(const Scenario& scenario, const WorkUnit& unit, const PointSetup& setup,
-                      const BlockResult& block, const std::string& origin) {
+void check_unit_shape(const Scenario& scenario, const WorkUnit& unit, const PointSetup& setup, const BlockResult& block,
+                      const std::string& origin) {
   const SchemeInstance& scheme = scenario.points[unit.point].schemes[unit.scheme];
   const BlockShape shape =
       block_shape(*setup.shared->groups, *scheme.scheme, setup.shared->windows, scenario.outputs.estimates);
@@ -277,9 +287,8 @@ void append_point(const Scenario& scenario, std::size_t p, const PointSetup& set
   const TraceSetup& shared = *setup.shared;
   result.traces.push_back(trace_totals(*shared.trace));
   for (std::size_t s = 0; s < merged.size(); ++s) {
-    append_scheme_rows({scenario, p, s, *shared.groups, shared.windows, *setup.truths[s], setup.theory_sums[s],
-                        merged[s]},
-                       result);
+    append_scheme_rows(
+        {scenario, p, s, *shared.groups, shared.windows, *setup.truths[s], setup.theory_sums[s], merged[s]}, result);
   }
 }
 
@@ -300,8 +309,8 @@ using MergedJobs = std::map<std::pair<std::size_t, std::size_t>, BlockResult>;
 // merge_wave(wave, setups, wave_units, replication options) gives the wave's
 // MergedJobs, from which its points' rows are appended.
 template <class MergeWave>
-ScenarioResult assemble_result(const Scenario& scenario, const std::vector<WorkUnit>& plan,
-                               const RunOptions& options, const MergeWave& merge_wave) {
+ScenarioResult assemble_result(const Scenario& scenario, const std::vector<WorkUnit>& plan, const RunOptions& options,
+                               const MergeWave& merge_wave) {
   const auto started = std::chrono::steady_clock::now();
   ScenarioResult result;
   result.threads = std::max(1u, options.threads);
@@ -323,25 +332,24 @@ ScenarioResult assemble_result(const Scenario& scenario, const std::vector<WorkU
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   const std::vector<WorkUnit> plan = plan_work_units(scenario);
-  return assemble_result(scenario, plan, options,
-                         [&](const std::vector<std::size_t>& wave, const PointSetups& setups,
-                             const std::vector<std::size_t>& wave_units, const ReplicationOptions& replication) {
-                           // Blocks are folded as they arrive, in block order.
-                           std::map<std::pair<std::size_t, std::size_t>,
-                                    replication_detail::OrderedMerge<BlockResult, BlockResult>>
-                               merges;
-                           for (std::size_t p : wave) {
-                             for (std::size_t s = 0; s < scenario.points[p].schemes.size(); ++s) merges[{p, s}];
-                           }
-                           replicate_wave(scenario, plan, wave, setups, wave_units, replication,
-                                          [&](std::size_t i, BlockResult&& block) {
-                                            const WorkUnit& unit = plan[wave_units[i]];
-                                            merges.at({unit.point, unit.scheme}).submit(unit.block, std::move(block));
-                                          });
-                           MergedJobs merged;
-                           for (auto& [job, merge] : merges) merged[job] = merge.take();
-                           return merged;
-                         });
+  return assemble_result(
+      scenario, plan, options,
+      [&](const std::vector<std::size_t>& wave, const PointSetups& setups, const std::vector<std::size_t>& wave_units,
+          const ReplicationOptions& replication) {
+        // Blocks are folded as they arrive, in block order.
+        std::map<std::pair<std::size_t, std::size_t>, replication_detail::OrderedMerge<BlockResult, BlockResult>>
+            merges;
+        for (std::size_t p : wave) {
+          for (std::size_t s = 0; s < scenario.points[p].schemes.size(); ++s) merges[{p, s}];
+        }
+        replicate_wave(scenario, plan, wave, setups, wave_units, replication, [&](std::size_t i, BlockResult&& block) {
+          const WorkUnit& unit = plan[wave_units[i]];
+          merges.at({unit.point, unit.scheme}).submit(unit.block, std::move(block));
+        });
+        MergedJobs merged;
+        for (auto& [job, merge] : merges) merged[job] = merge.take();
+        return merged;
+      });
 }
 
 std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<std::size_t>& units,
@@ -359,8 +367,8 @@ std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<s
   return results;
 }
 
-ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units,
-                           const RunOptions& options, const std::vector<std::string>& origins) {
+ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units, const RunOptions& options,
+                           const std::vector<std::string>& origins) {
   const std::vector<WorkUnit> plan = plan_work_units(scenario);
   return assemble_result(scenario, plan, options,
                          [&](const std::vector<std::size_t>&, const PointSetups& setups,

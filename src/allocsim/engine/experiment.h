@@ -50,7 +50,7 @@ std::vector<BlockResult> run_units(const Scenario& scenario, const std::vector<s
 // run_scenario. `wall_seconds` is this call's own. A unit's state not shaped like
 // its scheme's on the scenario (a corrupt or forged part) is an InputError naming
 // origins[unit], the part it came from ("work unit U" when `origins` is empty).
-ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units,
-                           const RunOptions& options, const std::vector<std::string>& origins = {});
+ScenarioResult merge_units(const Scenario& scenario, const std::vector<BlockResult>& units, const RunOptions& options,
+                           const std::vector<std::string>& origins = {});
 
 }  // namespace allocsim

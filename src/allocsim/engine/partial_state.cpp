@@ -169,9 +169,16 @@ std::uint64_t scenario_hash(const Scenario& scenario) {
 }
 
 PartHeader part_header(const Scenario& scenario, Shard shard) {
-  return {ALLOCSIM_VERSION,      scenario_hash(scenario),   scenario.seed, scenario.replications,
-          scenario.replay,       scenario.source,           json_text(scenario.document),
-          shard,                 plan_work_units(scenario).size(), trace_identities(scenario)};
+  return {ALLOCSIM_VERSION,
+          scenario_hash(scenario),
+          scenario.seed,
+          scenario.replications,
+          scenario.replay,
+          scenario.source,
+          json_text(scenario.document),
+          shard,
+          plan_work_units(scenario).size(),
+          trace_identities(scenario)};
 }
 
 std::string encode_partial_state(const PartialState& state) {

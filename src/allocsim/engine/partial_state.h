@@ -29,7 +29,7 @@ struct PartHeader {
   std::string source;    // the scenario's file name, as given
   std::string document;  // the scenario's JSON text
   Shard shard;
-  std::uint64_t scenario_units = 0;  // in plan_work_units(scenario)
+  std::uint64_t scenario_units = 0;   // in plan_work_units(scenario)
   std::vector<TraceIdentity> traces;  // trace_identities(scenario) when the part was made
 };
 

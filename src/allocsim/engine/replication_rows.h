@@ -42,8 +42,8 @@ struct ColumnAccumulators {
 // make(), whose run_block returns ReplicationRows), folded into one accumulator
 // per column; the columns are empty accumulators when the range is empty.
 template <class Accumulator, class MakeEvaluator>
-std::vector<Accumulator> accumulate_columns(const ReplicationRange& range, std::size_t width,
-                                            const MakeEvaluator& make, unsigned threads) {
+std::vector<Accumulator> accumulate_columns(const ReplicationRange& range, std::size_t width, const MakeEvaluator& make,
+                                            unsigned threads) {
   ReplicationOptions options;
   options.threads = threads;
   std::vector<Accumulator> columns = run_replications<ColumnAccumulators<Accumulator>>(range, make, options).columns;

@@ -103,8 +103,8 @@ class OrderedMerge {
 // worker that ran it (consume must be thread-safe). make(j) returns a
 // std::unique_ptr to an evaluator of job j, made once per (worker, job).
 template <class MakeEvaluator, class Consume>
-void run_blocks(const std::vector<ReplicationRange>& jobs, const std::vector<BlockId>& units,
-                const MakeEvaluator& make, const Consume& consume, const ReplicationOptions& options) {
+void run_blocks(const std::vector<ReplicationRange>& jobs, const std::vector<BlockId>& units, const MakeEvaluator& make,
+                const Consume& consume, const ReplicationOptions& options) {
   using Evaluator = typename std::invoke_result_t<const MakeEvaluator&, std::size_t>::element_type;
   const unsigned threads = std::max(1u, options.threads);
   std::vector<std::vector<std::unique_ptr<Evaluator>>> evaluators(threads);
@@ -161,8 +161,8 @@ std::vector<Merged> run_replications(const std::vector<ReplicationRange>& jobs, 
 // One job: replications `range` of one evaluator kind.
 template <class Merged, class MakeEvaluator>
 Merged run_replications(const ReplicationRange& range, const MakeEvaluator& make, const ReplicationOptions& options) {
-  return std::move(run_replications<Merged>(std::vector<ReplicationRange>{range},
-                                            [&](std::size_t) { return make(); }, options)
+  return std::move(run_replications<Merged>(
+                       std::vector<ReplicationRange>{range}, [&](std::size_t) { return make(); }, options)
                        .front());
 }
 

@@ -16,8 +16,7 @@ void BlockResult::merge(const BlockResult& later) {
     profiles[i].distance.merge(later.profiles[i].distance);
     profiles[i].groups_seen.merge(later.profiles[i].groups_seen);
   }
-  total_estimates.insert(total_estimates.end(), later.total_estimates.begin(),
-                         later.total_estimates.end());
+  total_estimates.insert(total_estimates.end(), later.total_estimates.begin(), later.total_estimates.end());
 }
 
 namespace {
@@ -59,7 +58,8 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
   const std::uint32_t slots = groups.slot_count();
   if (shape_.estimates_per_replication > 0) {
     total_slot_ = groups.first_slot(total_kind(groups));
-    allocated_window_ = static_cast<std::size_t>(std::find(windows_.begin(), windows_.end(), Window{}) - windows_.begin());
+    allocated_window_ =
+        static_cast<std::size_t>(std::find(windows_.begin(), windows_.end(), Window{}) - windows_.begin());
   }
   estimates_.assign(estimator_layout_.size(slots), 0.0);
   registers_.assign(register_layout_.size(slots), 0.0);
@@ -68,7 +68,8 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
   for (std::uint32_t slot = 0; slot < slots; ++slot) {
     for (std::size_t w = 0; w < windows_.size(); ++w) {
       for (std::size_t e = 0; e < estimator_count_; ++e) {
-        truth_values_[estimator_layout_.at(slot, w, e)] = Truth::value(truth.at(slot, w), scheme.estimators()[e].quantity);
+        truth_values_[estimator_layout_.at(slot, w, e)] =
+            Truth::value(truth.at(slot, w), scheme.estimators()[e].quantity);
       }
     }
   }

@@ -108,10 +108,10 @@ class SchemeEvaluator {
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<std::size_t> observation_windows_;  // windows holding the current observation
   std::vector<std::uint32_t> slots_;              // [observation][group kind]
-  std::vector<double> registers_;        // [slot][window][register]
-  std::vector<std::uint8_t> sampled_;    // [slot][window]: any observation in the group
-  std::vector<double> estimates_;        // same layout as the accumulators
-  std::vector<double> truth_values_;     // same layout as the accumulators
+  std::vector<double> registers_;                 // [slot][window][register]
+  std::vector<std::uint8_t> sampled_;             // [slot][window]: any observation in the group
+  std::vector<double> estimates_;                 // same layout as the accumulators
+  std::vector<double> truth_values_;              // same layout as the accumulators
 };
 
 }  // namespace allocsim

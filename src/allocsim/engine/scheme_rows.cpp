@@ -113,8 +113,11 @@ void append_estimates(const SchemeOutcome& outcome, std::vector<ReplicationEstim
   const std::size_t allocated =
       std::find(outcome.windows.begin(), outcome.windows.end(), Window{}) - outcome.windows.begin();
   for (std::size_t e = 0; e < specs.size(); ++e) {
-    ReplicationEstimates one{outcome.point, instance.label, specs[e].name,
-                             Truth::value(outcome.truth.at(total_slot, allocated), specs[e].quantity), {}};
+    ReplicationEstimates one{outcome.point,
+                             instance.label,
+                             specs[e].name,
+                             Truth::value(outcome.truth.at(total_slot, allocated), specs[e].quantity),
+                             {}};
     one.estimates.reserve(scenario.replications);
     for (std::uint64_t r = 0; r < scenario.replications; ++r) one.estimates.push_back(estimates[r * specs.size() + e]);
     series.push_back(std::move(one));

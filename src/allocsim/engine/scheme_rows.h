@@ -22,7 +22,7 @@ struct SchemeOutcome {
   const std::vector<Window>& windows;
   const Truth& truth;
   const std::vector<AllocationTheory>& theory_sums;  // laid out like the accumulators
-  const BlockResult& merged;                          // every block of the scheme, merged in order
+  const BlockResult& merged;                         // every block of the scheme, merged in order
 };
 
 // A row per reported estimator, window and group holding some of its quantity.

@@ -41,8 +41,8 @@ Shard parse_shard(const std::string& text, const std::string& where) {
     const auto [stop, error] = std::from_chars(begin, end, value);
     return begin != end && error == std::errc() && stop == end;
   };
-  if (slash == std::string::npos || !number(0, slash, shard.index) ||
-      !number(slash + 1, text.size(), shard.count) || shard.count == 0 || shard.index >= shard.count) {
+  if (slash == std::string::npos || !number(0, slash, shard.index) || !number(slash + 1, text.size(), shard.count) ||
+      shard.count == 0 || shard.index >= shard.count) {
     throw InputError(where + ": expected K/N with 0 <= K < N (shard K of N), got " + printable(text));
   }
   return shard;

@@ -18,8 +18,8 @@ void validate(const BytesIntervalRequest& request) {
   }
   if (request.tail_bytes < request.samples) {
     throw InputError("tail bytes (" + std::to_string(request.tail_bytes) +
-                     ") must be at least the number of samples (" +
-                     std::to_string(request.samples) + "): each sample covers >= 1 byte");
+                     ") must be at least the number of samples (" + std::to_string(request.samples) +
+                     "): each sample covers >= 1 byte");
   }
   if (request.samples == 0 && request.tail_bytes != 0) {
     throw InputError("tail bytes must be 0 when there are no samples");
@@ -27,16 +27,15 @@ void validate(const BytesIntervalRequest& request) {
   require_open_probability(request.p, "sampling probability p");
   require_open_probability(request.level, "confidence level");
   if (request.samples == 0 && !request.boundary_correction) {
-    throw InputError(
-        "0 samples needs boundary correction: a window that starts and ends at sample "
-        "events and holds none is empty");
+    throw InputError("0 samples needs boundary correction: a window that starts and ends at sample "
+                     "events and holds none is empty");
   }
 }
 
 // A quantile of the failures before the `samples`-th success; with 0 samples
 // there are 0 failures.
-double failure_quantile(const BytesIntervalRequest& request, std::int64_t samples,
-                        double tail_probability, bool upper_tail) {
+double failure_quantile(const BytesIntervalRequest& request, std::int64_t samples, double tail_probability,
+                        bool upper_tail) {
   if (samples == 0) return 0.0;
   const NegativeBinomial failures(samples, request.p);
   if (request.method == IntervalMethod::exact) {
@@ -49,9 +48,7 @@ double failure_quantile(const BytesIntervalRequest& request, std::int64_t sample
 
 }  // namespace
 
-const char* method_name(IntervalMethod method) {
-  return method == IntervalMethod::exact ? "exact" : "camp-paulson";
-}
+const char* method_name(IntervalMethod method) { return method == IntervalMethod::exact ? "exact" : "camp-paulson"; }
 
 BytesInterval bytes_interval(const BytesIntervalRequest& request) {
   validate(request);
@@ -62,12 +59,9 @@ BytesInterval bytes_interval(const BytesIntervalRequest& request) {
   // With 0 samples the corrected lower bound uses 0 samples, not -1. The
   // real-valued quantile can lie in (-1, 0); N is never below u.
   const std::int64_t lower_samples = std::max<std::int64_t>(request.samples - shift, 0);
-  const double low_failures =
-      std::max(0.0, failure_quantile(request, lower_samples, tail_probability, false));
-  const double high_failures =
-      failure_quantile(request, request.samples + shift, tail_probability, true);
-  const BytesInterval interval{s * (1.0 - request.p) / request.p + u, low_failures + u,
-                               high_failures + u};
+  const double low_failures = std::max(0.0, failure_quantile(request, lower_samples, tail_probability, false));
+  const double high_failures = failure_quantile(request, request.samples + shift, tail_probability, true);
+  const BytesInterval interval{s * (1.0 - request.p) / request.p + u, low_failures + u, high_failures + u};
   if (!std::isfinite(interval.estimate) || !std::isfinite(interval.upper)) {
     throw InputError("bytes interval overflows a double: p is too small");
   }

@@ -44,12 +44,10 @@ double real_quantile_for_deviate(const NegativeBinomial& distribution, double z)
   while (camp_paulson_deviate(distribution, high) < z) {
     high *= 2.0;
     if (std::isinf(high)) {
-      throw InputError(to_string(distribution) +
-                       " Camp-Paulson quantile: beyond the range of a double");
+      throw InputError(to_string(distribution) + " Camp-Paulson quantile: beyond the range of a double");
     }
   }
-  for (double middle = low + (high - low) / 2.0; middle > low && middle < high;
-       middle = low + (high - low) / 2.0) {
+  for (double middle = low + (high - low) / 2.0; middle > low && middle < high; middle = low + (high - low) / 2.0) {
     (camp_paulson_deviate(distribution, middle) < z ? low : high) = middle;
   }
   return high - 1.0;
@@ -67,8 +65,7 @@ double camp_paulson_cdf_complement(const NegativeBinomial& distribution, double 
   return normal_cdf(-camp_paulson_deviate(distribution, failures + 1.0));
 }
 
-double camp_paulson_quantile(const NegativeBinomial& distribution, double probability,
-                             QuantileRounding rounding) {
+double camp_paulson_quantile(const NegativeBinomial& distribution, double probability, QuantileRounding rounding) {
   require_open_probability(probability, "quantile probability");
   const double z = normal_quantile(probability);
   return round_quantile(
@@ -78,18 +75,14 @@ double camp_paulson_quantile(const NegativeBinomial& distribution, double probab
 }
 
 // Phi(-w) = Q  <=>  w = -Phi^-1(Q), accurate for tiny Q.
-double camp_paulson_quantile_complement(const NegativeBinomial& distribution,
-                                        double upper_tail_probability, QuantileRounding rounding) {
+double camp_paulson_quantile_complement(const NegativeBinomial& distribution, double upper_tail_probability,
+                                        QuantileRounding rounding) {
   require_open_probability(upper_tail_probability, "upper-tail probability");
   const double z = -normal_quantile(upper_tail_probability);
   return round_quantile(
       real_quantile_for_deviate(distribution, z), rounding,
-      [&](double k) {
-        return camp_paulson_cdf_complement(distribution, k) <= upper_tail_probability;
-      },
-      [&](double k) {
-        return camp_paulson_cdf_complement(distribution, k) < upper_tail_probability;
-      });
+      [&](double k) { return camp_paulson_cdf_complement(distribution, k) <= upper_tail_probability; },
+      [&](double k) { return camp_paulson_cdf_complement(distribution, k) < upper_tail_probability; });
 }
 
 CdfError camp_paulson_max_cdf_error(const NegativeBinomial& distribution) {
@@ -98,11 +91,8 @@ CdfError camp_paulson_max_cdf_error(const NegativeBinomial& distribution) {
   constexpr int kGeometricPoints = 256;
   constexpr int kRefinePoints = 32;
 
-  const auto error_at = [&](double k) {
-    return std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k));
-  };
-  const double first =
-      std::max(0.0, quantile(distribution, kNegligibleTail, QuantileRounding::down));
+  const auto error_at = [&](double k) { return std::fabs(camp_paulson_cdf(distribution, k) - cdf(distribution, k)); };
+  const double first = std::max(0.0, quantile(distribution, kNegligibleTail, QuantileRounding::down));
   const double last = quantile_complement(distribution, kNegligibleTail, QuantileRounding::up);
 
   std::vector<double> grid;

@@ -19,10 +19,9 @@ double camp_paulson_cdf(const NegativeBinomial& distribution, double failures);
 double camp_paulson_cdf_complement(const NegativeBinomial& distribution, double failures);
 
 // Approximate quantiles for lower-tail P in (0, 1) and upper-tail Q in (0, 1).
-double camp_paulson_quantile(const NegativeBinomial& distribution, double probability,
-                             QuantileRounding rounding);
-double camp_paulson_quantile_complement(const NegativeBinomial& distribution,
-                                        double upper_tail_probability, QuantileRounding rounding);
+double camp_paulson_quantile(const NegativeBinomial& distribution, double probability, QuantileRounding rounding);
+double camp_paulson_quantile_complement(const NegativeBinomial& distribution, double upper_tail_probability,
+                                        QuantileRounding rounding);
 
 struct CdfError {
   double max_abs_error;  // max over k of |camp_paulson_cdf(k) - cdf(k)|

@@ -57,15 +57,12 @@ const char* rounding_name(QuantileRounding rounding) {
 }
 
 std::string to_string(const NegativeBinomial& distribution) {
-  return "negative binomial (s=" + std::to_string(distribution.successes()) +
-         ", p=" + general(distribution.p()) + ")";
+  return "negative binomial (s=" + std::to_string(distribution.successes()) + ", p=" + general(distribution.p()) + ")";
 }
 
-NegativeBinomial::NegativeBinomial(std::int64_t successes, double p)
-    : successes_(successes), p_(p) {
+NegativeBinomial::NegativeBinomial(std::int64_t successes, double p) : successes_(successes), p_(p) {
   if (successes < 1) {
-    throw InputError("negative binomial needs at least 1 success, got " +
-                     std::to_string(successes));
+    throw InputError("negative binomial needs at least 1 success, got " + std::to_string(successes));
   }
   require_open_probability(p, "negative binomial success probability p");
 }
@@ -73,28 +70,24 @@ NegativeBinomial::NegativeBinomial(std::int64_t successes, double p)
 double cdf(const NegativeBinomial& distribution, double failures) {
   require_whole_failures(failures);
   return guarded(distribution, "cdf", [&] {
-    return boost::math::ibeta(static_cast<double>(distribution.successes()), failures + 1.0,
-                              distribution.p());
+    return boost::math::ibeta(static_cast<double>(distribution.successes()), failures + 1.0, distribution.p());
   });
 }
 
 double cdf_complement(const NegativeBinomial& distribution, double failures) {
   require_whole_failures(failures);
   return guarded(distribution, "cdf complement", [&] {
-    return boost::math::ibetac(static_cast<double>(distribution.successes()), failures + 1.0,
-                               distribution.p());
+    return boost::math::ibetac(static_cast<double>(distribution.successes()), failures + 1.0, distribution.p());
   });
 }
 
 // The real quantile solves I_p(s, x*+1) = P for the beta's second parameter:
 // x* = ibeta_invb(s, p, P) - 1.
-double quantile(const NegativeBinomial& distribution, double probability,
-                QuantileRounding rounding) {
+double quantile(const NegativeBinomial& distribution, double probability, QuantileRounding rounding) {
   require_open_probability(probability, "quantile probability");
   const double s = static_cast<double>(distribution.successes());
-  const double real_quantile = guarded(distribution, "quantile", [&] {
-    return boost::math::ibeta_invb(s, distribution.p(), probability) - 1.0;
-  });
+  const double real_quantile = guarded(distribution, "quantile",
+                                       [&] { return boost::math::ibeta_invb(s, distribution.p(), probability) - 1.0; });
   return round_quantile(
       real_quantile, rounding, [&](double k) { return cdf(distribution, k) >= probability; },
       [&](double k) { return cdf(distribution, k) > probability; });
@@ -109,8 +102,7 @@ double quantile_complement(const NegativeBinomial& distribution, double upper_ta
     return boost::math::ibetac_invb(s, distribution.p(), upper_tail_probability) - 1.0;
   });
   return round_quantile(
-      real_quantile, rounding,
-      [&](double k) { return cdf_complement(distribution, k) <= upper_tail_probability; },
+      real_quantile, rounding, [&](double k) { return cdf_complement(distribution, k) <= upper_tail_probability; },
       [&](double k) { return cdf_complement(distribution, k) < upper_tail_probability; });
 }
 

@@ -66,8 +66,7 @@ double cdf(const NegativeBinomial& distribution, double failures);
 double cdf_complement(const NegativeBinomial& distribution, double failures);
 
 // The quantile for lower-tail probability P in (0, 1).
-double quantile(const NegativeBinomial& distribution, double probability,
-                QuantileRounding rounding);
+double quantile(const NegativeBinomial& distribution, double probability, QuantileRounding rounding);
 // The quantile for upper-tail probability Q = 1 - P in (0, 1); the integer
 // conventions read CDF(k) >= 1 - Q as P(X > k) <= Q, so Q = 1e-300 works.
 double quantile_complement(const NegativeBinomial& distribution, double upper_tail_probability,
@@ -88,8 +87,7 @@ double smallest_integer_where(Predicate at_least, double guess) {
   double below = -1.0;                               // at_least(below) fails; -1 = none
   double step = 1.0;
   if (at_least(above)) {
-    for (double candidate = above - step; candidate >= 0.0 && at_least(candidate);
-         candidate = above - step) {
+    for (double candidate = above - step; candidate >= 0.0 && at_least(candidate); candidate = above - step) {
       above = candidate;
       step *= 2.0;
     }
@@ -112,8 +110,7 @@ double smallest_integer_where(Predicate at_least, double guess) {
 // integers >= 0 whose CDF is seen through two monotone predicates:
 // reaches(k) = "CDF(k) >= P" and passes(k) = "CDF(k) > P".
 template <class Reaches, class Passes>
-double round_quantile(double real_quantile, QuantileRounding rounding, Reaches reaches,
-                      Passes passes) {
+double round_quantile(double real_quantile, QuantileRounding rounding, Reaches reaches, Passes passes) {
   if (rounding == QuantileRounding::real || real_quantile >= kLargestRoundedQuantile) {
     return real_quantile;
   }

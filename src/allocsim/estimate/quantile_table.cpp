@@ -21,8 +21,7 @@ std::vector<QuantileTableRow> quantile_table(double p, double level, QuantileRou
     rows.push_back(
         {samples,
          {quantile(failures, tail, rounding), quantile_complement(failures, tail, rounding)},
-         {camp_paulson_quantile(failures, tail, rounding),
-          camp_paulson_quantile_complement(failures, tail, rounding)},
+         {camp_paulson_quantile(failures, tail, rounding), camp_paulson_quantile_complement(failures, tail, rounding)},
          camp_paulson_max_cdf_error(failures)});
   }
   return rows;

@@ -45,9 +45,7 @@ std::string lower(std::string_view text) {
 }  // namespace
 
 double parse_byte_size(std::string_view text, const std::string& where) {
-  const auto fail = [&](const std::string& reason) -> double {
-    throw InputError(where + ": " + reason);
-  };
+  const auto fail = [&](const std::string& reason) -> double { throw InputError(where + ": " + reason); };
   const char* begin = text.data();
   const char* end = text.data() + text.size();
   double number = 0;

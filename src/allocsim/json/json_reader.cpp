@@ -8,8 +8,8 @@
 
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
-#include "allocsim/util/printable.h"
 #include "allocsim/util/json_text.h"
+#include "allocsim/util/printable.h"
 
 namespace allocsim {
 namespace {
@@ -110,16 +110,13 @@ std::vector<JsonValue> JsonValue::non_empty_array() const {
   return out;
 }
 
-JsonObject::JsonObject(const nlohmann::json& value, std::string path)
-    : value_(&value), path_(std::move(path)) {
+JsonObject::JsonObject(const nlohmann::json& value, std::string path) : value_(&value), path_(std::move(path)) {
   if (!value.is_object()) fail("expected an object, got " + describe(value));
 }
 
 void JsonObject::fail(const std::string& reason) const { throw InputError(path_ + ": " + reason); }
 
-bool JsonObject::has(std::string_view key) const {
-  return value_->find(std::string(key)) != value_->end();
-}
+bool JsonObject::has(std::string_view key) const { return value_->find(std::string(key)) != value_->end(); }
 
 JsonValue JsonObject::at(std::string_view key) {
   auto found = maybe(key);
@@ -201,8 +198,7 @@ Json parse_text(const std::string& text, const std::string& where) {
     std::string reason = e.what();
     const auto colon = reason.rfind(": ");
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw InputError(where + ": " + line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) +
-                     ": invalid JSON: " + reason);
+    throw InputError(where + ": " + line_and_column(text, e.byte == 0 ? 0 : e.byte - 1) + ": invalid JSON: " + reason);
   } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
     std::string reason = e.what();
     const auto bracket = reason.find("] ");

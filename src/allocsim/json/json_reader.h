@@ -17,8 +17,7 @@ class JsonObject;
 
 class JsonValue {
  public:
-  JsonValue(const nlohmann::json& value, std::string path)
-      : value_(&value), path_(std::move(path)) {}
+  JsonValue(const nlohmann::json& value, std::string path) : value_(&value), path_(std::move(path)) {}
 
   const std::string& path() const { return path_; }
   const nlohmann::json& raw() const { return *value_; }
@@ -54,7 +53,7 @@ class JsonObject {
   [[noreturn]] void fail(const std::string& reason) const;
 
   bool has(std::string_view key) const;
-  JsonValue at(std::string_view key);                   // required
+  JsonValue at(std::string_view key);                    // required
   std::optional<JsonValue> maybe(std::string_view key);  // optional
   // Marks a key as read without using it (e.g. "description").
   void ignore(std::string_view key);

@@ -42,12 +42,11 @@ std::vector<Placeholder> placeholders(const std::string& text, Fail fail) {
   return out;
 }
 
-std::string require_column(const JsonValue& value, const std::vector<std::string>& columns,
-                           ResultSource source) {
+std::string require_column(const JsonValue& value, const std::vector<std::string>& columns, ResultSource source) {
   const std::string name = value.string();
   if (std::find(columns.begin(), columns.end(), name) == columns.end()) {
-    value.fail(printable(name) + " is not a column of " + file_name(source) + " (columns: " +
-               join_names(columns) + ")");
+    value.fail(printable(name) + " is not a column of " + file_name(source) + " (columns: " + join_names(columns) +
+               ")");
   }
   return name;
 }
@@ -129,7 +128,8 @@ ChartSpec parse_chart(const JsonValue& value, const ResultColumns& files) {
   if (auto v = object.maybe("y_divide_by")) spec.y_divide_by = require_column(*v, columns, spec.source);
   if (auto v = object.maybe("series")) {
     if (v->is_array()) {
-      for (const JsonValue& item : v->non_empty_array()) spec.series.push_back(require_column(item, columns, spec.source));
+      for (const JsonValue& item : v->non_empty_array())
+        spec.series.push_back(require_column(item, columns, spec.source));
     } else {
       spec.series.push_back(require_column(*v, columns, spec.source));
     }
@@ -201,7 +201,8 @@ std::string series_label(const ChartSpec& spec, const std::vector<std::string>& 
   if (spec.series_title.empty()) {
     std::string out;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      out += (out.empty() ? "" : ", ") + (spec.series[i] == "estimator" ? estimator_label_or_name(values[i]) : values[i]);
+      out +=
+          (out.empty() ? "" : ", ") + (spec.series[i] == "estimator" ? estimator_label_or_name(values[i]) : values[i]);
     }
     return out;
   }

@@ -24,10 +24,10 @@
 #include <utility>
 #include <vector>
 
+#include "allocsim/json/json_reader.h"
 #include "allocsim/outputs/result_columns.h"
 #include "allocsim/outputs/row_filter.h"
 #include "allocsim/outputs/value_format.h"
-#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 
@@ -61,20 +61,20 @@ struct ChartSpec {
   ResultSource source = ResultSource::metrics;
   RowFilter where;
   ChartAxis x, y;
-  std::string y_divide_by;               // a column dividing y, its error and theory; empty = none
-  std::vector<std::string> series;       // columns whose value combinations are the series
-  std::string series_title;              // "T = {rate:bytes}"; default: the values, comma separated
-  std::string error;                     // standard-error column; empty = no error bars
-  std::string theory;                    // closed-form column; empty = no lines
-  std::optional<RowFilter> theory_where; // rows the lines come from, if not the points' rows
+  std::string y_divide_by;                // a column dividing y, its error and theory; empty = none
+  std::vector<std::string> series;        // columns whose value combinations are the series
+  std::string series_title;               // "T = {rate:bytes}"; default: the values, comma separated
+  std::string error;                      // standard-error column; empty = no error bars
+  std::string theory;                     // closed-form column; empty = no lines
+  std::optional<RowFilter> theory_where;  // rows the lines come from, if not the points' rows
   std::string points_title = "Monte Carlo";
   std::string theory_title = "closed form";
-  std::string second_theory;             // a second closed-form column; empty = none
-  std::string second_theory_times;       // a column multiplying it; empty = none
+  std::string second_theory;        // a second closed-form column; empty = none
+  std::string second_theory_times;  // a column multiplying it; empty = none
   std::string second_theory_title = "second closed form";
-  std::size_t point_every = 1;           // plot every n-th Monte Carlo point of a series
-  std::optional<bool> join_points;       // thin lines between a series' points; default: when no theory;
-                                         // false also lets points share an x (a scatter)
+  std::size_t point_every = 1;      // plot every n-th Monte Carlo point of a series
+  std::optional<bool> join_points;  // thin lines between a series' points; default: when no theory;
+                                    // false also lets points share an x (a scatter)
   LegendPosition legend = LegendPosition::bottom_right;
   std::vector<ChartReference> references;
 };

@@ -20,8 +20,8 @@ TableColumn parse_column(const JsonValue& value, const std::vector<std::string>&
   }
   out.column = name.string();
   if (std::find(columns.begin(), columns.end(), out.column) == columns.end()) {
-    name.fail(printable(out.column) + " is not a column of " + file_name(source) + " (columns: " +
-              join_names(columns) + ")");
+    name.fail(printable(out.column) + " is not a column of " + file_name(source) + " (columns: " + join_names(columns) +
+              ")");
   }
   out.label = out.column;
   if (object) {
@@ -75,7 +75,8 @@ TableSpec parse_table(const JsonValue& value, const ResultColumns& files) {
       spec.columns.push_back(parse_column(item, columns, spec.source));
     }
   } else {
-    object.at("source").fail("unknown source " + printable(source) + " (known: metrics, intervals, profiles, nb_quantiles)");
+    object.at("source").fail("unknown source " + printable(source) +
+                             " (known: metrics, intervals, profiles, nb_quantiles)");
   }
   object.finish();
   return spec;

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/json/json_reader.h"
 #include "allocsim/outputs/result_columns.h"
 #include "allocsim/outputs/row_filter.h"
 #include "allocsim/outputs/value_format.h"
-#include "allocsim/json/json_reader.h"
 
 namespace allocsim {
 

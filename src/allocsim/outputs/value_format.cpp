@@ -39,13 +39,10 @@ std::string format_bytes(double bytes) {
 std::string format_value(double value, Unit unit, int digits) {
   if (std::isnan(value)) return "";
   switch (unit) {
-    case Unit::bytes:
-      return format_bytes(value);
-    case Unit::percent:
-      return significant(100 * value, digits) + "%";
+    case Unit::bytes: return format_bytes(value);
+    case Unit::percent: return significant(100 * value, digits) + "%";
     case Unit::fraction:
-    case Unit::none:
-      break;
+    case Unit::none: break;
   }
   if (value == std::trunc(value) && std::fabs(value) < 1e15) return significant(value, 16);
   return significant(value, digits);

@@ -25,11 +25,9 @@ EntryInterval binomial_objects(double samples, double p, double level) {
     result.objects_lower = result.objects_upper = samples;
   } else {
     result.objects_lower =
-        k == 0 ? 0.0
-               : samples + interval::quantile(NegativeBinomial(k, p), tail, QuantileRounding::up);
+        k == 0 ? 0.0 : samples + interval::quantile(NegativeBinomial(k, p), tail, QuantileRounding::up);
     result.objects_upper =
-        samples + interval::quantile_complement(NegativeBinomial(k + 1, p), tail,
-                                                QuantileRounding::up);
+        samples + interval::quantile_complement(NegativeBinomial(k + 1, p), tail, QuantileRounding::up);
   }
   result.method = "exact binomial in n (Clopper-Pearson, negative binomial quantiles)";
   return result;
@@ -66,8 +64,7 @@ EntryInterval poisson_bytes(double samples, double rate, double level) {
 
 }  // namespace
 
-EntryInterval entry_interval(const SamplingModel& model, double samples, double size,
-                             double level, bool mixed_sizes) {
+EntryInterval entry_interval(const SamplingModel& model, double samples, double size, double level, bool mixed_sizes) {
   if (!(samples >= 0) || samples != std::floor(samples) || samples > 0x1.0p52) {
     throw InputError("samples must be a whole number >= 0");
   }

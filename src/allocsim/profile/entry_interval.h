@@ -35,7 +35,6 @@ struct EntryInterval {
 };
 
 // `samples` is a whole number >= 0, `size` > 0, 0 < level < 1 (InputError otherwise).
-EntryInterval entry_interval(const SamplingModel& model, double samples, double size,
-                             double level, bool mixed_sizes);
+EntryInterval entry_interval(const SamplingModel& model, double samples, double size, double level, bool mixed_sizes);
 
 }  // namespace allocsim::profile

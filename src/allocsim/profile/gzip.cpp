@@ -15,8 +15,7 @@ constexpr std::size_t kChunk = 1 << 16;
 }  // namespace
 
 bool is_gzip(std::string_view data) {
-  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
-         static_cast<unsigned char>(data[1]) == 0x8b;
+  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
 std::string gunzip(std::string_view data, const std::string& where, std::size_t limit) {
@@ -62,8 +61,7 @@ std::string gunzip(std::string_view data, const std::string& where, std::size_t 
 
 std::string gzip(std::string_view data) {
   z_stream stream{};
-  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindowBits, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindowBits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     throw std::runtime_error("deflateInit2 failed");
   }
   std::string out(deflateBound(&stream, static_cast<uLong>(data.size())), '\0');

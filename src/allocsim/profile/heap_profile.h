@@ -17,11 +17,11 @@ struct ProfileEntry {
   // (its bytes over its objects), which the system's own scaling also uses.
   double object_size = 0;
   bool mixed_sizes = false;
-  double samples = 0;                 // sampled objects behind the record
-  bool samples_approximate = false;   // recovered from rounded, scaled values
-  double estimate_objects = 0;        // as the system's own tool reports them
+  double samples = 0;                // sampled objects behind the record
+  bool samples_approximate = false;  // recovered from rounded, scaled values
+  double estimate_objects = 0;       // as the system's own tool reports them
   double estimate_bytes = 0;
-  std::vector<std::int64_t> values;   // the record's values as written (pprof order)
+  std::vector<std::int64_t> values;  // the record's values as written (pprof order)
 };
 
 // Sample counts beyond this (2^52) are refused: not every whole number above it is

@@ -95,7 +95,7 @@ std::vector<MarginSite> sites_of_trace(const Trace& trace, const Scheme& scheme,
     if (site.bytes == 0 || site.bytes < min_share * total) continue;
     site.stack = g;
     site.name = g < trace.stack_names.size() && !trace.stack_names[g].empty() ? trace.stack_names[g]
-                                                                                : "stack " + std::to_string(g);
+                                                                              : "stack " + std::to_string(g);
     sites.push_back(std::move(site));
   }
   std::stable_sort(sites.begin(), sites.end(),

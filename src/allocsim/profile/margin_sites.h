@@ -16,7 +16,7 @@ namespace allocsim::profile {
 
 struct MarginSite {
   std::string name;
-  std::uint32_t stack = 0;                      // the trace's stack id
+  std::uint32_t stack = 0;                       // the trace's stack id
   std::map<std::uint64_t, std::uint64_t> sizes;  // allocated size -> allocations
   double bytes = 0;                              // true allocated bytes
 };

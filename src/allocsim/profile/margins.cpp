@@ -144,8 +144,8 @@ double sample_weight(const SamplingModel& model, MarginValue value, double size)
   return 1.0 / samples_per_byte(model, size);
 }
 
-Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
-                        const MarginOptions& options, const MarginSite& whole) {
+Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites, const MarginOptions& options,
+                        const MarginSite& whole) {
   if (!(options.false_failure >= kMinFalseFailure && options.false_failure < 1)) {
     throw InputError("--false-failure must be in [1e-12, 1): the bands cannot resolve a smaller rate");
   }
@@ -194,12 +194,9 @@ Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite
 
 std::string value_name(MarginValue value) {
   switch (value) {
-    case MarginValue::bytes:
-      return "bytes";
-    case MarginValue::samples:
-      return "samples";
-    case MarginValue::share:
-      return "share";
+    case MarginValue::bytes: return "bytes";
+    case MarginValue::samples: return "samples";
+    case MarginValue::share: return "share";
   }
   return "";
 }

@@ -71,10 +71,10 @@ struct MarginOptions {
 
 struct SiteMargin {
   MarginSite site;
-  double expected = 0;       // the value's mean: true bytes, or expected samples
+  double expected = 0;  // the value's mean: true bytes, or expected samples
   double lower = 0, upper = 0;
-  double false_failure = 0;  // P(outside the band) under the model (exact, or the union bound)
-  bool exact = true;         // false: a union bound (over sizes, or for a share)
+  double false_failure = 0;     // P(outside the band) under the model (exact, or the union bound)
+  bool exact = true;            // false: a union bound (over sizes, or for a share)
   std::optional<double> power;  // P(biased value outside the band); empty until the engine gives it
   std::string power_method;
 };
@@ -95,14 +95,14 @@ struct Margins {
 // [kMinFalseFailure, 1), a bias <= -1, no site, Sidak's split for shares), for a
 // site whose band cannot keep within its share of the rate, and for a site whose
 // distribution would need more than kMaxCountAtoms atoms per count.
-Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites,
-                        const MarginOptions& options, const MarginSite& whole = {});
+Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites, const MarginOptions& options,
+                        const MarginSite& whole = {});
 
 // What one sample at an allocation of `size` bytes adds to the value.
 double sample_weight(const SamplingModel& model, MarginValue value, double size);
 
-std::string value_name(MarginValue value);   // "bytes", "samples", "share"
-std::string split_name(FailureSplit split);  // "sidak", "bonferroni"
+std::string value_name(MarginValue value);                             // "bytes", "samples", "share"
+std::string split_name(FailureSplit split);                            // "sidak", "bonferroni"
 std::string band_method(const SiteMargin& margin, MarginValue value);  // how its band was computed
 
 }  // namespace allocsim::profile

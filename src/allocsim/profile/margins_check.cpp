@@ -20,8 +20,13 @@ class MarginReplications {
  public:
   MarginReplications(const Margins& margins, const Scheme& scheme, const Trace& trace,
                      const std::vector<std::uint32_t>& slot, const std::vector<double>& weight)
-      : margins_(margins), trace_(trace), slot_(slot), weight_(weight), replay_(scheme, trace),
-        value_(margins.sites.size()), share_(margins.options.value == MarginValue::share) {}
+      : margins_(margins),
+        trace_(trace),
+        slot_(slot),
+        weight_(weight),
+        replay_(scheme, trace),
+        value_(margins.sites.size()),
+        share_(margins.options.value == MarginValue::share) {}
 
   MarginCheck run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t sites = margins_.sites.size();
@@ -82,15 +87,15 @@ void MarginCheck::merge(const MarginCheck& block) {
   any_failure += block.any_failure;
 }
 
-MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Trace& trace,
-                          std::uint64_t replications, std::uint64_t seed, unsigned threads) {
+MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
+                          std::uint64_t seed, unsigned threads) {
   if (replications < 1) throw InputError("--check must be >= 1");
   std::vector<std::uint32_t> slot(trace.stack_count, kNoSite);
   for (std::uint32_t s = 0; s < margins.sites.size(); ++s) slot.at(margins.sites[s].site.stack) = s;
   std::vector<double> weight(trace.size());
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    weight[i] = sample_weight(margins.model, margins.options.value,
-                              static_cast<double>(scheme.allocated_size(trace, i)));
+    weight[i] =
+        sample_weight(margins.model, margins.options.value, static_cast<double>(scheme.allocated_size(trace, i)));
   }
   const ReplicationRange range{{seed, kMarginStream, 0}, replications};
   return run_replications<MarginCheck>(

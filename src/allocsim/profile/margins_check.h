@@ -3,9 +3,9 @@
 // replays the workload's trace, replications [0, R) of the engine's replication API
 // (engine/replications.h, one replication's samples from engine/scheme_replay.h);
 // each replication's value per site is its samples scaled as the model scales them
-// (sample_weight), or for shares its bytes over those of the whole trace, and the check counts how often each site's value, the biased value
-// (1 + b) times it, and any site at all fall outside their bands. Seeded and
-// deterministic for any thread count (integer tallies merged in block order).
+// (sample_weight), or for shares its bytes over those of the whole trace, and the check counts how often each site's
+// value, the biased value (1 + b) times it, and any site at all fall outside their bands. Seeded and deterministic for
+// any thread count (integer tallies merged in block order).
 #include <cstdint>
 #include <vector>
 
@@ -25,8 +25,8 @@ struct MarginCheck {
 };
 
 // `margins.sites` must be sites of `trace` (their stack ids); replications >= 1.
-MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Trace& trace,
-                          std::uint64_t replications, std::uint64_t seed, unsigned threads);
+MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
+                          std::uint64_t seed, unsigned threads);
 
 // Sites whose power has no closed form (union bounds, shares) take the engine's measured power.
 void fill_power_from_check(Margins& margins, const MarginCheck& check);

@@ -90,8 +90,8 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
   for (const SiteMargin& m : margins.sites) {
     char power[32] = "-";
     if (m.power) std::snprintf(power, sizeof power, "%.4f", *m.power);
-    std::snprintf(line, sizeof line, "%-32.32s %14.6g %14.6g %14.6g %10.3g %10s  %s\n", m.site.name.c_str(),
-                  m.expected, m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union bound");
+    std::snprintf(line, sizeof line, "%-32.32s %14.6g %14.6g %14.6g %10.3g %10s  %s\n", m.site.name.c_str(), m.expected,
+                  m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union bound");
     text += line;
   }
   std::snprintf(line, sizeof line, "power: P(the site fails) when the profiler's value for it is off by %+.3g%%\n",
@@ -107,8 +107,9 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
                   proportion_se(margins.whole_false_failure, check.replications));
     text += line;
     for (std::size_t s = 0; s < margins.sites.size(); ++s) {
-      std::snprintf(line, sizeof line, "  %-30.30s false failure %.4g, power %.4g\n", margins.sites[s].site.name.c_str(),
-                    fraction(check.failures[s], check.replications), fraction(check.detections[s], check.replications));
+      std::snprintf(line, sizeof line, "  %-30.30s false failure %.4g, power %.4g\n",
+                    margins.sites[s].site.name.c_str(), fraction(check.failures[s], check.replications),
+                    fraction(check.detections[s], check.replications));
       text += line;
     }
   }

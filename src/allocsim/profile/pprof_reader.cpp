@@ -17,8 +17,7 @@ class StringTable {
   StringTable(const pprof::Profile& profile, const std::string& path) : profile_(profile), path_(path) {}
   const std::string& at(std::int64_t index, const char* field) const {
     if (index < 0 || index >= profile_.string_table_size()) {
-      throw InputError(path_ + ": " + field + " names string " + std::to_string(index) +
-                       ", beyond the string table");
+      throw InputError(path_ + ": " + field + " names string " + std::to_string(index) + ", beyond the string table");
     }
     return profile_.string_table(static_cast<int>(index));
   }
@@ -34,16 +33,15 @@ pprof::Profile parse_message(const std::string& data, const std::string& path) {
   if (!profile.ParseFromString(data)) {
     throw InputError(path + ": not a pprof profile (the protobuf does not parse as a Profile)");
   }
-  if (!profile.GetReflection()->GetUnknownFields(profile).empty() ||
-      profile.string_table_size() == 0 || !profile.string_table(0).empty()) {
+  if (!profile.GetReflection()->GetUnknownFields(profile).empty() || profile.string_table_size() == 0 ||
+      !profile.string_table(0).empty()) {
     throw InputError(path + ": not a pprof profile (a protobuf of another message: unknown "
                             "fields or no string table starting with \"\")");
   }
   return profile;
 }
 
-int sample_type_index(const pprof::Profile& profile, const StringTable& strings,
-                      const std::string& name) {
+int sample_type_index(const pprof::Profile& profile, const StringTable& strings, const std::string& name) {
   for (int i = 0; i < profile.sample_type_size(); ++i) {
     if (strings.at(profile.sample_type(i).type(), "sample_type") == name) return i;
   }
@@ -66,8 +64,7 @@ std::string sample_type_list(const pprof::Profile& profile, const StringTable& s
 // Function names of each location, innermost inlined call first; the address when
 // the location has no line information.
 std::map<std::uint64_t, std::vector<std::string>> location_frames(const pprof::Profile& profile,
-                                                                   const StringTable& strings,
-                                                                   const std::string& path) {
+                                                                  const StringTable& strings, const std::string& path) {
   std::map<std::uint64_t, std::string> functions;
   for (const auto& function : profile.function()) {
     functions[function.id()] = strings.at(function.name(), "function.name");
@@ -78,8 +75,8 @@ std::map<std::uint64_t, std::vector<std::string>> location_frames(const pprof::P
     for (const auto& line : location.line()) {
       const auto function = functions.find(line.function_id());
       if (function == functions.end()) {
-        throw InputError(path + ": location " + std::to_string(location.id()) +
-                         " names function " + std::to_string(line.function_id()) + ", which is not defined");
+        throw InputError(path + ": location " + std::to_string(location.id()) + " names function " +
+                         std::to_string(line.function_id()) + ", which is not defined");
       }
       names.push_back(function->second);
     }
@@ -111,8 +108,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
                      "_space (its sample types: " + sample_type_list(message, strings) + ")");
   }
   if (message.period() <= 0) {
-    throw InputError(path + ": sampling rate (period) is " + std::to_string(message.period()) +
-                     ", not a rate >= 1");
+    throw InputError(path + ": sampling rate (period) is " + std::to_string(message.period()) + ", not a rate >= 1");
   }
   HeapProfile profile;
   profile.path = path;
@@ -123,9 +119,8 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     profile.value_names.push_back(strings.at(type.type(), "sample_type") + "/" +
                                   strings.at(type.unit(), "sample_type"));
   }
-  profile.samples_note =
-      "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
-      "record's \"bytes\" label";
+  profile.samples_note = "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
+                         "record's \"bytes\" label";
   const double rate = static_cast<double>(message.period());
   const auto frames = location_frames(message, strings, path);
   std::size_t frame_count = 0;

@@ -44,19 +44,11 @@ class WireScan {
     std::uint64_t number = 0;
     std::uint32_t word = 0;
     switch (wire) {
-      case Wire::WIRETYPE_VARINT:
-        add_scalars(1);
-        return in_.ReadVarint64(&number);
-      case Wire::WIRETYPE_FIXED64:
-        add_scalars(1);
-        return in_.ReadLittleEndian64(&number);
-      case Wire::WIRETYPE_FIXED32:
-        add_scalars(1);
-        return in_.ReadLittleEndian32(&word);
-      case Wire::WIRETYPE_LENGTH_DELIMITED:
-        return length_delimited(field);
-      default:
-        return false;  // groups are not in profile.proto
+      case Wire::WIRETYPE_VARINT: add_scalars(1); return in_.ReadVarint64(&number);
+      case Wire::WIRETYPE_FIXED64: add_scalars(1); return in_.ReadLittleEndian64(&number);
+      case Wire::WIRETYPE_FIXED32: add_scalars(1); return in_.ReadLittleEndian32(&word);
+      case Wire::WIRETYPE_LENGTH_DELIMITED: return length_delimited(field);
+      default: return false;  // groups are not in profile.proto
     }
   }
 

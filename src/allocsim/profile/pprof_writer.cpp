@@ -70,7 +70,7 @@ std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryI
   for (const std::string& name : profile.value_names) builder.add_type(name);
   const std::string& w = profile.window;
   for (const std::string& name : {std::string("samples/count"), w + "_space_lower/bytes", w + "_space_upper/bytes",
-                                 w + "_objects_lower/count", w + "_objects_upper/count"}) {
+                                  w + "_objects_lower/count", w + "_objects_upper/count"}) {
     builder.add_type(name);
   }
   pprof::Profile& message = builder.message();

@@ -44,8 +44,7 @@ ProfileReport build_report(const HeapProfile& profile, const ReportOptions& opti
   report.options = options;
   const std::vector<std::size_t> order = ranked_entries(profile);
   const RankStability stability =
-      rank_stability(profile, order, options.top, options.replications, options.seed,
-                     options.threads);
+      rank_stability(profile, order, options.top, options.replications, options.seed, options.threads);
   report.top_set_unchanged = stability.set_unchanged;
   for (std::size_t rank = 0; rank < stability.rank_kept.size(); ++rank) {
     EntryReport row;
@@ -88,9 +87,9 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
                 "for a 50%% chance to appear, %s for 95%%\n",
                 number(report.detection_limit_50).c_str(), number(report.detection_limit_95).c_str());
   out += line;
-  std::snprintf(line, sizeof line, "%4s %12s %8s %12s %25s %7s %7s %9s  %s\n", "rank", "bytes",
-                "samples", "size", (number(100 * report.options.level) + "% interval (bytes)").c_str(),
-                "P(rank)", "P(topN)", "p(=next)", "stack (leaf first)");
+  std::snprintf(line, sizeof line, "%4s %12s %8s %12s %25s %7s %7s %9s  %s\n", "rank", "bytes", "samples", "size",
+                (number(100 * report.options.level) + "% interval (bytes)").c_str(), "P(rank)", "P(topN)", "p(=next)",
+                "stack (leaf first)");
   out += line;
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
@@ -105,26 +104,24 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
     interval += number(row.interval.bytes_upper);
     interval += "]";
     std::snprintf(line, sizeof line, "%4zu %12s %8s %12s %25s %7.3f %7.3f %9s  %s\n", row.rank,
-                  number(entry.estimate_bytes).c_str(), samples.c_str(), size.c_str(), interval.c_str(),
-                  row.rank_kept, row.in_top, row.p_value_next < 0 ? "-" : number(row.p_value_next).c_str(),
+                  number(entry.estimate_bytes).c_str(), samples.c_str(), size.c_str(), interval.c_str(), row.rank_kept,
+                  row.in_top, row.p_value_next < 0 ? "-" : number(row.p_value_next).c_str(),
                   leaf_frames(entry, 3).c_str());
     out += line;
   }
   std::snprintf(line, sizeof line,
                 "P(top-%zu set unchanged in another run) = %.3f (%lld resamples, seed %llu); "
                 "~ marks a recovered or average value\n",
-                report.rows.size(), report.top_set_unchanged,
-                static_cast<long long>(report.options.replications),
+                report.rows.size(), report.top_set_unchanged, static_cast<long long>(report.options.replications),
                 static_cast<unsigned long long>(report.options.seed));
   out += line;
   return out;
 }
 
 std::string report_csv(const HeapProfile& profile, const ProfileReport& report) {
-  std::string out =
-      "rank,estimate_bytes,estimate_objects,samples,samples_approximate,object_size,mixed_sizes,"
-      "bytes_lower,bytes_upper,objects_lower,objects_upper,level,method,p_rank_kept,p_in_top,"
-      "p_value_equal_next,stack\n";
+  std::string out = "rank,estimate_bytes,estimate_objects,samples,samples_approximate,object_size,mixed_sizes,"
+                    "bytes_lower,bytes_upper,objects_lower,objects_upper,level,method,p_rank_kept,p_in_top,"
+                    "p_value_equal_next,stack\n";
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
     std::string stack = entry.frames.empty() ? kNoFrames : "";
@@ -132,14 +129,13 @@ std::string report_csv(const HeapProfile& profile, const ProfileReport& report) 
       if (!stack.empty()) stack += ';';
       stack += frame;
     }
-    out += std::to_string(row.rank) + "," + number(entry.estimate_bytes) + "," +
-           number(entry.estimate_objects) + "," + number(entry.samples) + "," +
-           (entry.samples_approximate ? "1" : "0") + "," + number(entry.object_size) + "," +
-           (entry.mixed_sizes ? "1" : "0") + "," + number(row.interval.bytes_lower) + "," +
+    out += std::to_string(row.rank) + "," + number(entry.estimate_bytes) + "," + number(entry.estimate_objects) + "," +
+           number(entry.samples) + "," + (entry.samples_approximate ? "1" : "0") + "," + number(entry.object_size) +
+           "," + (entry.mixed_sizes ? "1" : "0") + "," + number(row.interval.bytes_lower) + "," +
            number(row.interval.bytes_upper) + "," + number(row.interval.objects_lower) + "," +
            number(row.interval.objects_upper) + "," + number(report.options.level) + "," +
-           csv_field(row.interval.method) + "," + number(row.rank_kept) + "," + number(row.in_top) +
-           "," + (row.p_value_next < 0 ? "" : number(row.p_value_next)) + "," + csv_field(stack) + "\n";
+           csv_field(row.interval.method) + "," + number(row.rank_kept) + "," + number(row.in_top) + "," +
+           (row.p_value_next < 0 ? "" : number(row.p_value_next)) + "," + csv_field(stack) + "\n";
   }
   return out;
 }
@@ -148,20 +144,21 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
   nlohmann::json entries = nlohmann::json::array();
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
-    entries.push_back({{"rank", row.rank},
-                       {"stack", entry.frames},
-                       {"object_size", entry.object_size},
-                       {"mixed_sizes", entry.mixed_sizes},
-                       {"samples", entry.samples},
-                       {"samples_approximate", entry.samples_approximate},
-                       {"estimate", {{"bytes", entry.estimate_bytes}, {"objects", entry.estimate_objects}}},
-                       {"interval",
-                        {{"method", row.interval.method},
-                         {"bytes", {row.interval.bytes_lower, row.interval.bytes_upper}},
-                         {"objects", {row.interval.objects_lower, row.interval.objects_upper}}}},
-                       {"p_rank_kept", row.rank_kept},
-                       {"p_in_top", row.in_top},
-                       {"p_value_equal_next", row.p_value_next < 0 ? nlohmann::json() : nlohmann::json(row.p_value_next)}});
+    entries.push_back(
+        {{"rank", row.rank},
+         {"stack", entry.frames},
+         {"object_size", entry.object_size},
+         {"mixed_sizes", entry.mixed_sizes},
+         {"samples", entry.samples},
+         {"samples_approximate", entry.samples_approximate},
+         {"estimate", {{"bytes", entry.estimate_bytes}, {"objects", entry.estimate_objects}}},
+         {"interval",
+          {{"method", row.interval.method},
+           {"bytes", {row.interval.bytes_lower, row.interval.bytes_upper}},
+           {"objects", {row.interval.objects_lower, row.interval.objects_upper}}}},
+         {"p_rank_kept", row.rank_kept},
+         {"p_in_top", row.in_top},
+         {"p_value_equal_next", row.p_value_next < 0 ? nlohmann::json() : nlohmann::json(row.p_value_next)}});
   }
   const nlohmann::json document = {
       {"path", profile.path},

@@ -31,8 +31,8 @@ struct EntryReport {
 
 struct ProfileReport {
   ReportOptions options;
-  std::vector<EntryReport> rows;           // the top entries, by rank
-  double detection_limit_50 = 0;            // true bytes for a 50% chance to appear
+  std::vector<EntryReport> rows;  // the top entries, by rank
+  double detection_limit_50 = 0;  // true bytes for a 50% chance to appear
   double detection_limit_95 = 0;
   double top_set_unchanged = 0;
 };

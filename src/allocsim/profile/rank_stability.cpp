@@ -82,8 +82,7 @@ std::vector<std::size_t> ranked_entries(const HeapProfile& profile) {
   return order;
 }
 
-double resample_samples(const HeapProfile& profile, std::size_t entry, std::uint64_t seed,
-                        std::uint64_t replication) {
+double resample_samples(const HeapProfile& profile, std::size_t entry, std::uint64_t seed, std::uint64_t replication) {
   const ProfileEntry& e = profile.entries[entry];
   RandomStream stream({seed, kRankStream, replication}, entry);
   // The fitted model: k samples estimate the Poisson mean k, or n = k / p objects.
@@ -115,8 +114,12 @@ struct RankTally {
 class RankResampler {
  public:
   RankResampler(const HeapProfile& profile, const std::vector<std::size_t>& order, std::size_t top)
-      : profile_(profile), order_(order), top_(top), bytes_(profile.entries.size()),
-        resampled_order_(profile.entries.size()), in_resampled_top_(profile.entries.size(), 0) {
+      : profile_(profile),
+        order_(order),
+        top_(top),
+        bytes_(profile.entries.size()),
+        resampled_order_(profile.entries.size()),
+        in_resampled_top_(profile.entries.size(), 0) {
     for (const ProfileEntry& entry : profile.entries) {
       samples_per_byte_.push_back(samples_per_byte(profile.model, entry.object_size));
     }
@@ -164,9 +167,8 @@ class RankResampler {
 
 }  // namespace
 
-RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order,
-                             std::size_t top, std::int64_t replications, std::uint64_t seed,
-                             unsigned threads) {
+RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order, std::size_t top,
+                             std::int64_t replications, std::uint64_t seed, unsigned threads) {
   if (replications < 1) throw InputError("--replications must be >= 1");
   top = std::min(top, order.size());
   // resample_samples keys its streams by (seed, kRankStream, replication) itself.

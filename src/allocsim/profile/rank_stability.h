@@ -27,15 +27,13 @@ struct RankStability {
 };
 
 // `order` lists entry indices by decreasing estimated bytes (see ranked_entries).
-RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order,
-                             std::size_t top, std::int64_t replications, std::uint64_t seed,
-                             unsigned threads = 1);
+RankStability rank_stability(const HeapProfile& profile, const std::vector<std::size_t>& order, std::size_t top,
+                             std::int64_t replications, std::uint64_t seed, unsigned threads = 1);
 
 // Entry indices by decreasing estimate_bytes, ties by index.
 std::vector<std::size_t> ranked_entries(const HeapProfile& profile);
 
 // One resampled run of entry `entry`'s samples under the profile's model.
-double resample_samples(const HeapProfile& profile, std::size_t entry, std::uint64_t seed,
-                        std::uint64_t replication);
+double resample_samples(const HeapProfile& profile, std::size_t entry, std::uint64_t seed, std::uint64_t replication);
 
 }  // namespace allocsim::profile

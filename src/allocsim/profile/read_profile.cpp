@@ -24,8 +24,7 @@ bool starts_with(const std::string& text, const std::string& prefix) {
 
 }  // namespace
 
-HeapProfile parse_profile(const std::string& contents, const std::string& path,
-                          const ReadOptions& options) {
+HeapProfile parse_profile(const std::string& contents, const std::string& path, const ReadOptions& options) {
   if (options.window != "inuse" && options.window != "alloc") {
     throw InputError("--window must be inuse or alloc, got " + printable(options.window));
   }

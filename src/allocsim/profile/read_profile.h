@@ -19,7 +19,6 @@ struct ReadOptions {
 HeapProfile read_profile(const std::string& path, const ReadOptions& options);
 
 // The same from bytes already read; `path` only names them in errors.
-HeapProfile parse_profile(const std::string& contents, const std::string& path,
-                          const ReadOptions& options);
+HeapProfile parse_profile(const std::string& contents, const std::string& path, const ReadOptions& options);
 
 }  // namespace allocsim::profile

@@ -14,14 +14,10 @@ namespace {
 // family without one.
 std::optional<ModelKind> kind_of(SamplingFamily family) {
   switch (family) {
-    case SamplingFamily::per_allocation_exponential:
-      return ModelKind::per_allocation_exponential;
-    case SamplingFamily::poisson_bytes:
-      return ModelKind::poisson_bytes;
-    case SamplingFamily::per_allocation_fixed:
-      return ModelKind::per_allocation_fixed;
-    case SamplingFamily::none:
-      break;
+    case SamplingFamily::per_allocation_exponential: return ModelKind::per_allocation_exponential;
+    case SamplingFamily::poisson_bytes: return ModelKind::poisson_bytes;
+    case SamplingFamily::per_allocation_fixed: return ModelKind::per_allocation_fixed;
+    case SamplingFamily::none: break;
   }
   return std::nullopt;
 }
@@ -68,8 +64,8 @@ SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::
     if (!names.empty()) names += ", ";  // piecewise: GCC 12 LTO warns on "literal" + string
     names += known.name;
   }
-  throw InputError(where + ": no entry model for scheme \"" + std::string(scheme) +
-                   "\" (models exist for: " + names + ")");
+  throw InputError(where + ": no entry model for scheme \"" + std::string(scheme) + "\" (models exist for: " + names +
+                   ")");
 }
 
 SamplingModel model_for_profile_format(std::string_view format, double rate) {
@@ -83,12 +79,9 @@ SamplingModel model_for_profile_format(std::string_view format, double rate) {
 
 std::string model_name(ModelKind kind) {
   switch (kind) {
-    case ModelKind::per_allocation_exponential:
-      return "binomial, p = 1 - exp(-s/T) per allocation";
-    case ModelKind::poisson_bytes:
-      return "Poisson(B/T) samples in B bytes";
-    case ModelKind::per_allocation_fixed:
-      return "binomial, p = 1/T per allocation";
+    case ModelKind::per_allocation_exponential: return "binomial, p = 1 - exp(-s/T) per allocation";
+    case ModelKind::poisson_bytes: return "Poisson(B/T) samples in B bytes";
+    case ModelKind::per_allocation_fixed: return "binomial, p = 1/T per allocation";
   }
   return "";
 }

@@ -19,7 +19,7 @@ enum class ModelKind { per_allocation_exponential, poisson_bytes, per_allocation
 
 struct SamplingModel {
   ModelKind kind = ModelKind::per_allocation_exponential;
-  double rate = 0;  // T: mean bytes between samples, or allocations for per_allocation_fixed
+  double rate = 0;     // T: mean bytes between samples, or allocations for per_allocation_fixed
   std::string system;  // the scheme's name, as in `allocsim schemes`
 };
 

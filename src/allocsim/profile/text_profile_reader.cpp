@@ -28,9 +28,7 @@ struct Record {
   std::string where;  // "path:line" of its counts
 };
 
-std::string at_line(const std::string& path, std::size_t line) {
-  return path + ":" + std::to_string(line);
-}
+std::string at_line(const std::string& path, std::size_t line) { return path + ":" + std::to_string(line); }
 
 // The lines of a text profile, "\n" or "\r\n" ended (a profile saved on Windows),
 // numbered from 1.
@@ -104,8 +102,8 @@ class CountsParser {
 
 // The frames of a stack, each a hex address; a bare "@" (no frames) is an empty
 // stack. `frames_before` frames are held already (kMaxFrames counts them all).
-std::vector<std::string> parse_frames(std::string_view text, const std::string& where,
-                                      std::size_t frames_before, const std::string& path) {
+std::vector<std::string> parse_frames(std::string_view text, const std::string& where, std::size_t frames_before,
+                                      const std::string& path) {
   std::vector<std::string> frames;
   std::size_t at = 0;
   for (;;) {
@@ -147,8 +145,7 @@ std::pair<unsigned long long, unsigned long long> window_values(const Counts& co
 }
 
 // Entries from records, scaled as jeprof and pprof do (the header comment).
-void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool samples_exact,
-                 bool mixed_sizes) {
+void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool samples_exact, bool mixed_sizes) {
   bool any_alloc = false;
   for (const Record& record : records) {
     any_alloc = any_alloc || record.counts.alloc_objects > 0;
@@ -203,14 +200,12 @@ void for_each_record_line(Lines& lines, const std::string& path, Visit visit) {
                    ": the profile ends without its \"MAPPED_LIBRARIES:\" section (truncated?)");
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 }  // namespace
 
-HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
-                               const std::string& window, bool unbias) {
+HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path, const std::string& window,
+                               bool unbias) {
   Lines lines(text);
   std::string_view line;
   lines.next(line);
@@ -220,9 +215,8 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
   }
   HeapProfile profile =
       text_profile(path, "jemalloc heap_v2", window, parse_rate(line.substr(magic.size()), at_line(path, 1)));
-  profile.samples_note = unbias
-      ? "prof_unbias values: samples approximated by the written objects (prof_do_unbias)"
-      : "raw counts (prof_unbias:false): samples exact";
+  profile.samples_note = unbias ? "prof_unbias values: samples approximated by the written objects (prof_do_unbias)"
+                                : "raw counts (prof_unbias:false): samples exact";
   std::vector<Record> records;
   std::size_t frames = 0;
   bool in_record = false;
@@ -248,8 +242,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
   return profile;
 }
 
-HeapProfile read_gperftools_heap(const std::string& text, const std::string& path,
-                                 const std::string& window) {
+HeapProfile read_gperftools_heap(const std::string& text, const std::string& path, const std::string& window) {
   Lines lines(text);
   std::string_view line;
   lines.next(line);
@@ -275,8 +268,8 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
     if (at == std::string_view::npos) throw InputError(where + ": a record with no \"@\" stack");
     mixed = mixed || counts.inuse_objects > 1 || counts.alloc_objects > 1;
     const double size = counts.alloc_objects > 0
-        ? static_cast<double>(counts.alloc_bytes) / static_cast<double>(counts.alloc_objects)
-        : 0.0;
+                            ? static_cast<double>(counts.alloc_bytes) / static_cast<double>(counts.alloc_objects)
+                            : 0.0;
     auto [it, added] = merged.try_emplace({parse_frames(line.substr(at + 1), where, frames, path), size});
     if (added) {
       check_profile_size(merged.size(), frames, path);
@@ -286,10 +279,9 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
     Record& record = it->second;
     record.where = where;
     Counts& sum = record.counts;
-    for (auto [total, add] : {std::pair{&sum.inuse_objects, counts.inuse_objects},
-                              std::pair{&sum.inuse_bytes, counts.inuse_bytes},
-                              std::pair{&sum.alloc_objects, counts.alloc_objects},
-                              std::pair{&sum.alloc_bytes, counts.alloc_bytes}}) {
+    for (auto [total, add] :
+         {std::pair{&sum.inuse_objects, counts.inuse_objects}, std::pair{&sum.inuse_bytes, counts.inuse_bytes},
+          std::pair{&sum.alloc_objects, counts.alloc_objects}, std::pair{&sum.alloc_bytes, counts.alloc_bytes}}) {
       if (add > kMaxCount - *total) {
         throw InputError(where + ": the counts of this stack and size, summed over its lines, pass 2^63 - 1");
       }

@@ -21,9 +21,8 @@
 
 namespace allocsim::profile {
 
-HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
-                               const std::string& window, bool unbias);
-HeapProfile read_gperftools_heap(const std::string& text, const std::string& path,
-                                 const std::string& window);
+HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path, const std::string& window,
+                               bool unbias);
+HeapProfile read_gperftools_heap(const std::string& text, const std::string& path, const std::string& window);
 
 }  // namespace allocsim::profile

@@ -45,9 +45,7 @@ class RandomStream {
 
   // Uniform on (0, 1]: the 53 high bits plus one, times 2^-53. Never 0, so
   // -log(u) is always finite.
-  double next_uniform() {
-    return static_cast<double>((next_u64() >> 11) + 1) * 0x1.0p-53;
-  }
+  double next_uniform() { return static_cast<double>((next_u64() >> 11) + 1) * 0x1.0p-53; }
 
  private:
   r123::Philox4x64::key_type key_{};

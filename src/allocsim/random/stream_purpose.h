@@ -18,8 +18,8 @@ enum class StreamPurpose : std::uint64_t {
   // that fix none ("trac").
   synthetic_trace_seed = 0x74726163,
   advice_check = stream_id(0x61647669 /* "advi" */, 0),
-  margins_check = 0x6d617267,            // "marg"
-  profile_rank_stability = 0x70726f66,   // "prof"
+  margins_check = 0x6d617267,           // "marg"
+  profile_rank_stability = 0x70726f66,  // "prof"
   conformance_model = 0xC0FF0E,
   conformance_simulation = 0x51A1A7ED,
 };

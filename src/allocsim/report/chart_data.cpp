@@ -54,9 +54,7 @@ std::string differing_columns(const CsvTable& table, std::size_t a, std::size_t 
 
 }  // namespace
 
-double displayed_y(const ChartSpec& spec, double value) {
-  return spec.y.unit == Unit::percent ? 100 * value : value;
-}
+double displayed_y(const ChartSpec& spec, double value) { return spec.y.unit == Unit::percent ? 100 * value : value; }
 
 ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where) {
   const std::string context = where + ": chart \"" + spec.name + "\" (" + spec.path + ")";
@@ -127,8 +125,8 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
       }
       for (std::size_t i = 1; i < rows->size() && !scatter; ++i) {
         if ((*rows)[i].x == (*rows)[i - 1].x) {
-          throw InputError(context + ": two rows of series \"" + series.label + "\" at x = " +
-                           format_value((*rows)[i].x, Unit::none) + " (they differ in " +
+          throw InputError(context + ": two rows of series \"" + series.label +
+                           "\" at x = " + format_value((*rows)[i].x, Unit::none) + " (they differ in " +
                            differing_columns(table, (*rows)[i - 1].row, (*rows)[i].row) +
                            "); narrow \"where\" or add a \"series\" column");
         }
@@ -140,7 +138,8 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
       const double error = error_column ? kErrorBarSigmas * number(r, *error_column, false) : kNaN;
       series.points.push_back({x, y_value(r, y), std::isnan(error) ? kNaN : std::fabs(y_value(r, error))});
     }
-    for (const auto& [x, r] : theory_rows[s]) series.theory.push_back({x, y_value(r, number(r, *theory_column, false))});
+    for (const auto& [x, r] : theory_rows[s])
+      series.theory.push_back({x, y_value(r, number(r, *theory_column, false))});
     for (const auto& [x, r] : second_column ? theory_rows[s] : std::vector<RowRef>{}) {
       const double times = times_column ? number(r, *times_column, false) : 1.0;
       series.second_theory.push_back({x, y_value(r, number(r, *second_column, false) * times)});

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/outputs/chart_spec.h"
 #include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/chart_spec.h"
 
 namespace allocsim {
 

@@ -93,39 +93,62 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 }
 
 // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
-nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators,
-                              bool swept, bool stacks) {
+nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
+                              bool stacks) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   if (!stacks) return out;
-  const nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
+  const nlohmann::ordered_json series =
+      swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
   const std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
                  {"title", subject + ": expected error of each stack's estimate against its size"},
                  {"where", where},
-                 {"x", "truth"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "true bytes of the stack"},
-                 {"y", "mape"}, {"y_unit", "percent"}, {"logy", true},
+                 {"x", "truth"},
+                 {"x_unit", "bytes"},
+                 {"logx", true},
+                 {"x_label", "true bytes of the stack"},
+                 {"y", "mape"},
+                 {"y_unit", "percent"},
+                 {"logy", true},
                  {"y_label", "expected error (mean |estimate - truth| / truth)"},
-                 {"series", series}, {"series_title", series_title}, {"join_points", false},
+                 {"series", series},
+                 {"series_title", series_title},
+                 {"join_points", false},
                  {"legend", "top right"},
                  {"references", {{{"y", 1}, {"label", "100%: stack never sampled (estimate 0)"}}}}});
   out.push_back({{"name", "stack-seen"},
                  {"title", subject + ": chance that each stack appears in the profile at all"},
                  {"where", where},
-                 {"x", "truth"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "true bytes of the stack"},
-                 {"y", "p_any_sample"}, {"y_unit", "percent"}, {"y_min", 0},
+                 {"x", "truth"},
+                 {"x_unit", "bytes"},
+                 {"logx", true},
+                 {"x_label", "true bytes of the stack"},
+                 {"y", "p_any_sample"},
+                 {"y_unit", "percent"},
+                 {"y_min", 0},
                  {"y_label", "P(at least one sample)"},
-                 {"series", series}, {"series_title", series_title}, {"join_points", false},
+                 {"series", series},
+                 {"series_title", series_title},
+                 {"join_points", false},
                  {"legend", "top left"}});
   if (swept) {
     out.push_back({{"name", "profile-distance"},
                    {"title", subject + ": distance of the estimated profile from the true one"},
                    {"source", "profiles"},
                    {"where", where},
-                   {"x", "rate"}, {"x_unit", "bytes"}, {"logx", true}, {"x_label", "sampling rate T"},
-                   {"y", "mean_distance"}, {"y_unit", "percent"}, {"y_min", 0},
-                   {"y_label", "total variation distance (mean)"}, {"error", "se_distance"},
-                   {"series", "scheme"}, {"series_title", "{scheme}"}, {"legend", "top left"}});
+                   {"x", "rate"},
+                   {"x_unit", "bytes"},
+                   {"logx", true},
+                   {"x_label", "sampling rate T"},
+                   {"y", "mean_distance"},
+                   {"y_unit", "percent"},
+                   {"y_min", 0},
+                   {"y_label", "total variation distance (mean)"},
+                   {"error", "se_distance"},
+                   {"series", "scheme"},
+                   {"series_title", "{scheme}"},
+                   {"legend", "top left"}});
   }
   return out;
 }
@@ -143,7 +166,8 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   nlohmann::ordered_json rates = nlohmann::ordered_json::array();
   for (const std::string& text : o.rates) {
     const double bytes = parse_byte_size(text, "--rate " + printable_unquoted(text));
-    if (!(bytes >= 1) || bytes != std::floor(bytes)) throw InputError("--rate " + printable_unquoted(text) + ": must be a whole number of bytes >= 1");
+    if (!(bytes >= 1) || bytes != std::floor(bytes))
+      throw InputError("--rate " + printable_unquoted(text) + ": must be a whole number of bytes >= 1");
     rates.push_back(static_cast<std::uint64_t>(bytes));
   }
   const bool swept = !rates.empty();
@@ -158,10 +182,12 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
     if (swept && s.takes_rate()) entry[s.rate_parameter] = "$rate";
     scheme_list.push_back(entry);
     // Every rate now, so that a rate a scheme refuses names the flags.
-    for (const auto& rate : swept && s.takes_rate() ? rates : nlohmann::ordered_json::array({nullptr})) {
+    for (const auto& rate : swept&& s.takes_rate() ? rates : nlohmann::ordered_json::array({nullptr})) {
       nlohmann::json params = s.params;
       if (!rate.is_null()) params[s.rate_parameter] = rate.get<std::uint64_t>();
-      create_scheme(s.name, params, "--scheme " + printable_unquoted(s.label) + (rate.is_null() ? "" : " at --rate " + json_text(rate)));
+      create_scheme(
+          s.name, params,
+          "--scheme " + printable_unquoted(s.label) + (rate.is_null() ? "" : " at --rate " + json_text(rate)));
     }
   }
   std::vector<std::string> groups = o.groups;
@@ -173,7 +199,8 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
 
   nlohmann::ordered_json scenario = {
       {"name", name},
-      {"description", "allocsim evaluate " + trace_name + ": written by the command line; edit and rerun with `allocsim run`"},
+      {"description",
+       "allocsim evaluate " + trace_name + ": written by the command line; edit and rerun with `allocsim run`"},
       {"seed", o.seed},
       {"replications", o.replications},
       {"trace", trace},
@@ -189,6 +216,5 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   scenario["charts"] = charts(subject, estimators, swept, stacks);
   return scenario;
 }
-
 
 }  // namespace allocsim

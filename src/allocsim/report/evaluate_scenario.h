@@ -12,8 +12,8 @@
 namespace allocsim {
 
 struct EvaluateRequest {
-  nlohmann::json trace;     // the scenario's "trace" object
-  std::string trace_name;   // for the default name and the chart titles: "sqlite3.raw.zst"
+  nlohmann::json trace;              // the scenario's "trace" object
+  std::string trace_name;            // for the default name and the chart titles: "sqlite3.raw.zst"
   std::vector<std::string> schemes;  // "NAME" or "NAME:key=value,key=value"
   std::vector<std::string> rates;    // byte sizes with units: "4096", "32KiB"
   std::vector<std::string> groups = {"total", "stack"};

@@ -44,8 +44,9 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
     if (it == tables.end()) {
       const std::string path = (std::filesystem::path(results_dir) / file_name(source)).string();
       if (!std::filesystem::exists(path)) {
-        throw InputError(path + ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
-                         "offers confidence intervals, profiles.csv when a stack, type or size_bucket group is evaluated)");
+        throw InputError(
+            path + ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
+                   "offers confidence intervals, profiles.csv when a stack, type or size_bucket group is evaluated)");
       }
       it = tables.emplace(source, read_csv_file(path)).first;
     }
@@ -59,8 +60,8 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
   }
   for (const TableSpec& table : specs.tables) {
     const CsvTable none;
-    written.push_back(write_table(table, table.kind == TableKind::results ? source_table(table.source) : none,
-                                  results_dir));
+    written.push_back(
+        write_table(table, table.kind == TableKind::results ? source_table(table.source) : none, results_dir));
   }
   return written;
 }

@@ -4,8 +4,8 @@
 // each written under a temporary name by gnuplot and renamed into place.
 #include <string>
 
-#include "allocsim/outputs/chart_spec.h"
 #include "allocsim/format/csv_reader.h"
+#include "allocsim/outputs/chart_spec.h"
 
 namespace allocsim {
 

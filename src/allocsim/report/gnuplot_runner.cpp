@@ -101,8 +101,8 @@ void run_gnuplot(const std::string& directory, const std::string& preamble, cons
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw InputError(directory + "/" + script + ": gnuplot failed" +
-                     (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : " (killed)") +
-                     ": " + last_lines(output, 4));
+                     (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : " (killed)") + ": " +
+                     last_lines(output, 4));
   }
 }
 

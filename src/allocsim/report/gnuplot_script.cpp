@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "allocsim/report/axis_ticks.h"
 #include "allocsim/format/csv.h"
+#include "allocsim/report/axis_ticks.h"
 
 namespace allocsim {
 namespace {
@@ -72,12 +72,8 @@ std::string axis_commands(const std::string& name, const ChartAxis& axis, const 
       out += "set " + name + "tics (" + tics + ")\n";
       break;
     }
-    case Unit::percent:
-      out += "set format " + name + " '%g%%'\n";
-      break;
-    case Unit::fraction:
-      out += "set format " + name + " '%g'\n";
-      break;
+    case Unit::percent: out += "set format " + name + " '%g%%'\n"; break;
+    case Unit::fraction: out += "set format " + name + " '%g'\n"; break;
     case Unit::none:
       if (axis.log) {
         const bool wide = !range.empty() && range.high / range.low >= 100;
@@ -130,7 +126,8 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
       }
     } else {
       const std::string y = number(displayed_y(spec, *ref.y));
-      out += "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " back\n";
+      out +=
+          "set arrow from graph 0, first " + y + " to graph 1, first " + y + " nohead dt 2 lw 1.5 " + color + " back\n";
       const auto [dx, dy] = ref.label_offset.value_or(std::make_pair(0.0, 0.7));
       if (!label.empty()) {
         out += "set label " + label + " at graph 0.02, first " + y + " offset " + number(dx) + ", " + number(dy) +
@@ -143,13 +140,14 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
 
 // One legend entry per series (its points, or its line when it has no points);
 // two black entries say which mark is which when there are several series.
-std::string plot_command(const ChartSpec& spec, const ChartData& data, const std::string& data_file,
-                         bool has_errors, bool has_theory) {
+std::string plot_command(const ChartSpec& spec, const ChartData& data, const std::string& data_file, bool has_errors,
+                         bool has_theory) {
   const bool single = data.series.size() == 1 && data.series[0].label.empty();
   // Without a closed form, thin lines join a series' points so that it can be followed.
   const bool join = spec.join_points.value_or(!has_theory);
-  const std::string points_with = has_errors ? (join ? " using 1:2:3 with yerrorlines " : " using 1:2:3 with yerrorbars ")
-                                             : (join ? " using 1:2 with linespoints " : " using 1:2 with points ");
+  const std::string points_with = has_errors
+                                      ? (join ? " using 1:2:3 with yerrorlines " : " using 1:2:3 with yerrorbars ")
+                                      : (join ? " using 1:2 with linespoints " : " using 1:2 with points ");
   const std::string points_title = spec.points_title + (has_errors ? bars_note() : "");
   const std::string file = gnuplot_quote(data_file, false);
   std::vector<std::string> clauses;
@@ -162,7 +160,7 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
                         (single ? " title " + gnuplot_quote(points_title, false) : label));
     }
     if (!series.theory.empty()) {
-      const std::string title = single                 ? " title " + gnuplot_quote(spec.theory_title, false)
+      const std::string title = single                  ? " title " + gnuplot_quote(spec.theory_title, false)
                                 : series.points.empty() ? label
                                                         : std::string(" notitle");
       clauses.push_back(file + " index " + std::to_string(2 * i + 1) + " using 1:2 with lines " + style + title);
@@ -175,10 +173,12 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
   }
   if (!single) {
     clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points_title, false));
-    if (has_theory) clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
+    if (has_theory)
+      clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
   }
   if (!spec.second_theory.empty()) {
-    clauses.push_back("NaN with lines lw 2 dt 2 lc rgb 'black' title " + gnuplot_quote(spec.second_theory_title, false));
+    clauses.push_back("NaN with lines lw 2 dt 2 lc rgb 'black' title " +
+                      gnuplot_quote(spec.second_theory_title, false));
   }
   std::string plot = "plot ";
   for (std::size_t i = 0; i < clauses.size(); ++i) plot += (i ? ", \\\n     " : "") + clauses[i];

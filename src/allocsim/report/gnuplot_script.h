@@ -5,8 +5,8 @@
 // charts/); allocsim passes other output names with -e to write atomically.
 #include <string>
 
-#include "allocsim/report/chart_data.h"
 #include "allocsim/outputs/chart_spec.h"
+#include "allocsim/report/chart_data.h"
 
 namespace allocsim {
 

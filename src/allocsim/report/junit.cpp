@@ -46,8 +46,8 @@ std::string junit_xml(const std::vector<ScenarioOutcomes>& suites) {
     out += "  <testsuite name=\"" + escape_xml(s.scenario) + "\" tests=\"" + std::to_string(s.outcomes.size()) +
            "\" failures=\"" + std::to_string(suite_failures) + "\" time=\"" + format_number(s.wall_seconds) + "\">\n";
     for (const auto& o : s.outcomes) {
-      out += "    <testcase classname=\"" + escape_xml(s.scenario) + "\" name=\"" +
-             escape_xml(o.name + " " + o.row) + "\"";
+      out += "    <testcase classname=\"" + escape_xml(s.scenario) + "\" name=\"" + escape_xml(o.name + " " + o.row) +
+             "\"";
       if (o.passed) {
         out += "/>\n";
       } else {

@@ -108,8 +108,11 @@ std::string summary_json(const Scenario& scenario, const ScenarioResult& result,
   }
   nlohmann::ordered_json checks = nlohmann::ordered_json::array();
   for (const auto& o : outcomes) {
-    checks.push_back({{"expectation", o.name}, {"row", o.row}, {"value", number_or_null(o.value)},
-                      {"bound", o.bound}, {"passed", o.passed}});
+    checks.push_back({{"expectation", o.name},
+                      {"row", o.row},
+                      {"value", number_or_null(o.value)},
+                      {"bound", o.bound},
+                      {"passed", o.passed}});
   }
   nlohmann::ordered_json summary = {
       {"allocsim_version", ALLOCSIM_VERSION},

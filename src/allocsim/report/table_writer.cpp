@@ -76,7 +76,8 @@ Grid results_grid(const TableSpec& spec, const CsvTable& results, const std::str
     grid.raw.push_back(std::move(raw));
     grid.shown.push_back(std::move(shown));
   }
-  if (grid.raw.empty()) throw InputError(where + ": table \"" + spec.name + "\" (" + spec.path + "): \"where\" selects no rows");
+  if (grid.raw.empty())
+    throw InputError(where + ": table \"" + spec.name + "\" (" + spec.path + "): \"where\" selects no rows");
   return grid;
 }
 
@@ -85,17 +86,18 @@ Grid results_grid(const TableSpec& spec, const CsvTable& results, const std::str
 // the expected failures s q / p, and the document's numbers with their difference.
 Grid quantile_grid(const TableSpec& spec) {
   Grid grid;
-  grid.names = {"samples", "exact_lower", "exact_upper", "lower_vs_expected", "upper_vs_expected",
-                "camp_paulson_lower", "camp_paulson_upper", "camp_paulson_max_cdf_error"};
+  grid.names = {"samples",           "exact_lower",        "exact_upper",        "lower_vs_expected",
+                "upper_vs_expected", "camp_paulson_lower", "camp_paulson_upper", "camp_paulson_max_cdf_error"};
   const std::string low = format_value((1 - spec.level) / 2, Unit::none);
   const std::string high = format_value((1 + spec.level) / 2, Unit::none);
-  grid.labels = {"samples s", "exact, CDF = " + low, "exact, CDF = " + high, "lower vs s q/p",
+  grid.labels = {"samples s",      "exact, CDF = " + low,  "exact, CDF = " + high,  "lower vs s q/p",
                  "upper vs s q/p", "Camp-Paulson, " + low, "Camp-Paulson, " + high, "Camp-Paulson max |ΔCDF|"};
   if (!spec.document.empty()) {
-    for (const char* n : {"document_lower", "document_upper", "document_minus_exact_lower", "document_minus_exact_upper"}) {
+    for (const char* n :
+         {"document_lower", "document_upper", "document_minus_exact_lower", "document_minus_exact_upper"}) {
       grid.names.push_back(n);
     }
-    for (const char* n : {"document, " , "document, ", "document − exact (lower)", "document − exact (upper)"}) {
+    for (const char* n : {"document, ", "document, ", "document − exact (lower)", "document − exact (upper)"}) {
       grid.labels.push_back(n);
     }
     grid.labels[8] += low;
@@ -104,12 +106,16 @@ Grid quantile_grid(const TableSpec& spec) {
   const auto rows = interval::quantile_table(spec.p, spec.level, interval::QuantileRounding::down);
   for (const auto& row : rows) {
     const double expected = static_cast<double>(row.samples) * (1 - spec.p) / spec.p;
-    std::vector<double> values = {static_cast<double>(row.samples), row.exact.lower, row.exact.upper,
-                                  row.exact.lower / expected - 1, row.exact.upper / expected - 1,
-                                  row.camp_paulson.lower, row.camp_paulson.upper,
+    std::vector<double> values = {static_cast<double>(row.samples),
+                                  row.exact.lower,
+                                  row.exact.upper,
+                                  row.exact.lower / expected - 1,
+                                  row.exact.upper / expected - 1,
+                                  row.camp_paulson.lower,
+                                  row.camp_paulson.upper,
                                   row.camp_paulson_cdf_error.max_abs_error};
-    std::vector<Unit> units = {Unit::none, Unit::none, Unit::none, Unit::percent, Unit::percent,
-                               Unit::none, Unit::none, Unit::none};
+    std::vector<Unit> units = {Unit::none,    Unit::none, Unit::none, Unit::percent,
+                               Unit::percent, Unit::none, Unit::none, Unit::none};
     if (!spec.document.empty()) {
       const DocumentQuantiles* document = nullptr;
       for (const auto& d : spec.document) {
@@ -137,8 +143,9 @@ Grid quantile_grid(const TableSpec& spec) {
 
 TableText table_text(const TableSpec& spec, const CsvTable& results, const std::string& where) {
   if (spec.kind == TableKind::results) return render(spec.title, "", results_grid(spec, results, where));
-  const std::string note = "Negative binomial failures before the s-th success, p = " +
-                           format_value(spec.p, Unit::none, 7) + ", quantiles rounded down as in the document.";
+  const std::string note =
+      "Negative binomial failures before the s-th success, p = " + format_value(spec.p, Unit::none, 7) +
+      ", quantiles rounded down as in the document.";
   return render(spec.title, note, quantile_grid(spec));
 }
 

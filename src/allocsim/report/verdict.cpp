@@ -125,8 +125,7 @@ std::string bytes(double value) {
     ++unit;
   }
   char text[32];
-  std::snprintf(text, sizeof text, std::fabs(value) >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s", value,
-                kUnits[unit]);
+  std::snprintf(text, sizeof text, std::fabs(value) >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s", value, kUnits[unit]);
   return text;
 }
 
@@ -135,8 +134,7 @@ std::string point_text(const Scenario& scenario, std::size_t point) {
   for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
     const nlohmann::json& value = scenario.points[point].values[v];
     const bool byte_size = scenario.sweep[v].name == "rate" && value.is_number();
-    out += ", " + scenario.sweep[v].name + " " +
-           (byte_size ? bytes(value.get<double>()) : format_sweep_value(value));
+    out += ", " + scenario.sweep[v].name + " " + (byte_size ? bytes(value.get<double>()) : format_sweep_value(value));
   }
   return out;
 }
@@ -168,8 +166,7 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
     append(out, "%s%s, %s (estimator %s)\n", entry.scheme.c_str(), point_text(scenario, entry.point).c_str(),
            entry.window.c_str(), entry.estimator.c_str());
     append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes(total.truth).c_str(),
-           percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(),
-           percent(total.mape).c_str());
+           percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(), percent(total.mape).c_str());
     if (entry.total.interval != nullptr) {
       append(out, "; %s %s interval covers %s", percent(entry.total.interval->metrics.level).c_str(),
              entry.total.interval->interval.c_str(), percent(entry.total.interval->metrics.coverage).c_str());
@@ -189,7 +186,8 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
              percent(m.p_any_sample).c_str(), coverage_text(stack.interval).c_str(),
              shortened(stack.row->group, 100).c_str());
     }
-    append(out, "  probably missed: %zu of %zu stacks (%s of the bytes), each sampled in fewer than half of the profiles\n",
+    append(out,
+           "  probably missed: %zu of %zu stacks (%s of the bytes), each sampled in fewer than half of the profiles\n",
            entry.stacks_probably_missed, entry.stacks, percent(entry.truth_probably_missed).c_str());
   }
   return out;
@@ -238,8 +236,8 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
                                    {"window", entry.window},
                                    {"whole_heap", metrics_json(*entry.total.row, entry.total.interval)}};
     if (entry.profile != nullptr) {
-      item["profile"] = columns_json(profile_table(), *entry.profile,
-                                     {"groups", "mean_distance", "se_distance", "mean_groups_seen"});
+      item["profile"] =
+          columns_json(profile_table(), *entry.profile, {"groups", "mean_distance", "se_distance", "mean_groups_seen"});
     }
     nlohmann::ordered_json stacks = nlohmann::ordered_json::array();
     for (const GroupVerdict& stack : entry.top_stacks) stacks.push_back(metrics_json(*stack.row, stack.interval));

@@ -18,18 +18,18 @@
 namespace allocsim {
 
 struct GroupVerdict {
-  const MetricRow* row = nullptr;              // its metrics.csv row
-  const IntervalRow* interval = nullptr;       // its first intervals.csv row, if any
+  const MetricRow* row = nullptr;         // its metrics.csv row
+  const IntervalRow* interval = nullptr;  // its first intervals.csv row, if any
 };
 
 struct SchemeVerdict {
   std::size_t point = 0;
-  std::string scheme;      // label
-  std::string estimator;   // the scheme's first estimator in this window
-  std::string window;      // "allocated", "live_at_peak", ...
+  std::string scheme;     // label
+  std::string estimator;  // the scheme's first estimator in this window
+  std::string window;     // "allocated", "live_at_peak", ...
   GroupVerdict total;
-  std::vector<GroupVerdict> top_stacks;  // by true bytes, largest first
-  std::size_t stacks = 0;                // stacks holding some of the quantity
+  std::vector<GroupVerdict> top_stacks;    // by true bytes, largest first
+  std::size_t stacks = 0;                  // stacks holding some of the quantity
   std::size_t stacks_probably_missed = 0;  // P(seen at all) < 1/2
   double truth_probably_missed = 0;        // their share of the true total
   const ProfileRow* profile = nullptr;     // its profiles.csv row, if stacks were grouped

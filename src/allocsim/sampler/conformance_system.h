@@ -24,20 +24,20 @@ enum class ProfileScaling {
 struct ConformanceSystem {
   std::string name;
   std::string summary;
-  std::string packages;                    // Debian packages the driver needs
-  std::vector<std::string> sources;        // driver files, relative to the repository root
-  std::string binary;                      // the built driver (file or folder) under build/conformance/<name>/
-  std::string build;                       // shell command; {src} {out} {dir} are substituted
-  std::string run;                         // shell command; {bin} {plan} {work} {rate} {lg_rate} substituted
-  bool rate_power_of_two = false;          // jemalloc: lg_prof_sample
-  bool samples_include_freed = true;       // sample lines list freed allocations too
-  bool records_allocated_sizes = false;    // size lines feed the trace's allocated column
+  std::string packages;                  // Debian packages the driver needs
+  std::vector<std::string> sources;      // driver files, relative to the repository root
+  std::string binary;                    // the built driver (file or folder) under build/conformance/<name>/
+  std::string build;                     // shell command; {src} {out} {dir} are substituted
+  std::string run;                       // shell command; {bin} {plan} {work} {rate} {lg_rate} substituted
+  bool rate_power_of_two = false;        // jemalloc: lg_prof_sample
+  bool samples_include_freed = true;     // sample lines list freed allocations too
+  bool records_allocated_sizes = false;  // size lines feed the trace's allocated column
   ProfileScaling scaling = ProfileScaling::none;
   // Each sampled object is a line of the profile (gperftools' heap sample), so the
   // per-line scaling can be rewritten from the samples alone.
   bool one_line_per_sample = false;
   nlohmann::json scheme_parameters = nlohmann::json::object();  // without the rate (added from --rate)
-  std::string estimator = "bytes";         // the model estimator matching the tool's estimate
+  std::string estimator = "bytes";                              // the model estimator matching the tool's estimate
   // Model parameters that depend on what the driver measured (its meta lines of the
   // first run); none by default.
   std::function<void(nlohmann::json& parameters, const std::map<std::string, std::string>& meta)> from_meta;

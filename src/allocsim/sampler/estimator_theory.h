@@ -57,7 +57,8 @@ void visit_in_blocks(std::size_t n, F f, const EstimatorTheory::BlockVisitor& vi
 template <class F>
 EstimatorTheory per_allocation_theory(F f) {
   return {[f](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
-            visit_in_blocks(trace.size(), [&](std::size_t i) { return f(trace, i); }, visit);
+            visit_in_blocks(
+                trace.size(), [&](std::size_t i) { return f(trace, i); }, visit);
           },
           {}};
 }

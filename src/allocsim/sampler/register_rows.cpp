@@ -11,8 +11,7 @@ RegisterLayout::RegisterLayout(const std::vector<EstimatorSpec>& estimators) : f
 
 void register_width_mismatch(std::size_t width, std::size_t size, std::size_t observations) {
   throw std::logic_error("scheme writes " + std::to_string(width) + " registers per observation, but " +
-                         std::to_string(size) + " were laid out for " + std::to_string(observations) +
-                         " observations");
+                         std::to_string(size) + " were laid out for " + std::to_string(observations) + " observations");
 }
 
 }  // namespace allocsim

@@ -27,26 +27,11 @@ namespace allocsim {
 
 const std::vector<SchemeDescriptor>& scheme_registry() {
   static const std::vector<SchemeDescriptor> registry = {
-      heapprofd_scheme(),
-      heapprofd_pre12_scheme(),
-      memray_scheme(),
-      dotnet_tick_scheme(),
-      per_byte_scheme(),
-      poisson_scheme(),
-      jemalloc_scheme(),
-      tcmalloc_scheme(),
-      gperftools_scheme(),
-      dotnet_scheme(),
-      per_allocation_scheme(),
-      go_scheme(),
-      jvm_scheme(),
-      async_profiler_scheme(),
-      chromium_scheme(),
-      ddprof_scheme(),
-      v8_scheme(),
-      ocaml_scheme(),
-      dd_trace_php_scheme(),
-      optimal_size_class_scheme(),
+      heapprofd_scheme(),  heapprofd_pre12_scheme(), memray_scheme(),         dotnet_tick_scheme(),
+      per_byte_scheme(),   poisson_scheme(),         jemalloc_scheme(),       tcmalloc_scheme(),
+      gperftools_scheme(), dotnet_scheme(),          per_allocation_scheme(), go_scheme(),
+      jvm_scheme(),        async_profiler_scheme(),  chromium_scheme(),       ddprof_scheme(),
+      v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
   };
   return registry;
 }
@@ -88,10 +73,8 @@ nlohmann::json describe_schemes_json() {
   for (const auto& d : scheme_registry()) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& p : d.parameters) {
-      params.push_back({{"name", p.name},
-                        {"type", p.type},
-                        {"default", p.default_value},
-                        {"description", p.description}});
+      params.push_back(
+          {{"name", p.name}, {"type", p.type}, {"default", p.default_value}, {"description", p.description}});
     }
     out.push_back({{"name", d.name},
                    {"summary", d.summary},

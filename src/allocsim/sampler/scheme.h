@@ -18,8 +18,8 @@
 #include "allocsim/estimate/interval.h"
 #include "allocsim/estimate/quantity.h"
 #include "allocsim/estimate/theory_values.h"
-#include "allocsim/sampler/estimator_theory.h"
 #include "allocsim/random/random_stream.h"
+#include "allocsim/sampler/estimator_theory.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -101,20 +101,15 @@ class Scheme {
                      std::span<double> contributions) const = 0;
   // The estimate of a group from estimator e's registers (only called for
   // estimators with more than one register).
-  virtual double finalize(std::size_t /*estimator*/, std::span<const double> registers) const {
-    return registers[0];
-  }
+  virtual double finalize(std::size_t /*estimator*/, std::span<const double> registers) const { return registers[0]; }
   // The size the modelled allocator hands out for allocation i: what
   // Quantity::allocated_bytes estimators are compared with. Schemes that model an
   // allocator's size classes override it; by default it is the trace's own.
-  virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const {
-    return trace.allocated_size(i);
-  }
+  virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const { return trace.allocated_size(i); }
   // The intervals this scheme offers, and interval j for a group whose estimator
   // registers are `registers`, at confidence `level`.
   virtual const std::vector<IntervalSpec>& intervals() const;
-  virtual Interval interval(std::size_t /*interval*/, std::span<const double> /*registers*/,
-                            double /*level*/) const {
+  virtual Interval interval(std::size_t /*interval*/, std::span<const double> /*registers*/, double /*level*/) const {
     return {};
   }
 

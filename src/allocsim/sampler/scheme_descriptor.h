@@ -60,7 +60,7 @@ struct SchemeDescriptor {
   std::function<std::unique_ptr<Scheme>(SchemeParameters& params)> create;
   std::optional<SchemeRate> rate = {};  // none: no mean interval (ocaml's lambda, a design's samples)
   SamplingFamily family = SamplingFamily::none;
-  bool skip_ahead = false;  // Scheme::prepare gives skip-ahead runs (checked for every scheme)
+  bool skip_ahead = false;                // Scheme::prepare gives skip-ahead runs (checked for every scheme)
   std::optional<AdviceRule> advice = {};  // none: `advise` does not consider it
   // The heap profile formats this system writes, as profile/ names them ("pprof",
   // "jemalloc heap_v2", "gperftools heap_v2"): how a profile read is given its model.
@@ -70,9 +70,7 @@ struct SchemeDescriptor {
   std::vector<ConformanceSystem> conformance = {};
 
   // The declared parameter `rate` names; nullptr without a rate.
-  const ParameterInfo* rate_parameter() const {
-    return rate ? find_parameter(parameters, rate->parameter) : nullptr;
-  }
+  const ParameterInfo* rate_parameter() const { return rate ? find_parameter(parameters, rate->parameter) : nullptr; }
 };
 
 }  // namespace allocsim

@@ -20,7 +20,8 @@ const nlohmann::json* ParameterInfo::find_in(const nlohmann::json& params) const
 }
 
 const ParameterInfo* find_parameter(const std::vector<ParameterInfo>& declared, std::string_view name) {
-  const auto found = std::find_if(declared.begin(), declared.end(), [&](const ParameterInfo& p) { return p.name == name; });
+  const auto found =
+      std::find_if(declared.begin(), declared.end(), [&](const ParameterInfo& p) { return p.name == name; });
   return found == declared.end() ? nullptr : &*found;
 }
 

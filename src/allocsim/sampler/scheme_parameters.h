@@ -15,7 +15,7 @@ namespace allocsim {
 
 struct ParameterInfo {
   std::string name;
-  std::string type;  // "number", "integer", "string", "boolean"
+  std::string type;              // "number", "integer", "string", "boolean"
   nlohmann::json default_value;  // null: the parameter is required
   std::string description;
   std::vector<std::string> aliases = {};  // a system's own names for it ("interval" for "rate")

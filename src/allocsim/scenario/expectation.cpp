@@ -8,9 +8,9 @@
 namespace allocsim {
 
 const std::vector<std::string>& expectation_metrics() {
-  static const std::vector<std::string> names = {
-      "mean",     "bias",     "rel_bias",  "sd",         "var",      "rmse",    "mape",
-      "cmape",    "p_any_sample", "coverage", "miss_low", "miss_high", "mean_width", "rel_width"};
+  static const std::vector<std::string> names = {"mean",     "bias",      "rel_bias",   "sd",           "var",
+                                                 "rmse",     "mape",      "cmape",      "p_any_sample", "coverage",
+                                                 "miss_low", "miss_high", "mean_width", "rel_width"};
   return names;
 }
 

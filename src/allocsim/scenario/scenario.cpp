@@ -27,8 +27,7 @@ bool is_safe_name(const std::string& name) {
 }
 
 // Replaces every "$variable" string inside `value`; `path` locates errors.
-nlohmann::json substitute(const nlohmann::json& value, const std::string& path,
-                          const std::vector<SweepVariable>& sweep,
+nlohmann::json substitute(const nlohmann::json& value, const std::string& path, const std::vector<SweepVariable>& sweep,
                           const std::vector<nlohmann::json>& point, std::set<std::string>& used) {
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();
@@ -92,8 +91,8 @@ void require_few_points(const std::vector<SweepVariable>& sweep) {
   }
   if (overflow || points > kMaxSweepPoints) {
     throw InputError("$.sweep: " + sizes + " values make " +
-                     (overflow ? std::string("more than 2^64") : std::to_string(points)) +
-                     " points, more than the " + std::to_string(kMaxSweepPoints) + " allowed");
+                     (overflow ? std::string("more than 2^64") : std::to_string(points)) + " points, more than the " +
+                     std::to_string(kMaxSweepPoints) + " allowed");
   }
 }
 
@@ -125,11 +124,11 @@ Window parse_window(const JsonValue& item) {
   if (name == "allocated") return {};
   if (name == "live_at_end") return {Window::Kind::live_at_end};
   if (name == "live_at_peak") return {Window::Kind::live_at_peak};
-  item.fail("unknown window " + printable(name) + " (known: allocated, live_at_end, live_at_peak, {\"live_at\": time})");
+  item.fail("unknown window " + printable(name) +
+            " (known: allocated, live_at_end, live_at_peak, {\"live_at\": time})");
 }
 
-std::string describe_point(const std::vector<SweepVariable>& sweep,
-                           const std::vector<nlohmann::json>& values) {
+std::string describe_point(const std::vector<SweepVariable>& sweep, const std::vector<nlohmann::json>& values) {
   std::string out;
   for (std::size_t v = 0; v < sweep.size(); ++v) {
     out += (out.empty() ? "" : ", ") + sweep[v].name + "=" + json_text(values[v]);
@@ -138,9 +137,8 @@ std::string describe_point(const std::vector<SweepVariable>& sweep,
 }
 
 SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& schemes,
-                         const std::vector<SweepVariable>& sweep,
-                         const std::vector<nlohmann::json>& values, std::set<std::string>& used,
-                         const std::string& base_directory) {
+                         const std::vector<SweepVariable>& sweep, const std::vector<nlohmann::json>& values,
+                         std::set<std::string>& used, const std::string& base_directory) {
   SweepPoint point;
   point.values = values;
   const nlohmann::json trace_json = substitute(trace, "$.trace", sweep, values, used);
@@ -156,7 +154,8 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
     const std::string name = name_value.string();
     const SchemeDescriptor* descriptor = find_scheme(name);
     if (descriptor == nullptr) {
-      name_value.fail("unknown scheme " + printable(name) + scheme_suggestion(name) + " (known: " + known_scheme_names() + ")");
+      name_value.fail("unknown scheme " + printable(name) + scheme_suggestion(name) +
+                      " (known: " + known_scheme_names() + ")");
     }
     std::string label = name;
     if (auto v = entry.maybe("label")) label = v->string();

@@ -53,8 +53,8 @@ struct OutputOptions {
 };
 
 struct Scenario {
-  std::string source;                // file it came from
-  nlohmann::ordered_json document;   // as written, in the author's key order
+  std::string source;               // file it came from
+  nlohmann::ordered_json document;  // as written, in the author's key order
   std::string name;
   std::string description;
   std::uint64_t seed = 1;

@@ -23,8 +23,7 @@ std::optional<GroupKind> parse_group_kind(std::string_view name) {
 
 namespace {
 
-std::vector<std::string> id_labels(const std::vector<std::string>& names, std::uint32_t count,
-                                   const char* prefix) {
+std::vector<std::string> id_labels(const std::vector<std::string>& names, std::uint32_t count, const char* prefix) {
   std::vector<std::string> labels(count);
   for (std::uint32_t g = 0; g < count; ++g) {
     labels[g] = g < names.size() && !names[g].empty() ? names[g] : prefix + std::to_string(g);
@@ -39,9 +38,7 @@ GroupIndex::GroupIndex(const Trace& trace, std::span<const GroupKind> kinds) {
     KindIndex index;
     index.kind = kind;
     switch (kind) {
-      case GroupKind::total:
-        index.labels = {"all"};
-        break;
+      case GroupKind::total: index.labels = {"all"}; break;
       case GroupKind::stack:
         index.ids = trace.stack.data();
         index.count = trace.stack_count;

@@ -18,7 +18,6 @@ enum class GroupKind { total, stack, type, size_bucket };
 const char* to_string(GroupKind kind);
 std::optional<GroupKind> parse_group_kind(std::string_view name);
 
-
 class GroupIndex {
  public:
   GroupIndex(const Trace& trace, std::span<const GroupKind> kinds);

@@ -35,10 +35,8 @@ class Moments {
     const double d_n = delta / n;
     const double d2 = delta * delta;
     const double m4 = m4_ + b.m4_ + d2 * d2 * na * nb * (na * na - na * nb + nb * nb) / (n * n * n) +
-                      6.0 * d2 * (na * na * b.m2_ + nb * nb * m2_) / (n * n) +
-                      4.0 * d_n * (na * b.m3_ - nb * m3_);
-    const double m3 = m3_ + b.m3_ + d2 * delta * na * nb * (na - nb) / (n * n) +
-                      3.0 * d_n * (na * b.m2_ - nb * m2_);
+                      6.0 * d2 * (na * na * b.m2_ + nb * nb * m2_) / (n * n) + 4.0 * d_n * (na * b.m3_ - nb * m3_);
+    const double m3 = m3_ + b.m3_ + d2 * delta * na * nb * (na - nb) / (n * n) + 3.0 * d_n * (na * b.m2_ - nb * m2_);
     const double m2 = m2_ + b.m2_ + d2 * na * nb / n;
     mean_ += d_n * nb;
     m2_ = m2;
@@ -52,9 +50,7 @@ class Moments {
   // Unbiased sample variance (divides by n - 1).
   double variance() const { return n_ > 1 ? m2_ / static_cast<double>(n_ - 1) : 0.0; }
   double sd() const { return std::sqrt(variance()); }
-  double standard_error() const {
-    return n_ > 0 ? sd() / std::sqrt(static_cast<double>(n_)) : 0.0;
-  }
+  double standard_error() const { return n_ > 0 ? sd() / std::sqrt(static_cast<double>(n_)) : 0.0; }
   // Standard error of the sample variance, sqrt((mu4 - sigma^4 (n-3)/(n-1)) / n),
   // with mu4 and sigma^2 estimated from the sample.
   double variance_standard_error() const {

@@ -75,21 +75,15 @@ const ResultColumn<IntervalRow> kIntervalColumns[] = {
 };
 
 const ResultColumn<ProfileRow> kProfileColumns[] = {
-    {"scheme", field<&ProfileRow::scheme>, kKey},
-    {"estimator", field<&ProfileRow::estimator>, kKey},
-    {"group_kind", field<&ProfileRow::group_kind>, kKey},
-    {"groups", field<&ProfileRow::groups>},
-    {"replications", field<&ProfileRow::replications>},
-    {"mean_distance", field<&ProfileRow::mean_distance>},
-    {"se_distance", field<&ProfileRow::se_distance>},
-    {"mean_groups_seen", field<&ProfileRow::mean_groups_seen>},
+    {"scheme", field<&ProfileRow::scheme>, kKey},         {"estimator", field<&ProfileRow::estimator>, kKey},
+    {"group_kind", field<&ProfileRow::group_kind>, kKey}, {"groups", field<&ProfileRow::groups>},
+    {"replications", field<&ProfileRow::replications>},   {"mean_distance", field<&ProfileRow::mean_distance>},
+    {"se_distance", field<&ProfileRow::se_distance>},     {"mean_groups_seen", field<&ProfileRow::mean_groups_seen>},
 };
 
 const ResultColumn<EstimateRow> kEstimateColumns[] = {
-    {"scheme", field<&EstimateRow::scheme>, kKey},
-    {"estimator", field<&EstimateRow::estimator>, kKey},
-    {"replication", field<&EstimateRow::replication>},
-    {"truth", field<&EstimateRow::truth>},
+    {"scheme", field<&EstimateRow::scheme>, kKey},     {"estimator", field<&EstimateRow::estimator>, kKey},
+    {"replication", field<&EstimateRow::replication>}, {"truth", field<&EstimateRow::truth>},
     {"estimate", field<&EstimateRow::estimate>},
 };
 

@@ -76,7 +76,8 @@ std::size_t CompactPrefix::bytes() const {
   return bytes_of(offset_) + bytes_of(base_) + bytes_of(top_) + bytes_of(wide_blocks_) + bytes_of(wide_values_);
 }
 
-[[gnu::always_inline]] inline std::size_t CompactPrefix::find_in_block(std::size_t b, std::uint64_t x, std::uint64_t add) const {
+[[gnu::always_inline]] inline std::size_t CompactPrefix::find_in_block(std::size_t b, std::uint64_t x,
+                                                                       std::uint64_t add) const {
   const std::size_t first = b * kBlock, last = std::min(offset_.size(), first + kBlock);
   if (!wide_blocks_.empty()) [[unlikely]] {
     if (const std::uint64_t* wide = wide_block(b)) {

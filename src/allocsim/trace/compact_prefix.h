@@ -80,12 +80,12 @@ class CompactPrefix {
   // first value satisfies it.
   std::size_t find_in_block(std::size_t b, std::uint64_t x, std::uint64_t add) const;
 
-  std::vector<std::uint32_t> offset_;        // value(k) - base_[k / kBlock]; 0 in an escaped block
-  std::vector<std::uint64_t> base_;          // base_[b] = value(b * kBlock)
-  std::vector<std::uint64_t> top_;           // top_[m] = value(m * kTopStride)
-  std::vector<std::size_t> wide_blocks_;     // the escaped blocks, increasing
-  std::vector<std::uint64_t> wide_values_;   // kBlock values per escaped block, in the same order
-  bool open_block_wide_ = false;             // while building: the last block is escaped
+  std::vector<std::uint32_t> offset_;       // value(k) - base_[k / kBlock]; 0 in an escaped block
+  std::vector<std::uint64_t> base_;         // base_[b] = value(b * kBlock)
+  std::vector<std::uint64_t> top_;          // top_[m] = value(m * kTopStride)
+  std::vector<std::size_t> wide_blocks_;    // the escaped blocks, increasing
+  std::vector<std::uint64_t> wide_values_;  // kBlock values per escaped block, in the same order
+  bool open_block_wide_ = false;            // while building: the last block is escaped
 };
 
 }  // namespace allocsim

@@ -31,9 +31,8 @@ FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_di
   JsonValue path_value = spec.at("path");
   const std::filesystem::path given = path_value.string();
   if (given.empty()) path_value.fail("must name a trace file");
-  file.path = (given.is_relative() && !base_directory.empty() ? std::filesystem::path(base_directory) / given
-                                                              : given)
-                  .string();
+  file.path =
+      (given.is_relative() && !base_directory.empty() ? std::filesystem::path(base_directory) / given : given).string();
   if (!std::filesystem::is_regular_file(file.path) || !std::ifstream(file.path, std::ios::binary)) {
     path_value.fail("cannot read trace file " + printable(file.path));
   }
@@ -41,7 +40,9 @@ FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_di
   std::optional<JsonValue> format_value = spec.maybe("format");
   if (format_value) {
     const auto format = parse_trace_format(format_value->string());
-    if (!format) format_value->fail("unknown format " + printable(format_value->string()) + " (known: auto, heaptrack, csv, native)");
+    if (!format)
+      format_value->fail("unknown format " + printable(format_value->string()) +
+                         " (known: auto, heaptrack, csv, native)");
     asserted = *format;
   }
   try {

@@ -68,8 +68,7 @@ GroupColumn by_size_hashed(std::span<const std::uint64_t> requested) {
   GroupColumn column;
   column.ids.resize(requested.size());
   for (std::size_t i = 0; i < requested.size(); ++i) {
-    const auto [entry, inserted] =
-        first_seen.try_emplace(requested[i], static_cast<std::uint32_t>(distinct.size()));
+    const auto [entry, inserted] = first_seen.try_emplace(requested[i], static_cast<std::uint32_t>(distinct.size()));
     if (inserted) {
       if (distinct.size() == kMaxHashedSizes) return {};
       distinct.push_back(requested[i]);
@@ -98,8 +97,7 @@ GroupColumn by_size_sorted(std::span<const std::uint64_t> requested) {
   for (std::size_t i = 0; i < requested.size(); ++i) {
     events[i] = {requested[i], static_cast<std::uint32_t>(i)};
   }
-  std::sort(events.begin(), events.end(),
-            [](const SizedEvent& a, const SizedEvent& b) { return a.size < b.size; });
+  std::sort(events.begin(), events.end(), [](const SizedEvent& a, const SizedEvent& b) { return a.size < b.size; });
   GroupColumn column;
   column.ids.resize(requested.size());
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -149,9 +147,7 @@ void RawGroupIds::draw(std::uint64_t first_event, std::span<const std::uint64_t>
                        std::span<std::uint32_t> ids) const {
   switch (rule_.kind) {
     case GroupRuleKind::constant:
-    case GroupRuleKind::by_size:
-      std::fill(ids.begin(), ids.end(), 0u);
-      return;
+    case GroupRuleKind::by_size: std::fill(ids.begin(), ids.end(), 0u); return;
     case GroupRuleKind::round_robin:
       for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>((first_event + i) % rule_.count);
       return;
@@ -165,9 +161,7 @@ void RawGroupIds::draw(std::uint64_t first_event, std::span<const std::uint64_t>
     case GroupRuleKind::size_bucket:
       for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = size_bucket_of(requested[i]);
       return;
-    case GroupRuleKind::component:
-      std::copy(components.begin(), components.end(), ids.begin());
-      return;
+    case GroupRuleKind::component: std::copy(components.begin(), components.end(), ids.begin()); return;
   }
 }
 

@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "allocsim/random/random_stream.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/trace/size_distribution.h"
 
 namespace allocsim {
@@ -88,8 +88,8 @@ class PieceGroupNumbering {
   GroupRule rule_;
   std::string prefix_;
   bool finished_ = false;
-  std::vector<char> used_;                                      // by raw id
-  std::vector<std::uint64_t> sizes_;                            // by_size: distinct, increasing
+  std::vector<char> used_;                                         // by raw id
+  std::vector<std::uint64_t> sizes_;                               // by_size: distinct, increasing
   std::unordered_map<std::uint64_t, std::uint32_t> rank_of_size_;  // by_size
   GroupNumbering numbering_;
 };

@@ -16,8 +16,7 @@ namespace {
 std::uint64_t draw(const ForeverLifetime&, RandomStream&) { return kNeverFreed; }
 
 std::uint64_t draw(const ExponentialLifetime& lifetime, RandomStream& random) {
-  const double ticks =
-      std::floor(exponential_from_uniform(random.next_uniform(), lifetime.mean) + 0.5);
+  const double ticks = std::floor(exponential_from_uniform(random.next_uniform(), lifetime.mean) + 0.5);
   return ticks < 0x1.0p64 ? static_cast<std::uint64_t>(ticks) : kNeverFreed;
 }
 
@@ -44,8 +43,7 @@ Lifetime parse_lifetime(JsonObject& object) {
     const JsonValue max = object.at("max");
     uniform.max = max.uint();
     if (uniform.max < uniform.min) {
-      max.fail("must be >= min (" + std::to_string(uniform.min) + "), got " +
-               std::to_string(uniform.max));
+      max.fail("must be >= min (" + std::to_string(uniform.min) + "), got " + std::to_string(uniform.max));
     }
     lifetime = uniform;
   } else {

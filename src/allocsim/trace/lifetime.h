@@ -7,8 +7,8 @@
 #include <span>
 #include <variant>
 
-#include "allocsim/random/random_stream.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/random/random_stream.h"
 
 namespace allocsim {
 
@@ -28,8 +28,7 @@ struct UniformLifetime {
   std::uint64_t max = 0;
 };
 
-using Lifetime =
-    std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
+using Lifetime = std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
 
 // Reads "distribution" and that family's keys from `object`, then finishes it.
 Lifetime parse_lifetime(JsonObject& object);

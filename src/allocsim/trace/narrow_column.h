@@ -68,7 +68,8 @@ class NarrowColumn {
   bool empty() const { return codes_.empty(); }
   T operator[](std::size_t i) const {
     const Narrow code = codes_[i];
-    if (code != kEscape) [[likely]] return code;
+    if (code != kEscape) [[likely]]
+      return code;
     return wide_at(i);
   }
   const_iterator begin() const { return {this, 0}; }

@@ -37,11 +37,11 @@ double size_parameter(const JsonValue& value, double x) {
   return x;
 }
 
-void require_at_least(const JsonValue& upper, std::uint64_t upper_value,
-                      std::string_view lower_name, std::uint64_t lower_value) {
+void require_at_least(const JsonValue& upper, std::uint64_t upper_value, std::string_view lower_name,
+                      std::uint64_t lower_value) {
   if (upper_value < lower_value) {
-    upper.fail("must be >= " + std::string(lower_name) + " (" + std::to_string(lower_value) +
-               "), got " + std::to_string(upper_value));
+    upper.fail("must be >= " + std::string(lower_name) + " (" + std::to_string(lower_value) + "), got " +
+               std::to_string(upper_value));
   }
 }
 
@@ -116,8 +116,8 @@ HistogramSizes parse_size_weights(JsonObject& object) {
   histogram.sizes = sizes_of(sizes);
   for (const JsonValue& w : weights.array()) histogram.weights.push_back(w.non_negative_number());
   if (histogram.weights.size() != histogram.sizes.size()) {
-    weights.fail("must have one weight per size (" + std::to_string(histogram.sizes.size()) +
-                 "), got " + std::to_string(histogram.weights.size()));
+    weights.fail("must have one weight per size (" + std::to_string(histogram.sizes.size()) + "), got " +
+                 std::to_string(histogram.weights.size()));
   }
   check_weight_sum(histogram.weights, weights);
   return histogram;
@@ -267,9 +267,7 @@ LogUniformNode prepare(const LogUniformSize& l) {
   const double min = static_cast<double>(l.min);
   return {std::log(min), std::log((static_cast<double>(l.max) + 1.0) / min), l.min, l.max};
 }
-LognormalNode prepare(const LognormalSize& l) {
-  return {std::log(l.median), l.sigma, l.min, l.max};
-}
+LognormalNode prepare(const LognormalSize& l) { return {std::log(l.median), l.sigma, l.min, l.max}; }
 ParetoNode prepare(const ParetoSize& p) {
   const double kept = -std::expm1(p.shape * std::log(p.scale / static_cast<double>(p.max)));
   return {p.scale, p.shape, kept, p.max};
@@ -297,8 +295,8 @@ SizeDistribution parse_size_distribution(JsonObject& object) {
 }
 
 struct SizeSampler::Node {
-  std::variant<ConstantNode, SequenceNode, UniformNode, LogUniformNode, LognormalNode, ParetoNode,
-               HistogramNode, BucketNode, MixtureNode>
+  std::variant<ConstantNode, SequenceNode, UniformNode, LogUniformNode, LognormalNode, ParetoNode, HistogramNode,
+               BucketNode, MixtureNode>
       family;
 };
 
@@ -367,8 +365,7 @@ std::uint64_t uniform_between(RandomStream& random, std::uint64_t lo, std::uint6
   return lo + uniform_below(random, span + 1);
 }
 
-AliasTable::AliasTable(std::span<const double> weights)
-    : keep_(weights.size()), alias_(weights.size()) {
+AliasTable::AliasTable(std::span<const double> weights) : keep_(weights.size()), alias_(weights.size()) {
   // Vose's construction: scale weights to mean 1, then pair each column below 1
   // with one above 1, which fills the gap and keeps the rest.
   double total = 0;

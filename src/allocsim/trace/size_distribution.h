@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
-#include "allocsim/random/random_stream.h"
 #include "allocsim/json/json_reader.h"
+#include "allocsim/random/random_stream.h"
 
 namespace allocsim {
 
@@ -74,8 +74,8 @@ struct MixtureSizes {
 };
 
 struct SizeDistribution {
-  std::variant<ConstantSize, SequenceSizes, UniformSize, LogUniformSize, LognormalSize, ParetoSize,
-               HistogramSizes, BucketSizes, MixtureSizes>
+  std::variant<ConstantSize, SequenceSizes, UniformSize, LogUniformSize, LognormalSize, ParetoSize, HistogramSizes,
+               BucketSizes, MixtureSizes>
       family;
 };
 

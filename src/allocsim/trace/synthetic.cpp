@@ -35,7 +35,8 @@ constexpr std::size_t kParallelAspectsFrom = std::size_t{1} << 15;
 constexpr std::uint64_t kChunkEvents = 4096;
 
 RandomStream stream_for(std::uint64_t seed, Purpose purpose, std::uint64_t chunk) {
-  return RandomStream(StreamKey{seed, stream_of(StreamPurpose::synthetic_trace) | static_cast<std::uint64_t>(purpose), chunk}, 0);
+  return RandomStream(
+      StreamKey{seed, stream_of(StreamPurpose::synthetic_trace) | static_cast<std::uint64_t>(purpose), chunk}, 0);
 }
 
 // Draws one aspect of the events [first, first + m) of a trace: fill(random,
@@ -44,9 +45,8 @@ RandomStream stream_for(std::uint64_t seed, Purpose purpose, std::uint64_t chunk
 // the previous piece stopped inside a chunk) and becomes its stream at first + m.
 // Returns `tasks` tasks (fewer for short pieces) that share the chunks in order.
 using ChunkFill = std::function<void(RandomStream& random, std::size_t begin, std::size_t end)>;
-std::vector<std::function<void()>> aspect_tasks(std::uint64_t seed, Purpose purpose, std::uint64_t first,
-                                                std::size_t m, RandomStream& carried, std::size_t tasks,
-                                                ChunkFill fill) {
+std::vector<std::function<void()>> aspect_tasks(std::uint64_t seed, Purpose purpose, std::uint64_t first, std::size_t m,
+                                                RandomStream& carried, std::size_t tasks, ChunkFill fill) {
   std::vector<std::size_t> starts{0};  // piece-relative first event of each chunk met
   for (std::uint64_t e = (first / kChunkEvents + 1) * kChunkEvents; e < first + m; e += kChunkEvents) {
     starts.push_back(static_cast<std::size_t>(e - first));
@@ -177,8 +177,7 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
   if (auto threads = object.maybe("threads")) {
     const std::uint64_t count = threads->positive_uint();
     if (count > kMaxSyntheticThreads) {
-      threads->fail("must be <= " + std::to_string(kMaxSyntheticThreads) + ", got " +
-                    json_text(threads->raw()));
+      threads->fail("must be <= " + std::to_string(kMaxSyntheticThreads) + ", got " + json_text(threads->raw()));
     }
     spec.threads = static_cast<std::uint32_t>(count);
   }
@@ -201,9 +200,9 @@ SyntheticSpec parse_synthetic_spec(JsonObject& object, SyntheticTarget target) {
   object.finish();
   check_least_bytes(spec, allocations);
   if (target == SyntheticTarget::memory && synthetic_trace_memory(spec) > physical_memory()) {
-    allocations.fail(std::to_string(spec.allocations) + " allocations need " +
-                     gigabytes(synthetic_trace_memory(spec)) + " for the trace and its index, more than the " +
-                     gigabytes(physical_memory()) + " of memory of this machine");
+    allocations.fail(std::to_string(spec.allocations) + " allocations need " + gigabytes(synthetic_trace_memory(spec)) +
+                     " for the trace and its index, more than the " + gigabytes(physical_memory()) +
+                     " of memory of this machine");
   }
   return spec;
 }
@@ -275,14 +274,13 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
              });
   const auto add_ids = [&](const GroupRule& rule, const RawGroupIds& ids, Purpose purpose, RandomStream& carried,
                            std::vector<std::uint32_t>& raw) {
-    add_aspect(reads_sizes(rule) ? after_sizes_known : before_sizes_known, purpose, carried, tasks,
-               [&piece, &components, first, ids = &ids, raw = &raw](RandomStream& random, std::size_t begin,
-                                                                   std::size_t end) {
-                 const auto span = [&](auto& v) { return std::span(v).subspan(begin, end - begin); };
-                 ids->draw(first + begin, span(piece.sizes),
-                           components.empty() ? std::span<const std::uint32_t>() : span(components), random,
-                           span(*raw));
-               });
+    add_aspect(
+        reads_sizes(rule) ? after_sizes_known : before_sizes_known, purpose, carried, tasks,
+        [&piece, &components, first, ids = &ids, raw = &raw](RandomStream& random, std::size_t begin, std::size_t end) {
+          const auto span = [&](auto& v) { return std::span(v).subspan(begin, end - begin); };
+          ids->draw(first + begin, span(piece.sizes),
+                    components.empty() ? std::span<const std::uint32_t>() : span(components), random, span(*raw));
+        });
   };
   add_ids(spec_.stacks, stacks_, Purpose::stacks, stack_random_, piece.raw_stacks);
   add_ids(spec_.types, types_, Purpose::types, type_random_, piece.raw_types);

@@ -54,8 +54,8 @@ struct SyntheticSpec {
 // as generate_synthetic, in the memory of one piece. Stack and type ids come raw,
 // for group_rule.h to number once the whole trace is known.
 struct SyntheticPiece {
-  Trace events;                       // every column but stack and type
-  std::vector<std::uint64_t> sizes;   // the requested sizes as drawn
+  Trace events;                      // every column but stack and type
+  std::vector<std::uint64_t> sizes;  // the requested sizes as drawn
   std::vector<std::uint32_t> raw_stacks, raw_types;
 };
 

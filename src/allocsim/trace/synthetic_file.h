@@ -22,7 +22,6 @@ struct SyntheticFileSummary {
 // which ids occur, once to write them. Byte totals past kMaxTraceBytes are an
 // InputError naming `where`, and nothing is written.
 SyntheticFileSummary write_synthetic_native(const SyntheticSpec& spec, std::uint64_t seed, const std::string& path,
-                                            const std::string& where,
-                                            std::size_t piece_events = kSyntheticPieceEvents);
+                                            const std::string& where, std::size_t piece_events = kSyntheticPieceEvents);
 
 }  // namespace allocsim

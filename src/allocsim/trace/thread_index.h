@@ -80,9 +80,7 @@ class CountedStreams {
   // Number of events of stream s.
   std::size_t size(std::uint32_t s) const { return prefix_[s]->size(); }
   // Trace index of stream s's k-th event.
-  std::uint64_t event(std::uint32_t s, std::size_t k) const {
-    return threads_ == nullptr ? k : threads_->event(s, k);
-  }
+  std::uint64_t event(std::uint32_t s, std::size_t k) const { return threads_ == nullptr ? k : threads_->event(s, k); }
   // Counted bytes of stream s's events 0..k-1 (k <= size(s)).
   std::uint64_t at(std::uint32_t s, std::size_t k) const { return prefix_[s]->value(k) + add_ * k; }
   std::uint64_t total(std::uint32_t s) const { return at(s, size(s)); }

@@ -27,13 +27,13 @@ void scan_in_blocks(const Trace& trace, Check check) {
 void Trace::validate(const std::string& where) const {
   const std::size_t n = size();
   auto fail = [&](const std::string& what) { throw InputError(where + ": " + what); };
-  if (thread.size() != n || stack.size() != n || type.size() != n || time.size() != n ||
-      free_time.size() != n || (!allocated.empty() && allocated.size() != n)) {
+  if (thread.size() != n || stack.size() != n || type.size() != n || time.size() != n || free_time.size() != n ||
+      (!allocated.empty() && allocated.size() != n)) {
     fail("trace columns have different lengths");
   }
-  for (const auto& [problem, column] : {std::pair{thread.wide_table_problem(), "thread"},
-                                        std::pair{requested.wide_table_problem(), "requested"},
-                                        std::pair{allocated.wide_table_problem(), "allocated"}}) {
+  for (const auto& [problem, column] :
+       {std::pair{thread.wide_table_problem(), "thread"}, std::pair{requested.wide_table_problem(), "requested"},
+        std::pair{allocated.wide_table_problem(), "allocated"}}) {
     if (!problem.empty()) fail(std::string(column) + " column: " + problem);
   }
   if (thread_count == 0 || stack_count == 0 || type_count == 0) {

@@ -62,9 +62,7 @@ struct Trace {
   std::size_t size() const { return requested.size(); }
   bool has_allocated_sizes() const { return !allocated.empty(); }
   // The allocator's size when known, else the requested size.
-  std::uint64_t allocated_size(std::size_t i) const {
-    return allocated.empty() ? requested[i] : allocated[i];
-  }
+  std::uint64_t allocated_size(std::size_t i) const { return allocated.empty() ? requested[i] : allocated[i]; }
   bool live_at_end(std::size_t i) const { return free_time[i] == kNeverFreed; }
 
   // Throws InputError naming the first inconsistency (column lengths, ids out of

@@ -31,8 +31,8 @@ struct TraceSummary {
   std::uint64_t allocated_bytes = 0;  // allocator's sizes, when known
   std::uint64_t first_time = 0, last_time = 0;
   std::uint64_t peak_time = 0, peak_live_bytes = 0;  // high-water mark of live requested bytes
-  std::vector<Bucket> size_histogram;  // only buckets that occur, in size order
-  std::vector<Stack> top_stacks;       // by bytes, at most `top` of them
+  std::vector<Bucket> size_histogram;                // only buckets that occur, in size order
+  std::vector<Stack> top_stacks;                     // by bytes, at most `top` of them
 };
 
 // InputError (naming `where`) if a byte total overflows 64 bits.

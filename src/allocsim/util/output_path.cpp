@@ -125,12 +125,13 @@ void check_output_file(const std::string& path, const InputPaths& inputs, const 
   std::error_code ec;
   if (fs::is_directory(place, ec)) throw InputError(what + " " + printable(path) + ": is a directory");
   if (const std::string* input = inputs.same_file_as(place)) {
-    throw InputError(what + " " + printable(path) + ": is " + (*input == path ? "an input" : "the input " + printable(*input)) +
+    throw InputError(what + " " + printable(path) + ": is " +
+                     (*input == path ? "an input" : "the input " + printable(*input)) +
                      " of this command; allocsim does not overwrite its inputs, choose another " + what);
   }
   if (const std::string why = forbidden_place(place.parent_path()); !why.empty()) {
-    throw InputError(what + " " + printable(path) + ": " + printable_unquoted(place.parent_path().string()) + " is " + why +
-                     "; allocsim writes no file there");
+    throw InputError(what + " " + printable(path) + ": " + printable_unquoted(place.parent_path().string()) + " is " +
+                     why + "; allocsim writes no file there");
   }
   check_writable_parent(path, fs::absolute(path).lexically_normal().parent_path(), what);
 }
@@ -143,7 +144,8 @@ void check_results_directory(const std::string& path, const InputPaths& inputs, 
   }
   std::error_code ec;
   if (is_within(resolved(fs::current_path(ec)), place)) {
-    throw InputError(named + printable_unquoted(place.string()) + " holds the current directory; choose another " + what);
+    throw InputError(named + printable_unquoted(place.string()) + " holds the current directory; choose another " +
+                     what);
   }
   if (const std::string* input = inputs.held_by(place)) {
     throw InputError(named + printable_unquoted(place.string()) + " holds " + printable(*input) +
@@ -152,8 +154,9 @@ void check_results_directory(const std::string& path, const InputPaths& inputs, 
   const fs::path given = fs::absolute(path).lexically_normal();
   const fs::file_type type = fs::symlink_status(given.has_filename() ? given : given.parent_path(), ec).type();
   if (type != fs::file_type::not_found && !written_by_allocsim(given.has_filename() ? given : given.parent_path())) {
-    throw InputError(named + printable_unquoted(place.string()) + " exists and was not written by allocsim (it has no " +
-                     kResultsMarker + " file); remove it or choose another " + what);
+    throw InputError(named + printable_unquoted(place.string()) +
+                     " exists and was not written by allocsim (it has no " + kResultsMarker +
+                     " file); remove it or choose another " + what);
   }
   // The directory that holds results directories may be created, one level only.
   const fs::path parent = place.parent_path();

@@ -70,8 +70,8 @@ std::string checked_target(const std::string& target, const InputPaths& inputs, 
 
 }  // namespace
 
-StagedDirectory::StagedDirectory(const std::string& target, const InputPaths& inputs,
-                                 const std::string& written_by, const std::string& what)
+StagedDirectory::StagedDirectory(const std::string& target, const InputPaths& inputs, const std::string& written_by,
+                                 const std::string& what)
     : target_(checked_target(target, inputs, what)),
       what_(what),
       staging_((fs::path(parent_of(target_)) / (staging_prefix(target_) + std::to_string(::getpid()))).string()),

@@ -40,13 +40,21 @@ __attribute__((noinline)) void* touch(std::size_t size) {
 
 // One non-inlined function per site, so each sample's stack names its site.
 extern "C" {
-__attribute__((noinline)) void site_small() { for (int j = 0; j < 20000; ++j) live.push_back(touch(64)); }
-__attribute__((noinline)) void site_medium() { for (int j = 0; j < 2000; ++j) live.push_back(touch(4096)); }
-__attribute__((noinline)) void site_large() { for (int j = 0; j < 20; ++j) live.push_back(touch(1 << 20)); }
+__attribute__((noinline)) void site_small() {
+  for (int j = 0; j < 20000; ++j) live.push_back(touch(64));
+}
+__attribute__((noinline)) void site_medium() {
+  for (int j = 0; j < 2000; ++j) live.push_back(touch(4096));
+}
+__attribute__((noinline)) void site_large() {
+  for (int j = 0; j < 20; ++j) live.push_back(touch(1 << 20));
+}
 __attribute__((noinline)) void site_mixed() {
   for (int j = 0; j < 4000; ++j) live.push_back(touch(j % 2 == 0 ? 256 : 8192));
 }
-__attribute__((noinline)) void site_freed() { for (int j = 0; j < 10000; ++j) std::free(touch(1024)); }
+__attribute__((noinline)) void site_freed() {
+  for (int j = 0; j < 10000; ++j) std::free(touch(1024));
+}
 }
 
 int main(int argc, char** argv) {

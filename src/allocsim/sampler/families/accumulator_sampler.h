@@ -110,11 +110,10 @@ class AccumulatorSampler {
     return static_cast<std::uint64_t>(accumulator_interval(lane.next_uniform(), static_cast<double>(period_)));
   }
 
-
   double weight(std::uint64_t samples) const { return static_cast<double>(period_) * static_cast<double>(samples); }
 
   std::int64_t period_;
-  std::vector<std::uint64_t> next_;  // per thread: -acc - 1, acc < 0 the accumulated bytes
+  std::vector<std::uint64_t> next_;                  // per thread: -acc - 1, acc < 0 the accumulated bytes
   std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 

@@ -1,8 +1,8 @@
 #include "allocsim/sampler/families/accumulator_scheme.h"
 
 #include <algorithm>
-#include <memory>
 #include <cmath>
+#include <memory>
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/accumulator_sampler.h"
@@ -63,7 +63,8 @@ class AccumulatorScheme final : public Scheme {
   }
 
   // The threads' requested-byte streams, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto requested = std::make_shared<const CountedStreams>(CountedStreams::requested(index));
     return skip_ahead_runs([&trace, &index, period = period_, keep = keep_, requested] {
       return with_second_layer(
@@ -72,8 +73,7 @@ class AccumulatorScheme final : public Scheme {
     });
   }
 
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const double T = static_cast<double>(period_);
     // One register per estimator (all linear), bytes_one_layer only with keep < 1.
     const RegisterRows<> rows(out, observations.size(), estimators_.size());

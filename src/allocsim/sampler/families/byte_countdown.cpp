@@ -20,8 +20,8 @@ class ByteCountdownScheme final : public Scheme {
   const std::vector<EstimatorSpec>& estimators() const override {
     static const std::vector<EstimatorSpec> specs = {
         {"bytes", Quantity::requested_bytes, "T * samples; the true size for pass-through allocations", 2},
-        {"count", Quantity::count,
-         "1 / (1 - exp(-s/T)) per sampled allocation, 1 for pass-through (Horvitz-Thompson)", 2},
+        {"count", Quantity::count, "1 / (1 - exp(-s/T)) per sampled allocation, 1 for pass-through (Horvitz-Thompson)",
+         2},
         {"count_raw", Quantity::count, "1 per sampled allocation: the raw count the profile reports"},
     };
     return specs;
@@ -36,8 +36,7 @@ class ByteCountdownScheme final : public Scheme {
   }
 
   // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
-  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
-                    double level) const override {
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers, double level) const override {
     return wald_interval(registers[0], registers[1], level);
   }
 
@@ -49,18 +48,19 @@ class ByteCountdownScheme final : public Scheme {
   }
 
   // Skip-ahead's prefix sums, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto streams = std::make_shared<const ByteCountdownStreams>(
         make_byte_countdown_streams(trace, index, config_.passthrough_from, config_.per_thread));
     return skip_ahead_runs([&trace, &index, config = config_, streams] {
-      return seeded(config, std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
-                                trace, index,
-                                ByteCountdownSampler(config.rate, config.passthrough_from, config.per_thread, streams)));
+      return seeded(
+          config,
+          std::make_unique<SkipAheadRun<ByteCountdownSampler>>(
+              trace, index, ByteCountdownSampler(config.rate, config.passthrough_from, config.per_thread, streams)));
     });
   }
 
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const double T = config_.rate;
     const double p = mark_probability_;
     const RegisterRows<kRegisters> rows(out, observations.size());
@@ -121,9 +121,7 @@ class ByteCountdownScheme final : public Scheme {
   }
   bool passes_through(std::uint64_t s) const { return s >= config_.passthrough_from; }
   // P(at least one sample point in s bytes) = 1 - (1 - p')^s = 1 - e^(-s/T).
-  double inclusion(std::uint64_t s) const {
-    return -std::expm1(-static_cast<double>(s) / config_.rate);
-  }
+  double inclusion(std::uint64_t s) const { return -std::expm1(-static_cast<double>(s) / config_.rate); }
 
   ByteCountdownConfig config_;
   double mark_probability_;  // p' = 1 - e^(-1/T)

@@ -24,12 +24,12 @@
 #include <span>
 #include <vector>
 
+#include "allocsim/json/json_reader.h"
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/families/countdown_carry.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/sampler/scheme_parameters.h"
-#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -81,7 +81,9 @@ class ByteCountdownSampler {
   // passthrough_from and per_thread.
   ByteCountdownSampler(double mean_gap, std::uint64_t passthrough_from, bool per_thread,
                        std::shared_ptr<const ByteCountdownStreams> streams)
-      : mean_gap_(mean_gap), passthrough_from_(passthrough_from), per_thread_(per_thread),
+      : mean_gap_(mean_gap),
+        passthrough_from_(passthrough_from),
+        per_thread_(per_thread),
         streams_(std::move(streams)) {}
 
   // The same sample points seen from the points (countdown_carry.h), drawing from
@@ -106,7 +108,8 @@ class ByteCountdownSampler {
     }
     next_.resize(1);
     Gaps<Stream> gaps{*this, &trace.requested, lanes, out};
-    carried_countdown_replay(trace.size(), std::span<std::uint64_t>(next_), [](std::size_t) { return 0; }, gaps);
+    carried_countdown_replay(
+        trace.size(), std::span<std::uint64_t>(next_), [](std::size_t) { return 0; }, gaps);
   }
 
  private:
@@ -139,12 +142,12 @@ class ByteCountdownSampler {
   double mean_gap_;
   std::uint64_t passthrough_from_;
   bool per_thread_;
-  std::vector<std::uint64_t> next_;  // per counter: position of its next point
+  std::vector<std::uint64_t> next_;                      // per counter: position of its next point
   std::shared_ptr<const ByteCountdownStreams> streams_;  // skip-ahead only
 };
 
 struct ByteCountdownConfig {
-  double rate = 4096;                            // T
+  double rate = 4096;  // T
   std::uint64_t passthrough_from = kNoPassthrough;
   bool per_thread = true;
   bool same_sequence = false;  // a default-seeded engine: every process draws the same gaps

@@ -23,13 +23,11 @@ const std::vector<IntervalSpec>& ByteRateScheme::intervals() const {
   return specs;
 }
 
-Interval ByteRateScheme::interval(std::size_t /*interval*/, std::span<const double> registers,
-                                  double level) const {
+Interval ByteRateScheme::interval(std::size_t /*interval*/, std::span<const double> registers, double level) const {
   return wald_interval(registers[0], registers[1], level);
 }
 
-void ByteRateScheme::weigh(const Trace& trace, std::span<const Observation> observations,
-                           std::span<double> out) const {
+void ByteRateScheme::weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const {
   const RegisterRows<kRegisters> rows(out, observations.size());
   // The sizes first, parked in the count register, in a loop that does nothing
   // else: skip-ahead leaves the size column cold, and independent loads let the

@@ -161,8 +161,8 @@ template <CarriedCountdown Countdown>
 void per_thread_carried(const Trace& trace, std::vector<std::uint64_t>& next, Countdown&& countdown) {
   next.resize(trace.thread_count);
   const ThreadColumn& thread = trace.thread;
-  carried_countdown_replay(trace.size(), std::span<std::uint64_t>(next), [&](std::size_t i) { return thread[i]; },
-                           countdown);
+  carried_countdown_replay(
+      trace.size(), std::span<std::uint64_t>(next), [&](std::size_t i) { return thread[i]; }, countdown);
 }
 
 // The same, skip-ahead, over the threads' counted streams (stream t: thread t).

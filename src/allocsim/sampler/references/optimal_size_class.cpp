@@ -80,7 +80,8 @@ class OptimalSizeClassScheme final : public Scheme {
   EstimatorTheory theory(std::size_t) const override {
     return {[this](const Trace& trace, const EstimatorTheory::BlockVisitor& visit) {
               const OptimalSizeClassPlan plan = plan_optimal_size_class(trace, config_);
-              visit_in_blocks(trace.size(), [&](std::size_t i) { return theory_of(plan, i); }, visit);
+              visit_in_blocks(
+                  trace.size(), [&](std::size_t i) { return theory_of(plan, i); }, visit);
             },
             {}};
   }
@@ -121,8 +122,7 @@ SchemeDescriptor optimal_size_class_scheme() {
                       "the stack objective's weight on the total's squared relative error (> 0)"}},
       .variants = {"An ideal reference, not a real system: it needs the trace's size and lifetime "
                    "mix in advance."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         OptimalSizeClassConfig config;
         config.samples = params["samples"].positive_number();
         const JsonValue objective = params["objective"];
@@ -141,17 +141,18 @@ SchemeDescriptor optimal_size_class_scheme() {
       // Advised as the design for as many expected samples as a sampler with a mean
       // interval of `interval` bytes takes over the trace, for the allocated bytes or,
       // given stack targets, for the stacks.
-      .advice = AdviceRule{.parameters =
-                               [](double interval, double trace_bytes, const std::optional<StackObjective>& stacks) {
-                                 if (!stacks) {
-                                   return nlohmann::json{{"samples", trace_bytes / interval}, {"objective", "allocated"}};
-                                 }
-                                 return nlohmann::json{{"samples", trace_bytes / interval},
-                                                       {"objective", "stack"},
-                                                       {"stack_share", stacks->share},
-                                                       {"total_weight", stacks->total_weight}};
-                               },
-                           .designed_from_trace = true},
+      .advice =
+          AdviceRule{.parameters =
+                         [](double interval, double trace_bytes, const std::optional<StackObjective>& stacks) {
+                           if (!stacks) {
+                             return nlohmann::json{{"samples", trace_bytes / interval}, {"objective", "allocated"}};
+                           }
+                           return nlohmann::json{{"samples", trace_bytes / interval},
+                                                 {"objective", "stack"},
+                                                 {"stack_share", stacks->share},
+                                                 {"total_weight", stacks->total_weight}};
+                         },
+                     .designed_from_trace = true},
   };
 }
 

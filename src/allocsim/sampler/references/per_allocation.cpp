@@ -32,8 +32,7 @@ class PerAllocationScheme final : public Scheme {
   }
 
   // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
-  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
-                    double level) const override {
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers, double level) const override {
     return wald_interval(registers[0], registers[1], level);
   }
 
@@ -43,7 +42,8 @@ class PerAllocationScheme final : public Scheme {
     });
   }
 
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     return skip_ahead_runs([&trace, &index, every = every_] {
       return std::make_unique<SkipAheadRun<PerAllocationSampler>>(trace, index, PerAllocationSampler(every));
     });
@@ -95,8 +95,7 @@ SchemeDescriptor per_allocation_scheme() {
                       "system's default)"}},
       .variants = {"A reference design, not one system's code: the documents discuss it only "
                    "to prefer sampling bytes."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue rate = params["rate"];
         if (rate.positive_number() < 1) rate.fail("must be >= 1 (a probability 1/N <= 1)");
         return std::make_unique<PerAllocationScheme>(rate.positive_number());

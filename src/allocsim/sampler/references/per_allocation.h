@@ -67,7 +67,7 @@ class PerAllocationSampler {
     return trials_(stream.next_uniform());
   }
 
-  double every_;        // N
+  double every_;            // N
   GeometricTrials trials_;  // p = 1/N
   std::vector<std::uint64_t> remaining_;
 };

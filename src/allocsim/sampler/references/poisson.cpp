@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include "allocsim/estimate/count_theory.h"
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/byte_rate_scheme.h"
-#include "allocsim/estimate/count_theory.h"
 #include "allocsim/sampler/sampler_runs.h"
 
 namespace allocsim {
@@ -15,12 +15,12 @@ class PoissonScheme final : public ByteRateScheme {
   using ByteRateScheme::ByteRateScheme;
 
   std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
-    return streaming_runs([&trace, rate = rate_] {
-      return std::make_unique<SamplerRun<PoissonSampler>>(trace, PoissonSampler(rate));
-    });
+    return streaming_runs(
+        [&trace, rate = rate_] { return std::make_unique<SamplerRun<PoissonSampler>>(trace, PoissonSampler(rate)); });
   }
 
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     return skip_ahead_runs([&trace, &index, rate = rate_] {
       return std::make_unique<SkipAheadRun<PoissonSampler>>(trace, index, PoissonSampler(rate));
     });
@@ -47,8 +47,7 @@ SchemeDescriptor poisson_scheme() {
       .parameters = {{"rate", "number", 4096, "mean bytes between sample points (T)"}},
       .variants = {"Ideal continuous gaps; the discrete floor(Exp)+1 gaps of the real heapprofd "
                    "code are the `heapprofd` scheme."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         return std::make_unique<PoissonScheme>(positive_byte_amount(params["rate"]));
       },
       .rate = SchemeRate{},

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
-#include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/families/point_batches.h"
+#include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -89,7 +89,7 @@ class PoissonSampler {
   }
 
   double mean_gap_;
-  std::vector<double> position_;            // per thread: its next point
+  std::vector<double> position_;             // per thread: its next point
   std::vector<std::uint64_t> bytes_before_;  // per thread: requested bytes before the event
 };
 

@@ -31,8 +31,8 @@ void AtomicOutput::write(std::string_view bytes) {
 void AtomicOutput::write_at(std::uint64_t offset, std::string_view bytes) {
   if (std::fflush(file_) != 0) throw InputError(path_ + ": write failed");
   for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t wrote = ::pwrite(::fileno(file_), bytes.data() + done, bytes.size() - done,
-                                   static_cast<off_t>(offset + done));
+    const ssize_t wrote =
+        ::pwrite(::fileno(file_), bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (wrote <= 0) throw InputError(path_ + ": write failed");
     done += static_cast<std::size_t>(wrote);
   }

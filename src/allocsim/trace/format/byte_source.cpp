@@ -4,8 +4,8 @@
 #include <zstd.h>
 
 #include <array>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "allocsim/util/error.h"
@@ -132,8 +132,8 @@ class GzipSource : public ByteSource {
           file_.fail(consumed(), "truncated gzip stream (the last member is incomplete)");
         }
       } else if (result != Z_OK) {
-        file_.fail(consumed(), std::string("corrupt gzip data: ") +
-                                   (stream_.msg != nullptr ? stream_.msg : "inflate failed"));
+        file_.fail(consumed(),
+                   std::string("corrupt gzip data: ") + (stream_.msg != nullptr ? stream_.msg : "inflate failed"));
       }
       const std::size_t produced = capacity - stream_.avail_out;
       if (produced > 0) return produced;

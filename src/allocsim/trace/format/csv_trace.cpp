@@ -224,8 +224,8 @@ class CsvTraceReader {
     const auto it = live_.find(key);
     if (it == live_.end()) reader_.fail("free of id " + field(Column::id) + ", which is not a live allocation");
     if (!field(Column::size).empty() && number(Column::size) != trace_.requested[it->second]) {
-      reader_.fail("free of id " + field(Column::id) + " gives size " + field(Column::size) +
-                   ", the allocation has " + std::to_string(trace_.requested[it->second]));
+      reader_.fail("free of id " + field(Column::id) + " gives size " + field(Column::size) + ", the allocation has " +
+                   std::to_string(trace_.requested[it->second]));
     }
     trace_.free_time.mutable_data()[it->second] = at;
     live_.erase(it);
@@ -237,8 +237,8 @@ class CsvTraceReader {
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     trace_.thread.reserve(raw_threads_.size());
     for (std::uint64_t t : raw_threads_) {
-      trace_.thread.push_back(static_cast<std::uint32_t>(
-          std::lower_bound(distinct.begin(), distinct.end(), t) - distinct.begin()));
+      trace_.thread.push_back(
+          static_cast<std::uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), t) - distinct.begin()));
     }
     trace_.thread_count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(distinct.size()));
     trace_.stack_names = stacks_.finish(trace_.stack, trace_.stack_count);
@@ -275,7 +275,8 @@ std::vector<std::string> labels(const std::vector<std::string>& names, std::uint
   for (std::uint32_t id = 0; id < count; ++id) {
     const std::string name = id < names.size() ? names[id] : std::string();
     if (name.find_first_of("\r\n") != std::string::npos) {
-      throw InputError(std::string(what) + " name " + printable(name) + " has a line break, which a CSV trace cannot hold");
+      throw InputError(std::string(what) + " name " + printable(name) +
+                       " has a line break, which a CSV trace cannot hold");
     }
     if (!name.empty() && taken.insert(name).second) {
       out[id] = name;

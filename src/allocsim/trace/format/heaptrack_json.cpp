@@ -10,8 +10,8 @@ nlohmann::ordered_json to_json(const HeaptrackStats& h, const HeaptrackOptions& 
           {"command", h.command},
           {"allocations", h.allocations},
           {"frees", h.frees},
-          {"frees_exact", raw},          // raw files name the pointer a free releases
-          {"end_checked", !raw},         // only interpreted files carry an end mark
+          {"frees_exact", raw},   // raw files name the pointer a free releases
+          {"end_checked", !raw},  // only interpreted files carry an end mark
           {"pairing", raw ? "pointer" : to_string(options.pairing)},
           {"ambiguous_frees", h.ambiguous_frees},
           {"unmatched_frees", h.unmatched_frees},

@@ -17,9 +17,7 @@ namespace allocsim {
 
 const char* to_string(HeaptrackKind kind) { return kind == HeaptrackKind::raw ? "raw" : "interpreted"; }
 const char* to_string(FreePairing pairing) { return pairing == FreePairing::lifo ? "lifo" : "fifo"; }
-const char* to_string(HeaptrackClock clock) {
-  return clock == HeaptrackClock::events ? "events" : "milliseconds";
-}
+const char* to_string(HeaptrackClock clock) { return clock == HeaptrackClock::events ? "events" : "milliseconds"; }
 
 namespace {
 
@@ -55,8 +53,7 @@ class LiveList {
 
 class HeaptrackParser {
  public:
-  HeaptrackParser(const std::string& path, const HeaptrackOptions& options)
-      : reader_(path), options_(options) {}
+  HeaptrackParser(const std::string& path, const HeaptrackOptions& options) : reader_(path), options_(options) {}
 
   HeaptrackImport parse() {
     std::string_view line;
@@ -77,7 +74,9 @@ class HeaptrackParser {
     switch (line[0]) {
       case 'v': version(fields); break;
       case 'X': result_.stats.command = fields.rest(); break;
-      case 'I': case 'R': case 'S': break;
+      case 'I':
+      case 'R':
+      case 'S': break;
       case 'A': result_.stats.attached = true; break;
       case 'c': stamp(fields); break;
       case 'x': executable(fields); break;
@@ -103,9 +102,8 @@ class HeaptrackParser {
     }
     if (file_version == 0) reader_.fail("heaptrack file format version 0 (heaptrack < 1.0) is not supported");
     result_.stats.file_version = file_version;
-    result_.stats.heaptrack_version = std::to_string(heaptrack >> 16) + "." +
-                                      std::to_string(heaptrack >> 8 & 0xff) + "." +
-                                      std::to_string(heaptrack & 0xff);
+    result_.stats.heaptrack_version = std::to_string(heaptrack >> 16) + "." + std::to_string(heaptrack >> 8 & 0xff) +
+                                      "." + std::to_string(heaptrack & 0xff);
     sized_strings_ = file_version >= 3;
   }
 
@@ -188,8 +186,8 @@ class HeaptrackParser {
   std::uint64_t string_index(HeaptrackLine& fields) {
     const std::uint64_t index = fields.hex();
     if (index > stacks_.string_count()) {
-      reader_.fail("string " + std::to_string(index) + " is not defined (" +
-                   std::to_string(stacks_.string_count()) + " so far)");
+      reader_.fail("string " + std::to_string(index) + " is not defined (" + std::to_string(stacks_.string_count()) +
+                   " so far)");
     }
     return index;
   }
@@ -216,8 +214,8 @@ class HeaptrackParser {
   std::uint64_t node_index(HeaptrackLine& fields) {
     const std::uint64_t node = fields.hex();
     if (node > stacks_.node_count()) {
-      reader_.fail("trace " + std::to_string(node) + " is not defined (" +
-                   std::to_string(stacks_.node_count()) + " so far)");
+      reader_.fail("trace " + std::to_string(node) + " is not defined (" + std::to_string(stacks_.node_count()) +
+                   " so far)");
     }
     return node;
   }
@@ -250,8 +248,8 @@ class HeaptrackParser {
   std::uint64_t info_index(HeaptrackLine& fields) {
     const std::uint64_t info = fields.hex();
     if (info >= infos_.size()) {
-      reader_.fail("allocation info " + std::to_string(info) + " is not defined (" +
-                   std::to_string(infos_.size()) + " so far)");
+      reader_.fail("allocation info " + std::to_string(info) + " is not defined (" + std::to_string(infos_.size()) +
+                   " so far)");
     }
     return info;
   }
@@ -273,7 +271,7 @@ class HeaptrackParser {
   }
 
   void deallocation(HeaptrackLine& fields) {
-    if (!kind_) {  // only a raw file can free before allocating: memory from before tracking
+    if (!kind_) {    // only a raw file can free before allocating: memory from before tracking
       fields.hex();  // a pointer, or in a broken interpreted file an info index
       fields.expect_end();
       if (early_free_line_ == 0) early_free_line_ = reader_.line_number();

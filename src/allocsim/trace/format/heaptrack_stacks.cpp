@@ -66,8 +66,7 @@ void HeaptrackStacks::add_module_segment(std::string_view name, std::uint64_t ba
 
 std::string HeaptrackStacks::module_offset_text(std::uint64_t address) {
   if (!segments_sorted_) {
-    std::sort(segments_.begin(), segments_.end(),
-              [](const Segment& a, const Segment& b) { return a.start < b.start; });
+    std::sort(segments_.begin(), segments_.end(), [](const Segment& a, const Segment& b) { return a.start < b.start; });
     segments_sorted_ = true;
   }
   auto after = std::upper_bound(segments_.begin(), segments_.end(), address,

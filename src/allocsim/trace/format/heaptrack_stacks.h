@@ -38,9 +38,11 @@ class HeaptrackStacks {
 
   // Raw files: loaded modules, then nodes by address.
   void set_executable(std::string_view path) { executable_ = path; }
-  void reset_modules() { segments_.clear(); address_texts_.clear(); }
-  void add_module_segment(std::string_view name, std::uint64_t base, std::uint64_t start,
-                          std::uint64_t end);
+  void reset_modules() {
+    segments_.clear();
+    address_texts_.clear();
+  }
+  void add_module_segment(std::string_view name, std::uint64_t base, std::uint64_t start, std::uint64_t end);
   void add_node_by_address(std::uint64_t address, std::uint64_t parent);
 
   std::uint64_t node_count() const { return nodes_.size() - 1; }
@@ -63,10 +65,10 @@ class HeaptrackStacks {
   std::string module_offset_text(std::uint64_t address);
   std::string node_name(std::uint64_t node) const;
 
-  std::vector<std::string> strings_;        // 1-based; [0] is ""
-  std::vector<std::uint32_t> ip_texts_;     // 1-based; [0] is the unknown frame
-  std::vector<std::string> texts_;          // frame texts
-  std::vector<Node> nodes_;                 // [0] is the root
+  std::vector<std::string> strings_;     // 1-based; [0] is ""
+  std::vector<std::uint32_t> ip_texts_;  // 1-based; [0] is the unknown frame
+  std::vector<std::string> texts_;       // frame texts
+  std::vector<Node> nodes_;              // [0] is the root
   std::string executable_;
   std::vector<Segment> segments_;
   bool segments_sorted_ = true;

@@ -42,16 +42,27 @@ struct Layout {
   std::size_t header_size;
   std::vector<const char*> sections;
 };
-const Layout kVersion1{1, 192, {"thread", "requested", "allocated", "stack", "type", "time", "free_time",
-                                "stack names", "type names"}};
-const Layout kVersion2{2, 256, {"thread", "thread wide", "requested", "requested wide", "allocated",
-                                "allocated wide", "stack", "type", "time", "free_time", "stack names",
-                                "type names"}};
+const Layout kVersion1{
+    1, 192, {"thread", "requested", "allocated", "stack", "type", "time", "free_time", "stack names", "type names"}};
+const Layout kVersion2{2,
+                       256,
+                       {"thread", "thread wide", "requested", "requested wide", "allocated", "allocated wide", "stack",
+                        "type", "time", "free_time", "stack names", "type names"}};
 
 // Version 2 sections.
 enum Section : std::size_t {
-  kThread, kThreadWide, kRequested, kRequestedWide, kAllocated, kAllocatedWide, kStack, kType, kTime,
-  kFreeTime, kStackNames, kTypeNames
+  kThread,
+  kThreadWide,
+  kRequested,
+  kRequestedWide,
+  kAllocated,
+  kAllocatedWide,
+  kStack,
+  kType,
+  kTime,
+  kFreeTime,
+  kStackNames,
+  kTypeNames
 };
 
 std::uint64_t aligned(std::uint64_t offset) { return (offset + kAlignment - 1) / kAlignment * kAlignment; }
@@ -99,8 +110,8 @@ class NativeDecoder {
     const auto version = get<std::uint32_t>(data_, kVersionAt);
     if (version == 1) return decode_with(kVersion1);
     if (version == 2) return decode_with(kVersion2);
-    fail(kVersionAt, "unsupported native trace version " + std::to_string(version) + " (this build reads versions 1 and " +
-                 std::to_string(kNativeTraceVersion) + ")");
+    fail(kVersionAt, "unsupported native trace version " + std::to_string(version) +
+                         " (this build reads versions 1 and " + std::to_string(kNativeTraceVersion) + ")");
   }
 
  private:
@@ -185,8 +196,8 @@ class NativeDecoder {
   std::span<const T> array(std::size_t s, std::uint64_t n) const {
     const auto bytes = section(s);
     if (bytes.size() != n * sizeof(T)) {
-      fail(entry(s) + 8, name_of(s) + " has " + std::to_string(bytes.size()) + " bytes, expected " +
-                             std::to_string(n * sizeof(T)));
+      fail(entry(s) + 8,
+           name_of(s) + " has " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(n * sizeof(T)));
     }
     return {reinterpret_cast<const T*>(bytes.data()), n};
   }
@@ -207,9 +218,9 @@ class NativeDecoder {
   }
 
   void view_columns_v2(Trace& trace, std::uint64_t n, std::uint64_t allocated_events) const {
-    trace.thread = ThreadColumn(view<std::uint16_t>(kThread, n),
-                                Column<WideValue>::view(file_, table<WideValue>(kThreadWide).data(),
-                                                        table<WideValue>(kThreadWide).size()));
+    trace.thread = ThreadColumn(
+        view<std::uint16_t>(kThread, n),
+        Column<WideValue>::view(file_, table<WideValue>(kThreadWide).data(), table<WideValue>(kThreadWide).size()));
     trace.requested = narrow_sizes(kRequested, kRequestedWide, n);
     trace.allocated = narrow_sizes(kAllocated, kAllocatedWide, allocated_events);
     trace.stack = view<std::uint32_t>(kStack, n);
@@ -256,8 +267,8 @@ class NativeDecoder {
       fail(base, name_of(s) + " has " + std::to_string(count) + " names for " + std::to_string(id_count) + " ids");
     }
     if (count > (bytes.size() - 4) / 4) {  // each name takes at least its 4-byte length
-      fail(base, name_of(s) + " declares " + std::to_string(count) + " names in " + std::to_string(bytes.size()) +
-                     " bytes");
+      fail(base,
+           name_of(s) + " declares " + std::to_string(count) + " names in " + std::to_string(bytes.size()) + " bytes");
     }
     std::vector<std::string> out(count);
     std::size_t at = 4;
@@ -287,9 +298,8 @@ NativeTraceWriter::NativeTraceWriter(WriteAt write_at, std::uint64_t events, boo
   // The fixed-length columns first, at offsets known now; the wide tables and
   // names, known only at the end, after them.
   const std::pair<Section, std::uint64_t> fixed[] = {
-      {kThread, 2}, {kRequested, 4}, {kAllocated, has_allocated ? 4u : 0u},
-      {kStack, 4},  {kType, 4},      {kTime, 8},
-      {kFreeTime, 8}};
+      {kThread, 2}, {kRequested, 4}, {kAllocated, has_allocated ? 4u : 0u}, {kStack, 4}, {kType, 4},
+      {kTime, 8},   {kFreeTime, 8}};
   std::uint64_t end = kVersion2.header_size;
   for (const auto& [section, width] : fixed) {
     offsets_[section] = aligned(end);

@@ -23,8 +23,8 @@ TraceFormat output_format_for(const std::string& path);
 
 struct TraceFile {
   Trace trace;
-  TraceFormat format = TraceFormat::native;     // as read
-  std::optional<HeaptrackStats> heaptrack;      // for heaptrack files
+  TraceFormat format = TraceFormat::native;  // as read
+  std::optional<HeaptrackStats> heaptrack;   // for heaptrack files
 };
 
 TraceFile read_trace_file(const std::string& path, TraceFormat format = TraceFormat::detect,

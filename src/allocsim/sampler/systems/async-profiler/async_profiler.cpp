@@ -24,7 +24,8 @@ class AsyncProfilerScheme final : public Scheme {
       estimators_ = {
           {"bytes", Quantity::allocated_bytes,
            "max(u, T) per sample (async-profiler's _total_size, shown with --total)"},
-          {"count_raw", Quantity::count, "1 per sample: the samples the flame graph counts by default (without --total)"},
+          {"count_raw", Quantity::count,
+           "1 per sample: the samples the flame graph counts by default (without --total)"},
           {"bytes_ht", Quantity::allocated_bytes,
            "u / (1 - exp(-u/T)) per sample: the Horvitz-Thompson reference, unbiased (not async-profiler's)"},
       };
@@ -51,7 +52,8 @@ class AsyncProfilerScheme final : public Scheme {
 
   // alloc: the JVM's per-thread skip-ahead (not for T = 0, which samples empty
   // objects too); nativemem: the process-wide stream (not for T <= 1: every call).
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     if (mode_ == Mode::alloc) {
       if (interval_ == 0) return nullptr;
       const SizeColumn& requested = trace.requested;
@@ -119,10 +121,8 @@ class AsyncProfilerScheme final : public Scheme {
       return {pi * weight - weight, weight * weight * pi * (1 - pi), std::log1p(-pi)};
     }
     switch (estimator) {
-      case kBytes:
-        return weighted_inclusion_theory(size, interval, std::max(size, interval), size);
-      case kCountRaw:
-        return weighted_inclusion_theory(size, interval, 1.0, 1.0);
+      case kBytes: return weighted_inclusion_theory(size, interval, std::max(size, interval), size);
+      case kCountRaw: return weighted_inclusion_theory(size, interval, 1.0, 1.0);
       default:
         return weighted_inclusion_theory(size, interval, size * exponential_unsampling_scale(size, interval), size);
     }
@@ -145,27 +145,26 @@ SchemeDescriptor async_profiler_scheme() {
       .source = "async-profiler/async-profiler b583d82 (2026-08): src/objectSampler.cpp, "
                 "src/mallocTracer.cpp, src/engine.h updateCounter, src/arguments.h "
                 "DEFAULT_ALLOC_INTERVAL",
-      .parameters =
-          {{"mode", "string", "alloc",
-            "\"alloc\": -e alloc on JDK 11+ (JVMTI sampler, weight max(size, T)); \"nativemem\": "
-            "the global malloc byte counter (weight the malloc's size)"},
-           {"interval", "integer", 524287,
-            "T in bytes: --alloc (DEFAULT_ALLOC_INTERVAL = 524287; 0: every object) or the "
-            "nativemem interval (async-profiler's own: 0, every malloc, alone; 524288 in `all` "
-            "mode; <= 1: every malloc); alias \"rate\"",
-            {"rate"}}},
-      .variants =
-          {"alloc: HotSpot's sampler modelled as jvm with faithful=false (an ideal exponential "
-           "per thread, objects rounded up to 8 bytes); the shared LCG and table log are in "
-           "scheme jvm.",
-           "nativemem: the counter's starting value is uniform on 0..T-1, drawn per replication "
-           "(the real one is 0 at the profiler's start, somewhere in the program's allocations), "
-           "so results average over the phase.",
-           "Not modelled: tlab mode (src/allocTracer.cpp: the same global stride over TLAB and "
-           "outside-TLAB sizes, each sample worth the TLAB size), alloc on JDK < 11 (falls back "
-           "to tlab), --live, the OpenJ9 j9ObjectSampler path, frees (nativemem's leak mode)."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"mode", "string", "alloc",
+                      "\"alloc\": -e alloc on JDK 11+ (JVMTI sampler, weight max(size, T)); \"nativemem\": "
+                      "the global malloc byte counter (weight the malloc's size)"},
+                     {"interval",
+                      "integer",
+                      524287,
+                      "T in bytes: --alloc (DEFAULT_ALLOC_INTERVAL = 524287; 0: every object) or the "
+                      "nativemem interval (async-profiler's own: 0, every malloc, alone; 524288 in `all` "
+                      "mode; <= 1: every malloc); alias \"rate\"",
+                      {"rate"}}},
+      .variants = {"alloc: HotSpot's sampler modelled as jvm with faithful=false (an ideal exponential "
+                   "per thread, objects rounded up to 8 bytes); the shared LCG and table log are in "
+                   "scheme jvm.",
+                   "nativemem: the counter's starting value is uniform on 0..T-1, drawn per replication "
+                   "(the real one is 0 at the profiler's start, somewhere in the program's allocations), "
+                   "so results average over the phase.",
+                   "Not modelled: tlab mode (src/allocTracer.cpp: the same global stride over TLAB and "
+                   "outside-TLAB sizes, each sample worth the TLAB size), alloc on JDK < 11 (falls back "
+                   "to tlab), --live, the OpenJ9 j9ObjectSampler path, frees (nativemem's leak mode)."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue mode = params["mode"];
         if (mode.string() != "alloc" && mode.string() != "nativemem") {
           mode.fail("must be \"alloc\" or \"nativemem\", got \"" + mode.string() + "\"");

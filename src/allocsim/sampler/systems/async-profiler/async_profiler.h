@@ -90,8 +90,8 @@ class NativememSampler {
     if (lanes.empty()) return;
     std::uint64_t next = 0;
     Stride<Stream> stride{interval_, size, lanes[0], out};
-    carried_countdown_replay(trace.size(), std::span<std::uint64_t>(&next, 1), [](std::size_t) { return 0; },
-                             stride);
+    carried_countdown_replay(
+        trace.size(), std::span<std::uint64_t>(&next, 1), [](std::size_t) { return 0; }, stride);
   }
 
   // The same seen from the points of the process-wide stream: same draw,

@@ -42,8 +42,15 @@ namespace {
 
 class DdTracePhpScheme final : public Scheme {
  public:
-  enum Register : std::size_t { kBytesSum, kBytesSamples, kCountSum, kCountSamples, kBytesPerSample, kSamples,
-                                kRegisters };
+  enum Register : std::size_t {
+    kBytesSum,
+    kBytesSamples,
+    kCountSum,
+    kCountSamples,
+    kBytesPerSample,
+    kSamples,
+    kRegisters
+  };
 
   explicit DdTracePhpScheme(double distance) : distance_(distance) {}
 
@@ -69,7 +76,8 @@ class DdTracePhpScheme final : public Scheme {
   }
 
   // The threads' requested-byte streams, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto requested = std::make_shared<const CountedStreams>(CountedStreams::requested(index));
     return skip_ahead_runs([&trace, &index, distance = distance_, requested] {
       return std::make_unique<SkipAheadRun<DdTracePhpSampler>>(trace, index, DdTracePhpSampler(distance, requested));
@@ -110,7 +118,9 @@ SchemeDescriptor dd_trace_php_scheme() {
                  "1/(1-exp(-(sum/count)/D)) as if the gaps were exponential.",
       .source = "DataDog/dd-trace-php 93f7b2d profiling/src/allocation/mod.rs; DataDog/libdatadog "
                 "libdd-profiling/src/internal/upscaling.rs (UpscalingInfo::Poisson)",
-      .parameters = {{"rate", "integer", kDdTracePhpDistance,
+      .parameters = {{"rate",
+                      "integer",
+                      kDdTracePhpDistance,
                       "sampling distance D in bytes, the Poisson mean (DEFAULT_ALLOCATION_SAMPLING_INTERVAL); "
                       "alias \"sampling_distance\"",
                       {"sampling_distance"}}},

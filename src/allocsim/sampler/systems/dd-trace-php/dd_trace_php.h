@@ -84,7 +84,7 @@ class DdTracePhpSampler {
   };
 
   PoissonDraw draw_;
-  std::vector<std::uint64_t> next_sample_;  // per thread: bytes that pass before the sampled one
+  std::vector<std::uint64_t> next_sample_;           // per thread: bytes that pass before the sampled one
   std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 

@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 
 #include <string>
 
@@ -12,8 +12,7 @@ namespace {
 
 class AllocationTickScheme final : public Scheme {
  public:
-  AllocationTickScheme(std::uint64_t stride, bool reset, double keep)
-      : stride_(stride), reset_(reset), keep_(keep) {
+  AllocationTickScheme(std::uint64_t stride, bool reset, double keep) : stride_(stride), reset_(reset), keep_(keep) {
     estimators_.push_back({"bytes", Quantity::requested_bytes,
                            "the bytes each event reports (stride per boundary, or the running amount), "
                            "attributed to the allocation that fired it, divided by keep"});
@@ -33,7 +32,8 @@ class AllocationTickScheme final : public Scheme {
   }
 
   // The process-wide prefix sums, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto stream = std::make_shared<const CountedStreams>(AllocationTickSampler::process_stream(trace, index));
     return skip_ahead_runs([&trace, &index, stride = stride_, reset = reset_, keep = keep_, stream] {
       return with_second_layer(std::make_unique<SkipAheadRun<AllocationTickSampler>>(
@@ -71,27 +71,26 @@ SchemeDescriptor dotnet_tick_scheme() {
                  "on periodic allocation patterns.",
       .source = "dotnet/runtime docs/design/features/RandomizedAllocationSampling.md, on "
                 "AllocationTick; coreclr gc.cpp try_allocate_more_space (release/1.1.0)",
-      .parameters =
-          {{"rate", "integer", 102400,
-            "bytes between events (etw_allocation_tick = 100 * 1024); alias \"stride\"",
-            {"stride"}},
-           {"mode", "string", "stride",
-            "\"stride\": events at every multiple of the stride of cumulative bytes, each worth "
-            "the stride (the document); \"reset\": running amount > stride fires and resets to "
-            "0, each event worth the running amount (the GC code)"},
-           {"keep", "number", 1.0,
-            "probability that a profiler downstream keeps each event (a second sampling "
-            "layer); bytes divides by it, bytes_one_layer does not"}},
-      .variants =
-          {"Document: fixed starting point and stride (\"stride\", the default: first event when "
-           "cumulative bytes reach one stride). Code: `running > etw_allocation_tick` fires, "
-           "reports the running amount and resets it to 0, dropping the overshoot (\"reset\").",
-           "Code: the running amount grows by the size of each new allocation context handed "
-           "to a thread (not per object), per GC heap and separately for small and large "
-           "objects, so the event lands on the object whose allocation needed a new context. "
-           "Not modelled: bytes are counted per object in one process-wide counter."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate",
+                      "integer",
+                      102400,
+                      "bytes between events (etw_allocation_tick = 100 * 1024); alias \"stride\"",
+                      {"stride"}},
+                     {"mode", "string", "stride",
+                      "\"stride\": events at every multiple of the stride of cumulative bytes, each worth "
+                      "the stride (the document); \"reset\": running amount > stride fires and resets to "
+                      "0, each event worth the running amount (the GC code)"},
+                     {"keep", "number", 1.0,
+                      "probability that a profiler downstream keeps each event (a second sampling "
+                      "layer); bytes divides by it, bytes_one_layer does not"}},
+      .variants = {"Document: fixed starting point and stride (\"stride\", the default: first event when "
+                   "cumulative bytes reach one stride). Code: `running > etw_allocation_tick` fires, "
+                   "reports the running amount and resets it to 0, dropping the overshoot (\"reset\").",
+                   "Code: the running amount grows by the size of each new allocation context handed "
+                   "to a thread (not per object), per GC heap and separately for small and large "
+                   "objects, so the event lands on the object whose allocation needed a new context. "
+                   "Not modelled: bytes are counted per object in one process-wide counter."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue rate = params["rate"];
         const std::uint64_t stride = positive_byte_count(rate);
         if (stride > (std::uint64_t{1} << 62)) rate.fail("must be <= 2^62");

@@ -67,9 +67,8 @@ class AllocationTickSampler {
       k = stream.find(0, x, k);
       const std::uint64_t after = stream.at(0, k + 1) - 1 - x;  // bytes after the firing byte
       const std::uint64_t events = 1 + after / stride_;
-      out.push_back({stream.event(0, k),
-                     sample_count(events),
-                     x - stream.at(0, k), static_cast<double>(stride_) * static_cast<double>(events)});
+      out.push_back({stream.event(0, k), sample_count(events), x - stream.at(0, k),
+                     static_cast<double>(stride_) * static_cast<double>(events)});
       x += events * stride_;
     }
   }
@@ -81,8 +80,8 @@ class AllocationTickSampler {
     if (reset_) {
       std::uint64_t failures = stride_;
       ResetStrides strides{*this, &size, out};
-      first_success_replay(trace.size(), std::span<std::uint64_t>(&failures, 1), [](std::size_t) { return 0; },
-                           strides);
+      first_success_replay(
+          trace.size(), std::span<std::uint64_t>(&failures, 1), [](std::size_t) { return 0; }, strides);
       return;
     }
     // Bytes up to and including the one that fires the next event.
@@ -125,8 +124,7 @@ class AllocationTickSampler {
     const std::uint64_t after = s - remaining;  // bytes after the firing byte
     const std::uint64_t events = 1 + after / stride_;
     remaining = stride_ - after % stride_;
-    return {i, sample_count(events), offset,
-            static_cast<double>(stride_) * static_cast<double>(events)};
+    return {i, sample_count(events), offset, static_cast<double>(stride_) * static_cast<double>(events)};
   }
 
   std::uint64_t stride_;

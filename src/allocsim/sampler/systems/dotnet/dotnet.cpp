@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/dotnet/dotnet.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/dotnet/dotnet.h"
 
 #include <bit>
 #include <string>
@@ -53,8 +53,7 @@ class DotnetScheme final : public Scheme {
   // s = 0 without the boundary correction: bytes_interval rejects it (a sample-aligned
   // window without samples is empty), so the answer is what the estimate gives,
   // [u, u] = [0, 0], which misses every non-empty group.
-  Interval interval(std::size_t interval, std::span<const double> registers,
-                    double level) const override {
+  Interval interval(std::size_t interval, std::span<const double> registers, double level) const override {
     if (interval == 0 || interval == 5) return wald_interval(registers[0], registers[1], level);
     const std::int64_t samples = std::llround(registers[0]);
     const std::int64_t tail_bytes = std::llround(registers[1]);
@@ -77,7 +76,8 @@ class DotnetScheme final : public Scheme {
   }
 
   // The threads' object-size prefix sums, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto objects = std::make_shared<const CountedStreams>(DotnetSampler::object_streams(trace, index, pointer_size_));
     return skip_ahead_runs(
         [&trace, &index, rate = rate_, pointer_size = pointer_size_, document_draw = document_draw_, objects] {
@@ -91,8 +91,7 @@ class DotnetScheme final : public Scheme {
   // probability pi = 1 - miss^s has variance w^2 pi (1 - pi), estimated without
   // bias by w^2 (1 - pi) per sampled object (w divides by the document's
   // 1 - q^s; under the code's draw pi differs from it by ~1/(2T) relative).
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
@@ -148,10 +147,10 @@ class DotnetScheme final : public Scheme {
   double rate_;
   std::uint64_t pointer_size_;
   bool document_draw_;
-  double log_q_;               // ln(1 - 1/T): the estimators' q
-  double log_miss_;            // ln of the sampler's per-byte miss probability
-  double failures_mean_;       // miss / (1 - miss)
-  double failures_variance_;   // miss / (1 - miss)^2
+  double log_q_;              // ln(1 - 1/T): the estimators' q
+  double log_miss_;           // ln of the sampler's per-byte miss probability
+  double failures_mean_;      // miss / (1 - miss)
+  double failures_variance_;  // miss / (1 - miss)^2
 };
 
 }  // namespace
@@ -165,29 +164,26 @@ SchemeDescriptor dotnet_scheme() {
                  "failed-trials estimators.",
       .source = "dotnet/runtime gcheaputilities.h, gchelpers.cpp; "
                 "docs/design/features/RandomizedAllocationSampling.md",
-      .parameters =
-          {{"rate", "number", 102400,
-            "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T > 1)"},
-           {"pointer_size", "integer", 8, "object sizes are rounded up to this (a power of two)"},
-           {"draw", "string", "code",
-            "code: floor(-ln(1-u) T), per-byte success 1-e^(-1/T); document: "
-            "floor(ln(1-u)/ln(1-p)), exactly p = 1/T"}},
-      .variants =
-          {"draw=code (default, the runtime): floor of an exponential, i.e. geometric failures "
-           "with per-byte success 1 - e^(-1/T); the estimators still use the document's q = 1 - 1/T "
-           "(relative bias <= ~1/(2T) for bytes and count, about -1/2 byte per sample for "
-           "bytes_nb). draw=document: the document's exact geometric with p = 1/T; all three "
-           "estimators unbiased.",
-           "Estimator 2 is the document's s q/p + u with its negative binomial interval "
-           "(nb-exact, nb-camp-paulson, and both with the boundary correction), taken per group "
-           "with p = 1/T; the document derives it for one thread's window, so it holds for the "
-           "total of a one-thread trace (its end is not on a sample: use the correction).",
-           "Not modelled: the runtime's 32-bit xoshiro128++ uniform (caps a budget at ~22.18 T), "
-           "allocation-context refills and slow-path redraws (they discard trials independently "
-           "of their outcomes, which leaves the distribution unchanged, as the document argues), "
-           "and the minimum object size (a 0-byte request stays 0 bytes and is never sampled)."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate", "number", 102400,
+                      "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T > 1)"},
+                     {"pointer_size", "integer", 8, "object sizes are rounded up to this (a power of two)"},
+                     {"draw", "string", "code",
+                      "code: floor(-ln(1-u) T), per-byte success 1-e^(-1/T); document: "
+                      "floor(ln(1-u)/ln(1-p)), exactly p = 1/T"}},
+      .variants = {"draw=code (default, the runtime): floor of an exponential, i.e. geometric failures "
+                   "with per-byte success 1 - e^(-1/T); the estimators still use the document's q = 1 - 1/T "
+                   "(relative bias <= ~1/(2T) for bytes and count, about -1/2 byte per sample for "
+                   "bytes_nb). draw=document: the document's exact geometric with p = 1/T; all three "
+                   "estimators unbiased.",
+                   "Estimator 2 is the document's s q/p + u with its negative binomial interval "
+                   "(nb-exact, nb-camp-paulson, and both with the boundary correction), taken per group "
+                   "with p = 1/T; the document derives it for one thread's window, so it holds for the "
+                   "total of a one-thread trace (its end is not on a sample: use the correction).",
+                   "Not modelled: the runtime's 32-bit xoshiro128++ uniform (caps a budget at ~22.18 T), "
+                   "allocation-context refills and slow-path redraws (they discard trials independently "
+                   "of their outcomes, which leaves the distribution unchanged, as the document argues), "
+                   "and the minimum object size (a 0-byte request stays 0 bytes and is never sampled)."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue rate = params["rate"];
         // The negative binomial intervals need q = 1 - 1/T > 0 (bytes_interval.h).
         if (positive_byte_amount(rate) <= 1) {

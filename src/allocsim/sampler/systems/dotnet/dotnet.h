@@ -24,9 +24,9 @@
 // bias delta * pi per object for bytes_nb, delta = (T - 1) - 1/(e^(1/T) - 1) ~ -1/2, and
 // a relative bias of at most ~1/(2T) for bytes and count: all in the theory.
 #include <cmath>
-#include <memory>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -54,8 +54,8 @@ class DotnetSampler {
   // Each thread's pointer-aligned object sizes with prefix sums, for replay_skip_ahead.
   static CountedStreams object_streams(const Trace& trace, const ThreadIndex& index, std::uint64_t pointer_size) {
     const SizeColumn& requested = trace.requested;
-    return CountedStreams::per_thread(
-        index, [=](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
+    return CountedStreams::per_thread(index,
+                                      [=](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
   }
   // For replay_skip_ahead only: `objects` is object_streams(trace, index, pointer_size).
   DotnetSampler(double rate, std::uint64_t pointer_size, bool document_draw,
@@ -101,14 +101,13 @@ class DotnetSampler {
     const double v = stream.next_uniform();
     if (document_draw_) return geometric_trials_from_uniform(v, 1.0 / rate_) - 1;
     const double failures = std::floor(exponential_from_uniform(v, rate_));
-    return failures < 0x1.0p64 ? static_cast<std::uint64_t>(failures)
-                               : std::numeric_limits<std::uint64_t>::max();
+    return failures < 0x1.0p64 ? static_cast<std::uint64_t>(failures) : std::numeric_limits<std::uint64_t>::max();
   }
 
   double rate_;
   std::uint64_t pointer_size_;
   bool document_draw_;
-  std::vector<std::uint64_t> budget_;  // per thread: failed trials left before the next success
+  std::vector<std::uint64_t> budget_;              // per thread: failed trials left before the next success
   std::shared_ptr<const CountedStreams> objects_;  // skip-ahead only
 };
 

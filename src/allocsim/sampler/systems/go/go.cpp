@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/go/go.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/go/go.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,8 +46,8 @@ std::vector<EstimatorSpec> go_estimators(std::uint32_t periods) {
     specs.push_back({"bytes_delta_then_scale", Quantity::allocated_bytes,
                      "scaleHeapSample (int64) on each time span's raw delta, summed over the spans",
                      2 * std::size_t{periods}});
-    specs.push_back({"count_delta_then_scale", Quantity::count, "the counts of the same calls",
-                     2 * std::size_t{periods}});
+    specs.push_back(
+        {"count_delta_then_scale", Quantity::count, "the counts of the same calls", 2 * std::size_t{periods}});
   }
   return specs;
 }
@@ -63,14 +63,14 @@ class GoScheme final : public Scheme {
   const std::vector<EstimatorSpec>& estimators() const override { return estimators_; }
 
   std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
-    return streaming_runs([&trace, config = config_] {
-      return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config));
-    });
+    return streaming_runs(
+        [&trace, config = config_] { return std::make_unique<SamplerRun<GoSampler>>(trace, GoSampler(config)); });
   }
 
   // Not for the pre-1.12 bypass (those allocations redraw without a sample point)
   // or R = 1 (every allocation, no draws).
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     if (config_.bypass || config_.rate == 1) return nullptr;
     // The threads' counted-size prefix sums, shared by the runs: each thread's
     // events in trace order, as go_counted_size needs (its tiny block is per thread).
@@ -84,8 +84,7 @@ class GoScheme final : public Scheme {
 
   // Registers: bytes, count, then raw (bytes, count) twice (one pair per merged
   // estimator); with periods k, raw (bytes, count) of each span twice more.
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const std::size_t k = config_.periods;
     const RegisterRows<> rows(out, observations.size(), k > 1 ? kSpans + 4 * k : kSpans);
     for (std::size_t o = 0; o < observations.size(); ++o) {
@@ -134,7 +133,9 @@ class GoScheme final : public Scheme {
               std::vector<GoTinyBlock> blocks(trace.thread_count);
               visit_in_blocks(
                   trace.size(),
-                  [&](std::size_t i) { return theory_of(estimator, trace, i, go_counted_size(trace, i, config_.tiny, blocks)); },
+                  [&](std::size_t i) {
+                    return theory_of(estimator, trace, i, go_counted_size(trace, i, config_.tiny, blocks));
+                  },
                   visit);
             },
             {}};
@@ -180,34 +181,31 @@ SchemeDescriptor go_scheme() {
                  "scaleHeapSample 1/(1-exp(-u/R)) per (stack, size) record.",
       .source = "golang/go runtime/malloc.go, mprof.go, sizeclasses.go, fastlog2.go, "
                 "pprof/protomem.go (Go 1.19)",
-      .parameters =
-          {{"rate", "integer", 524288, "runtime.MemProfileRate R in bytes (1: every allocation)"},
-           {"faithful", "boolean", true,
-            "draw with the runtime's wyrand fastrand, 26-bit q and table fastlog2 (false: an "
-            "ideal exponential, floor + 1)"},
-           {"tiny", "boolean", false,
-            "treat 1..15-byte allocations as pointer-free (noscan): the tiny allocator counts "
-            "one 16-byte block per opening allocation and nothing for the ones that fit"},
-           {"bypass", "string", "none",
-            "\"none\" (Go >= 1.12); \"rate\": Go <= 1.11 always sampled u >= R and pprof "
-            "still scaled it (issue 26618)"},
-           {"periods", "integer", 1,
-            "k > 1 adds the delta-then-scale estimators over k equal time spans of the trace"}},
-      .variants =
-          {"Counted size: the slot (size class, or whole 8 KiB pages above 32 KiB), which is "
-           "also the record's size; size 0 is never counted.",
-           "Trigger: Go 1.19 tests u < nextSample (decrement) else sample; newer Go subtracts "
-           "first and samples when the int64 counter goes negative, a one-byte shift.",
-           "faithful=true: per-P wyrand state seeded from the thread's stream (the runtime "
-           "seeds per M from the clock), q = fastrandn(2^26) + 1, int32(min(0, fastlog2(q) - "
-           "26) * (-ln 2 R)) + 1 with R clamped to 0x7000000.",
-           "bytes and count are the per-record pprof scaling without int64 truncation; "
-           "bytes_merged / count_merged apply scaleHeapSample with truncation to the whole "
-           "group (exact when the group is one (stack, size) record).",
-           "Not modelled: GC cycles (in-use profiles publish the last completed cycle) and the "
-           "legacy text format's heap/2R header."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate", "integer", 524288, "runtime.MemProfileRate R in bytes (1: every allocation)"},
+                     {"faithful", "boolean", true,
+                      "draw with the runtime's wyrand fastrand, 26-bit q and table fastlog2 (false: an "
+                      "ideal exponential, floor + 1)"},
+                     {"tiny", "boolean", false,
+                      "treat 1..15-byte allocations as pointer-free (noscan): the tiny allocator counts "
+                      "one 16-byte block per opening allocation and nothing for the ones that fit"},
+                     {"bypass", "string", "none",
+                      "\"none\" (Go >= 1.12); \"rate\": Go <= 1.11 always sampled u >= R and pprof "
+                      "still scaled it (issue 26618)"},
+                     {"periods", "integer", 1,
+                      "k > 1 adds the delta-then-scale estimators over k equal time spans of the trace"}},
+      .variants = {"Counted size: the slot (size class, or whole 8 KiB pages above 32 KiB), which is "
+                   "also the record's size; size 0 is never counted.",
+                   "Trigger: Go 1.19 tests u < nextSample (decrement) else sample; newer Go subtracts "
+                   "first and samples when the int64 counter goes negative, a one-byte shift.",
+                   "faithful=true: per-P wyrand state seeded from the thread's stream (the runtime "
+                   "seeds per M from the clock), q = fastrandn(2^26) + 1, int32(min(0, fastlog2(q) - "
+                   "26) * (-ln 2 R)) + 1 with R clamped to 0x7000000.",
+                   "bytes and count are the per-record pprof scaling without int64 truncation; "
+                   "bytes_merged / count_merged apply scaleHeapSample with truncation to the whole "
+                   "group (exact when the group is one (stack, size) record).",
+                   "Not modelled: GC cycles (in-use profiles publish the last completed cycle) and the "
+                   "legacy text format's heap/2R header."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         GoConfig config;
         const JsonValue rate = params["rate"];
         if (positive_byte_count(rate) > 0x7FFFFFFFu) rate.fail("must be at most 2^31 - 1 (MemProfileRate is an int)");

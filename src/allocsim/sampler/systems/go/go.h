@@ -41,21 +41,21 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
-#include "allocsim/sampler/systems/go/go_random.h"
-#include "allocsim/sampler/systems/go/go_size_classes.h"
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/go/go_random.h"
+#include "allocsim/sampler/systems/go/go_size_classes.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
 
 struct GoConfig {
-  double rate = 524288;   // MemProfileRate R (1: every allocation)
-  bool faithful = true;   // the runtime's wyrand / fastlog2 draw; false: ideal exponential
-  bool tiny = false;      // 1..15-byte allocations go through the tiny allocator
-  bool bypass = false;    // Go <= 1.11: u >= R always sampled
+  double rate = 524288;       // MemProfileRate R (1: every allocation)
+  bool faithful = true;       // the runtime's wyrand / fastlog2 draw; false: ideal exponential
+  bool tiny = false;          // 1..15-byte allocations go through the tiny allocator
+  bool bypass = false;        // Go <= 1.11: u >= R always sampled
   std::uint32_t periods = 1;  // > 1: continuous-profiling deltas over this many equal time spans
 };
 
@@ -175,9 +175,9 @@ class GoSampler {
   }
 
   GoConfig config_;
-  std::vector<std::uint64_t> failures_;  // per P: c.nextSample - 1
-  std::vector<std::uint64_t> rng_;   // per P: the M's fastrand state (faithful only)
-  std::vector<GoTinyBlock> tiny_;    // per P: the tiny block
+  std::vector<std::uint64_t> failures_;            // per P: c.nextSample - 1
+  std::vector<std::uint64_t> rng_;                 // per P: the M's fastrand state (faithful only)
+  std::vector<GoTinyBlock> tiny_;                  // per P: the tiny block
   std::shared_ptr<const CountedStreams> counted_;  // skip-ahead only
 };
 

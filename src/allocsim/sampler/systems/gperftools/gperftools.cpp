@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/gperftools/gperftools.h"
 
 #include <cmath>
 
@@ -26,10 +26,12 @@ class GperftoolsScheme final : public Scheme {
          "pprof: 1 / (1 - exp(-r/T)) per sampled object (each is its own line of the heap sample)"},
         {"bytes_sum_then_unbias", Quantity::requested_bytes,
          "S / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C (lines summed "
-         "per stack before scaling; not what pprof does)", 2},
+         "per stack before scaling; not what pprof does)",
+         2},
         {"count_sum_then_unbias", Quantity::count,
          "C / (1 - exp(-(S/C)/T)) from a group's sampled requested bytes S and samples C (lines summed "
-         "per stack before scaling; not what pprof does)", 2},
+         "per stack before scaling; not what pprof does)",
+         2},
     };
     return specs;
   }
@@ -42,8 +44,7 @@ class GperftoolsScheme final : public Scheme {
   }
 
   // Registers: bytes, count, then (S, C) twice.
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const std::uint64_t r = trace.requested[observations[o].event];
@@ -103,30 +104,27 @@ SchemeDescriptor gperftools_scheme() {
                  "leftover discarded; pprof scales by 1/(1-exp(-r/T)) of the requested size.",
       .source = "gperftools 2.10 src/sampler.h, src/sampler.cc, src/tcmalloc.cc; pprof heap "
                 "profile scaling",
-      .parameters =
-          {{"rate", "integer", 524288, "TCMALLOC_SAMPLE_PARAMETER T in bytes (T >= 1)"},
-           {"faithful", "boolean", true,
-            "draw intervals with the 48-bit LCG and 26-bit quantised log (false: ideal exponential)"},
-           {"startup_counter", "integer", kGperftoolsStartupCounter,
-            "thread 0's first counter: 16 MiB, the 'off' value the main thread starts with when "
-            "tcmalloc's first malloc precedes the flag's initialisation; 0 = a fresh draw"}},
-      .variants =
-          {"startup_counter=16777216 (default, measured with the Debian 2.10 shared library): the "
-           "main thread samples nothing in its first 16 MiB and always samples the allocation "
-           "crossing it; startup_counter=0: the design (a fresh draw).",
-           "Counted size: the size class for requests up to 256 KiB, the request above (not "
-           "r + 1 as in google/tcmalloc); the sampler's pi = 1 - e^(-a/T) while pprof divides "
-           "by 1 - e^(-r/T), so estimates are high by about a/r for small requests.",
-           "Counter: trunc(-T ln(q/2^26)), sampled iff counter < k; no kIntervalOffset.",
-           "Estimators bytes/count: pprof's, which scales each line of the heap sample by its "
-           "own average size, and tcmalloc writes every sampled object as a line of its own "
-           "(MallocExtension::GetHeapSample); bytes_sum_then_unbias/count_sum_then_unbias: a "
-           "stack's lines summed first and scaled by their average requested size, which on a "
-           "stack of mixed sizes is biased low.",
-           "Size classes come from the trace's allocated column (the conformance driver "
-           "records tc_nallocx); without it the counted size is the request."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate", "integer", 524288, "TCMALLOC_SAMPLE_PARAMETER T in bytes (T >= 1)"},
+                     {"faithful", "boolean", true,
+                      "draw intervals with the 48-bit LCG and 26-bit quantised log (false: ideal exponential)"},
+                     {"startup_counter", "integer", kGperftoolsStartupCounter,
+                      "thread 0's first counter: 16 MiB, the 'off' value the main thread starts with when "
+                      "tcmalloc's first malloc precedes the flag's initialisation; 0 = a fresh draw"}},
+      .variants = {"startup_counter=16777216 (default, measured with the Debian 2.10 shared library): the "
+                   "main thread samples nothing in its first 16 MiB and always samples the allocation "
+                   "crossing it; startup_counter=0: the design (a fresh draw).",
+                   "Counted size: the size class for requests up to 256 KiB, the request above (not "
+                   "r + 1 as in google/tcmalloc); the sampler's pi = 1 - e^(-a/T) while pprof divides "
+                   "by 1 - e^(-r/T), so estimates are high by about a/r for small requests.",
+                   "Counter: trunc(-T ln(q/2^26)), sampled iff counter < k; no kIntervalOffset.",
+                   "Estimators bytes/count: pprof's, which scales each line of the heap sample by its "
+                   "own average size, and tcmalloc writes every sampled object as a line of its own "
+                   "(MallocExtension::GetHeapSample); bytes_sum_then_unbias/count_sum_then_unbias: a "
+                   "stack's lines summed first and scaled by their average requested size, which on a "
+                   "stack of mixed sizes is biased low.",
+                   "Size classes come from the trace's allocated column (the conformance driver "
+                   "records tc_nallocx); without it the counted size is the request."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         return std::make_unique<GperftoolsScheme>(positive_byte_count(params["rate"]), params["faithful"].boolean(),
                                                   params["startup_counter"].uint());
       },

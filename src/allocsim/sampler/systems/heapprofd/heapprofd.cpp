@@ -18,25 +18,23 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
   const bool pre12 = default_passthrough == "rate";
   return {
       .name = std::move(name),
-      .summary = pre12
-          ? "heapprofd before Android 12: as `heapprofd`, but allocations of s >= T bytes pass "
-            "through at their true size."
-          : "Perfetto heapprofd: floor(Exp(T))+1 gaps counted down over requested bytes, leftover "
-            "carried (several samples per allocation), weight T*n; allocations with a >99% "
-            "chance of a sample pass through at their true size; counts are raw.",
+      .summary = pre12 ? "heapprofd before Android 12: as `heapprofd`, but allocations of s >= T bytes pass "
+                         "through at their true size."
+                       : "Perfetto heapprofd: floor(Exp(T))+1 gaps counted down over requested bytes, leftover "
+                         "carried (several samples per allocation), weight T*n; allocations with a >99% "
+                         "chance of a sample pass through at their true size; counts are raw.",
       .source = "Perfetto src/profiling/memory/sampler.cc; heapprofd sampling design document "
                 "(Perfetto docs/design-docs/heapprofd-sampling.md)",
-      .parameters =
-          {{"rate", "integer", 4096, "sampling_interval_bytes T (1 <= T <= 2^53)"},
-           {"passthrough", "string", default_passthrough,
-            "\"p99\": s >= 1+floor(ln 0.01/ln(1-1/T)) (Android 12+); \"rate\": s >= T (before "
-            "Android 12); \"none\": every allocation goes through the countdown"},
-           {"counter", "string", "process",
-            "\"process\": one counter and engine per heap, shared by all threads (current code); "
-            "\"thread\": one per thread (the original ThreadLocalSamplingData)"},
-           {"seeding", "string", "process",
-            "\"process\": each process (replication) draws its own gaps; \"default\": the "
-            "engine's default seed, the same gaps in every process"}},
+      .parameters = {{"rate", "integer", 4096, "sampling_interval_bytes T (1 <= T <= 2^53)"},
+                     {"passthrough", "string", default_passthrough,
+                      "\"p99\": s >= 1+floor(ln 0.01/ln(1-1/T)) (Android 12+); \"rate\": s >= T (before "
+                      "Android 12); \"none\": every allocation goes through the countdown"},
+                     {"counter", "string", "process",
+                      "\"process\": one counter and engine per heap, shared by all threads (current code); "
+                      "\"thread\": one per thread (the original ThreadLocalSamplingData)"},
+                     {"seeding", "string", "process",
+                      "\"process\": each process (replication) draws its own gaps; \"default\": the "
+                      "engine's default seed, the same gaps in every process"}},
       .variants =
           {"Code: gaps floor(Exp(T))+1, per-byte probability 1-exp(-1/T), so bytes = T*n has "
            "relative bias T(1-exp(-1/T))-1 ~ -1/(2T); the document's idealised Bernoulli(1/T) "
@@ -53,8 +51,7 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
            "replication's stream (same distribution), or with seeding \"default\" the same "
            "stream in every replication (every process repeats one realisation). Adaptive sampling (interval doubling "
            "under shared-memory pressure) is not modelled."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         ByteCountdownConfig config;
         config.rate = read_countdown_rate(params);
         const JsonValue passthrough = params["passthrough"];

@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 
 #include <cmath>
 #include <string>
@@ -47,8 +47,7 @@ class JemallocScheme final : public Scheme {
   }
 
   // bytes and count keep (estimate, unbiased variance estimate): a Wald interval.
-  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
-                    double level) const override {
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers, double level) const override {
     return wald_interval(registers[0], registers[1], level);
   }
 
@@ -59,7 +58,8 @@ class JemallocScheme final : public Scheme {
   }
 
   // The threads' usable-size prefix sums, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto usable = std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index));
     return skip_ahead_runs([&trace, &index, rate = rate_, usable] {
       return std::make_unique<SkipAheadRun<JemallocSampler>>(trace, index, JemallocSampler(rate, usable));
@@ -72,8 +72,7 @@ class JemallocScheme final : public Scheme {
   // w^2 (1 - pi) per sampled allocation estimates without bias whatever w is (the
   // code's rounded weights divide by 1 - e^(-Z/R), not by pi; the estimate is then
   // the variance of what the code reports, around its slightly biased mean).
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const std::uint64_t z = jemalloc_usable_size(trace.requested[observations[o].event]);
@@ -151,26 +150,23 @@ SchemeDescriptor jemalloc_scheme() {
                  "discarded; weights Z/(1-exp(-Z/R)) per size class.",
       .source = "jemalloc src/prof.c, src/prof_data.c, src/sc.c (295e489); "
                 "doc_internal/PROFILING_INTERNALS.md",
-      .parameters =
-          {{"rate", "number", 524288, "mean bytes between sampled bytes R = 2^lg_prof_sample (R >= 1)"},
-           {"weight", "string", "code",
-            "code | exponential | geometric: how a sampled size class Z is weighted"}},
-      .variants =
-          {"weight=code (default, the code with prof_unbias:true): per-size-class weights "
-           "round(Z/(1-e^(-Z/R))) bytes and round(8/(1-e^(-Z/R)))/8 allocations, which jeprof "
-           "reproduces after prof_do_unbias's dump-time inversion.",
-           "weight=exponential (the document: 'jeprof unbiases by dividing by 1 - e^(-Z/R)'): "
-           "the same without integer rounding.",
-           "weight=geometric (the document's framework): Horvitz-Thompson with the sampler's "
-           "true inclusion probability 1-(1-1/R)^Z; exactly unbiased.",
-           "Estimator bytes_sum_then_unbias: the historical jeprof/pprof consumer (raw dumps, "
-           "prof_unbias:false or jemalloc < 5.3): unbias by each group's average sampled size "
-           "(PR #1897).",
-           "Not modelled: the per-thread 64-bit LCG (its 53-bit uniform has the same "
-           "distribution as the uniform used here), redraws in reentrant states, and "
-           "jemalloc's restriction of R to powers of two."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate", "number", 524288, "mean bytes between sampled bytes R = 2^lg_prof_sample (R >= 1)"},
+                     {"weight", "string", "code",
+                      "code | exponential | geometric: how a sampled size class Z is weighted"}},
+      .variants = {"weight=code (default, the code with prof_unbias:true): per-size-class weights "
+                   "round(Z/(1-e^(-Z/R))) bytes and round(8/(1-e^(-Z/R)))/8 allocations, which jeprof "
+                   "reproduces after prof_do_unbias's dump-time inversion.",
+                   "weight=exponential (the document: 'jeprof unbiases by dividing by 1 - e^(-Z/R)'): "
+                   "the same without integer rounding.",
+                   "weight=geometric (the document's framework): Horvitz-Thompson with the sampler's "
+                   "true inclusion probability 1-(1-1/R)^Z; exactly unbiased.",
+                   "Estimator bytes_sum_then_unbias: the historical jeprof/pprof consumer (raw dumps, "
+                   "prof_unbias:false or jemalloc < 5.3): unbias by each group's average sampled size "
+                   "(PR #1897).",
+                   "Not modelled: the per-thread 64-bit LCG (its 53-bit uniform has the same "
+                   "distribution as the uniform used here), redraws in reentrant states, and "
+                   "jemalloc's restriction of R to powers of two."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue rate = params["rate"];
         if (positive_byte_amount(rate) < 1) rate.fail("must be >= 1 (a probability 1/R <= 1)");
         const JsonValue weight = params["weight"];

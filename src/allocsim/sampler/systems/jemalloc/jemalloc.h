@@ -33,9 +33,9 @@
 
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/families/countdown_discard.h"
-#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
 
@@ -88,9 +88,9 @@ class JemallocSampler {
     std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()) - 1; }
   };
 
-  GeometricTrials trials_;  // p = 1/rate
-  std::vector<std::uint64_t> usable_;  // jemalloc_usable_size of each allocation
-  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the sampled one
+  GeometricTrials trials_;                                // p = 1/rate
+  std::vector<std::uint64_t> usable_;                     // jemalloc_usable_size of each allocation
+  std::vector<std::uint64_t> failures_;                   // per thread: bytes that pass before the sampled one
   std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only
 };
 

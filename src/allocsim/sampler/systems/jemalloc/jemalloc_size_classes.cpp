@@ -11,7 +11,7 @@ std::uint64_t jemalloc_usable_size(std::uint64_t requested) {
   constexpr std::uint64_t tiny = std::uint64_t{1} << kJemallocLgTinyMin;
   constexpr std::uint64_t quantum = std::uint64_t{1} << kJemallocLgQuantum;
   constexpr std::uint64_t quantum_classes_end = quantum << kJemallocLgGroup;  // 64
-  if (requested <= tiny) return tiny;  // includes malloc(0)
+  if (requested <= tiny) return tiny;                                         // includes malloc(0)
   if (requested > kJemallocLargeMaxClass) return requested;
   if (requested <= quantum_classes_end) return (requested + quantum - 1) & ~(quantum - 1);
   // Group of 2^g < requested <= 2^(g+1): classes are multiples of 2^(g - LG_NGROUP).

@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/jvm/jvm.h"
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/exponential_inclusion.h"
@@ -35,7 +35,8 @@ class JvmScheme final : public Scheme {
   // The shared LCG draws in trace order across threads, so thread-by-thread replay
   // only reproduces it for one thread; T = 0 samples even empty objects; the TLAB
   // model reports objects that hold no sample point.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     if (interval_ == 0 || tlab_.enabled() || (faithful_ && trace.thread_count > 1)) return nullptr;
     const SizeColumn& requested = trace.requested;
     auto sizes = std::make_shared<const CountedStreams>(
@@ -45,8 +46,7 @@ class JvmScheme final : public Scheme {
     });
   }
 
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double u = static_cast<double>(jvm_object_size(trace.requested[observations[o].event]));
@@ -92,45 +92,44 @@ SchemeDescriptor jvm_scheme() {
                  "leftover discarded; agents unsample by 1/(1-exp(-u/T)).",
       .source = "openjdk/jdk src/hotspot/share/runtime/threadHeapSampler.cpp (JDK 13+, JDK 17); "
                 "JEP 331",
-      .parameters =
-          {{"rate", "integer", 524288,
-            "JVMTI SetHeapSamplingInterval T in bytes (0: every object); alias \"interval\"",
-            {"interval"}},
-           {"faithful", "boolean", true,
-            "draw with the shared lrand64 state and the table fast_log2 (false: an ideal "
-            "exponential, floor + 1, per thread)"},
-           {"tlab", "integer", 0,
-            "TLAB bytes (-XX:TLABSize with -XX:-ResizeTLAB): replay through HotSpot's TLAB "
-            "paths (refills, outside-TLAB allocations, the sample end); 0: a plain countdown"},
-           {"tlab_max", "integer", 0, "largest TLAB in bytes (G1: half a region); 0: no cap"},
-           {"tlab_reserve", "integer", kJvmTlabReserve,
-            "bytes kept free at a TLAB's end (alignment_reserve: C2's allocation prefetch)"},
-           {"tlab_refill_waste_fraction", "integer", 64,
-            "TLABRefillWasteFraction: a TLAB with more than size/fraction free is kept and "
-            "the object allocated outside it"},
-           {"tlab_waste_increment", "integer", 32, "TLABWasteIncrement in bytes (4 words)"},
-           {"tlab_region", "integer", 0,
-            "G1 heap region bytes: TLABs and outside objects share the current region, a "
-            "refill that does not fit fails (jvm_tlab.h); 0: one contiguous space"},
-           {"tlab_region_used", "integer", 0, "bytes of the current G1 region in use at the start"},
-           {"initial_tlab", "integer", 0, "free bytes of thread 0's TLAB at the start; 0: none"},
-           {"initial_tlab_armed", "boolean", false,
-            "whether that TLAB has a sample end (false: filled before sampling was switched "
-            "on, so objects that fit in it are never sampled)"}},
-      .variants =
-          {"Object size: the trace's size rounded up to 8 bytes (MinObjAlignmentInBytes).",
-           "Overflow: discarded (JDK 13+); JDK 11 subtracted it from the next interval when "
-           "smaller. Not modelled.",
-           "faithful=true: one _rnd for all threads, re-seeded from each thread's 32-bit "
-           "address (modelled by a word of its stream) when its sampler is constructed; "
-           "later draws in trace order.",
-           "The JVM emits no weight: bytes / count are the agents' Horvitz-Thompson "
-           "unsampling, bytes_since_last the JFR ObjectAllocationSample weight.",
-           "tlab > 0: the sampler sees objects through the TLAB slow path (jvm_tlab.h): "
-           "outside-TLAB objects are checked before the TLAB's bytes are counted, refills "
-           "count the old TLAB's free tail; one contiguous heap, no garbage collection."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate",
+                      "integer",
+                      524288,
+                      "JVMTI SetHeapSamplingInterval T in bytes (0: every object); alias \"interval\"",
+                      {"interval"}},
+                     {"faithful", "boolean", true,
+                      "draw with the shared lrand64 state and the table fast_log2 (false: an ideal "
+                      "exponential, floor + 1, per thread)"},
+                     {"tlab", "integer", 0,
+                      "TLAB bytes (-XX:TLABSize with -XX:-ResizeTLAB): replay through HotSpot's TLAB "
+                      "paths (refills, outside-TLAB allocations, the sample end); 0: a plain countdown"},
+                     {"tlab_max", "integer", 0, "largest TLAB in bytes (G1: half a region); 0: no cap"},
+                     {"tlab_reserve", "integer", kJvmTlabReserve,
+                      "bytes kept free at a TLAB's end (alignment_reserve: C2's allocation prefetch)"},
+                     {"tlab_refill_waste_fraction", "integer", 64,
+                      "TLABRefillWasteFraction: a TLAB with more than size/fraction free is kept and "
+                      "the object allocated outside it"},
+                     {"tlab_waste_increment", "integer", 32, "TLABWasteIncrement in bytes (4 words)"},
+                     {"tlab_region", "integer", 0,
+                      "G1 heap region bytes: TLABs and outside objects share the current region, a "
+                      "refill that does not fit fails (jvm_tlab.h); 0: one contiguous space"},
+                     {"tlab_region_used", "integer", 0, "bytes of the current G1 region in use at the start"},
+                     {"initial_tlab", "integer", 0, "free bytes of thread 0's TLAB at the start; 0: none"},
+                     {"initial_tlab_armed", "boolean", false,
+                      "whether that TLAB has a sample end (false: filled before sampling was switched "
+                      "on, so objects that fit in it are never sampled)"}},
+      .variants = {"Object size: the trace's size rounded up to 8 bytes (MinObjAlignmentInBytes).",
+                   "Overflow: discarded (JDK 13+); JDK 11 subtracted it from the next interval when "
+                   "smaller. Not modelled.",
+                   "faithful=true: one _rnd for all threads, re-seeded from each thread's 32-bit "
+                   "address (modelled by a word of its stream) when its sampler is constructed; "
+                   "later draws in trace order.",
+                   "The JVM emits no weight: bytes / count are the agents' Horvitz-Thompson "
+                   "unsampling, bytes_since_last the JFR ObjectAllocationSample weight.",
+                   "tlab > 0: the sampler sees objects through the TLAB slow path (jvm_tlab.h): "
+                   "outside-TLAB objects are checked before the TLAB's bytes are counted, refills "
+                   "count the old TLAB's free tail; one contiguous heap, no garbage collection."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const JsonValue rate = params["rate"];
         if (byte_count(rate) > 0x7FFFFFFFu) rate.fail("must be at most 2^31 - 1 (a jint)");
         JvmTlabConfig tlab;
@@ -144,8 +143,8 @@ SchemeDescriptor jvm_scheme() {
         tlab.initial = byte_count(params["initial_tlab"]);
         tlab.initial_armed = params["initial_tlab_armed"].boolean();
         if (tlab.region_used > tlab.region) params["tlab_region_used"].fail("must not exceed tlab_region");
-        if (!tlab.enabled() && (tlab.max > 0 || tlab.region > 0 || tlab.region_used > 0 || tlab.initial > 0 ||
-                                tlab.initial_armed)) {
+        if (!tlab.enabled() &&
+            (tlab.max > 0 || tlab.region > 0 || tlab.region_used > 0 || tlab.initial > 0 || tlab.initial_armed)) {
           params.fail("tlab_max, tlab_region, tlab_region_used and initial_tlab need tlab (the TLAB bytes) above 0");
         }
         if (tlab.enabled() && tlab.desired <= tlab.reserve) {

@@ -38,10 +38,10 @@
 #include <vector>
 
 #include "allocsim/random/random_transforms.h"
-#include "allocsim/sampler/systems/jvm/jvm_tlab.h"
 #include "allocsim/sampler/families/countdown_discard.h"
 #include "allocsim/sampler/observation.h"
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/jvm/jvm_tlab.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc_random.h"
 #include "allocsim/trace/thread_index.h"
 #include "allocsim/trace/trace.h"
@@ -118,8 +118,8 @@ class JvmSampler {
     for (std::uint64_t& until : until_) until = failures_of(until);
     const ThreadColumn& thread = trace.thread;
     Intervals<Stream> intervals{*this, &trace, lanes, out};
-    first_success_replay(trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; },
-                         intervals);
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(until_), [&](std::size_t i) { return thread[i]; }, intervals);
   }
 
  private:
@@ -171,7 +171,8 @@ class JvmSampler {
   void replay_tlab(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     threads_.clear();
     JvmHeap heap(tlab_);
-    for (std::size_t t = 0; t < lanes.size(); ++t) threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.initial : 0, tlab_.initial_armed);
+    for (std::size_t t = 0; t < lanes.size(); ++t)
+      threads_.emplace_back(tlab_, until_[t], t == 0 ? tlab_.initial : 0, tlab_.initial_armed);
     const SizeColumn& requested = trace.requested;
     const ThreadColumn& thread = trace.thread;
     const std::size_t n = trace.size();
@@ -197,11 +198,11 @@ class JvmSampler {
 
   double interval_;
   bool faithful_;
-  std::uint64_t shared_state_ = 0;    // ThreadHeapSampler::_rnd (faithful only)
-  std::vector<std::uint64_t> until_;  // per thread: _bytes_until_sample (less one in the countdown)
-  std::vector<std::uint64_t> since_;  // per thread: bytes since its previous sample
-  JvmTlabConfig tlab_;                 // TLAB model; off by default
-  std::vector<JvmTlabThread> threads_;  // per thread, TLAB model only
+  std::uint64_t shared_state_ = 0;               // ThreadHeapSampler::_rnd (faithful only)
+  std::vector<std::uint64_t> until_;             // per thread: _bytes_until_sample (less one in the countdown)
+  std::vector<std::uint64_t> since_;             // per thread: bytes since its previous sample
+  JvmTlabConfig tlab_;                           // TLAB model; off by default
+  std::vector<JvmTlabThread> threads_;           // per thread, TLAB model only
   std::shared_ptr<const CountedStreams> sizes_;  // skip-ahead only
 };
 

@@ -24,21 +24,21 @@ ConformanceSystem jvm_driver(const std::string& name, const std::string& collect
                              std::uint64_t region) {
   ConformanceSystem s;
   s.name = name;
-  s.summary = "OpenJDK 17 JEP 331 heap sampling (JVMTI SetHeapSamplingInterval, SampledObjectAlloc), " +
-              collector + " collector, " + std::to_string(tlab / 1024) + " KiB TLABs";
+  s.summary = "OpenJDK 17 JEP 331 heap sampling (JVMTI SetHeapSamplingInterval, SampledObjectAlloc), " + collector +
+              " collector, " + std::to_string(tlab / 1024) + " KiB TLABs";
   s.packages = "openjdk-17-jdk-headless";
   s.sources = {"conformance/jvm/Driver.java", "conformance/jvm/agent.c"};
   s.binary = "driver";
-  s.build =
-      "mkdir -p {out} && java_home=$(dirname $(dirname $(readlink -f $(command -v javac)))) && "
-      "gcc -shared -fPIC -O2 -I$java_home/include -I$java_home/include/linux "
-      "{src}/conformance/jvm/agent.c -o {out}/libagent.so && javac -d {out} {src}/conformance/jvm/Driver.java";
+  s.build = "mkdir -p {out} && java_home=$(dirname $(dirname $(readlink -f $(command -v javac)))) && "
+            "gcc -shared -fPIC -O2 -I$java_home/include -I$java_home/include/linux "
+            "{src}/conformance/jvm/agent.c -o {out}/libagent.so && javac -d {out} {src}/conformance/jvm/Driver.java";
   const std::string heap =
       region > 0 ? "-Xms1g -Xmx1g -Xmn900m -XX:G1HeapRegionSize=" + std::to_string(region) + " -XX:-UseCompressedOops"
                  : "-Xms1g -Xmx1g";
   const std::string probe = region > 0 ? " --probe-tlab " + std::to_string(region) : "";
   s.run = "java -XX:+Use" + collector + "GC " + heap + " -XX:TLABSize=" + std::to_string(tlab) +
-          " -XX:-ResizeTLAB -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan}" + probe + " && cat samples.csv";
+          " -XX:-ResizeTLAB -agentpath:{bin}/libagent.so={rate} -cp {bin} Driver {plan}" + probe +
+          " && cat samples.csv";
   s.samples_include_freed = true;
   s.rate_parameter = "interval";  // JVMTI's name: SetHeapSamplingInterval
   s.scaling = ProfileScaling::none;

@@ -60,15 +60,15 @@ namespace allocsim {
 inline constexpr std::uint64_t kJvmTlabReserve = 576;
 
 struct JvmTlabConfig {
-  std::uint64_t desired = 0;               // TLAB bytes (-XX:TLABSize with -XX:-ResizeTLAB); 0 = model off
-  std::uint64_t max = 0;                   // cap on a TLAB's bytes; 0 = none
-  std::uint64_t reserve = kJvmTlabReserve;  // alignment_reserve()
+  std::uint64_t desired = 0;                 // TLAB bytes (-XX:TLABSize with -XX:-ResizeTLAB); 0 = model off
+  std::uint64_t max = 0;                     // cap on a TLAB's bytes; 0 = none
+  std::uint64_t reserve = kJvmTlabReserve;   // alignment_reserve()
   std::uint64_t refill_waste_fraction = 64;  // TLABRefillWasteFraction
-  std::uint64_t waste_increment = 32;      // TLABWasteIncrement, 4 words
-  std::uint64_t initial = 0;               // thread 0's free TLAB bytes at the start
-  bool initial_armed = false;              // whether that TLAB has a sample end
-  std::uint64_t region = 0;                // G1 region bytes; 0 = one contiguous space
-  std::uint64_t region_used = 0;           // bytes of the current region in use at the start
+  std::uint64_t waste_increment = 32;        // TLABWasteIncrement, 4 words
+  std::uint64_t initial = 0;                 // thread 0's free TLAB bytes at the start
+  bool initial_armed = false;                // whether that TLAB has a sample end
+  std::uint64_t region = 0;                  // G1 region bytes; 0 = one contiguous space
+  std::uint64_t region_used = 0;             // bytes of the current region in use at the start
 
   bool enabled() const { return desired > 0; }
   std::uint64_t initial_waste_limit() const { return desired / refill_waste_fraction; }
@@ -111,7 +111,9 @@ class JvmTlabThread {
   // A thread starts with no TLAB (its first allocation refills), or in one with
   // `initial` bytes free, armed or not.
   JvmTlabThread(const JvmTlabConfig& config, std::uint64_t first_interval, std::uint64_t initial, bool armed)
-      : allocation_end_(initial / 8 * 8), end_(allocation_end_), limit_(config.initial_waste_limit()),
+      : allocation_end_(initial / 8 * 8),
+        end_(allocation_end_),
+        limit_(config.initial_waste_limit()),
         until_sample_(first_interval) {
     if (armed) set_sample_end(true);
   }
@@ -171,11 +173,11 @@ class JvmTlabThread {
   }
 
   std::uint64_t top_ = 0;
-  std::uint64_t allocation_end_ = 0;  // _allocation_end: the usable end
-  std::uint64_t end_ = 0;             // _end: the sample end or _allocation_end
-  std::uint64_t limit_ = 0;           // refill_waste_limit
+  std::uint64_t allocation_end_ = 0;      // _allocation_end: the usable end
+  std::uint64_t end_ = 0;                 // _end: the sample end or _allocation_end
+  std::uint64_t limit_ = 0;               // refill_waste_limit
   std::uint64_t since_sample_point_ = 0;  // _bytes_since_last_sample_point (S)
-  std::uint64_t until_sample_ = 0;    // ThreadHeapSampler::_bytes_until_sample (B)
+  std::uint64_t until_sample_ = 0;        // ThreadHeapSampler::_bytes_until_sample (B)
 };
 
 }  // namespace allocsim

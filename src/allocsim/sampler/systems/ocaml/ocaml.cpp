@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/ocaml/ocaml.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/ocaml/ocaml.h"
 
 #include <cmath>
 
@@ -24,13 +24,13 @@ class OcamlScheme final : public Scheme {
   }
 
   std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
-    return streaming_runs([&trace, lambda = lambda_] {
-      return std::make_unique<SamplerRun<OcamlSampler>>(trace, OcamlSampler(lambda));
-    });
+    return streaming_runs(
+        [&trace, lambda = lambda_] { return std::make_unique<SamplerRun<OcamlSampler>>(trace, OcamlSampler(lambda)); });
   }
 
   // The threads' word prefix sums, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     const SizeColumn& requested = trace.requested;
     auto words = std::make_shared<const CountedStreams>(
         CountedStreams::per_thread(index, [&](std::uint64_t i) { return ocaml_whsize(requested[i]); }));
@@ -39,8 +39,7 @@ class OcamlScheme final : public Scheme {
     });
   }
 
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double n = observations[o].weight;

@@ -69,8 +69,8 @@ class OcamlSampler {
     std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()); }
   };
 
-  GeometricTrials trials_;  // p = lambda
-  std::vector<std::uint64_t> next_;  // per domain: word position of its next point
+  GeometricTrials trials_;                       // p = lambda
+  std::vector<std::uint64_t> next_;              // per domain: word position of its next point
   std::shared_ptr<const CountedStreams> words_;  // skip-ahead only
 };
 

@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 
 #include <cmath>
 
@@ -40,7 +40,10 @@ CountMoments rounded_count_moments(double period, std::uint64_t k, std::uint64_t
     std::uint64_t lo = 1, hi = k;  // count_at(lo) >= c > count_at(hi + 1): find the last f
     while (lo < hi) {
       const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-      if (count_at(mid) >= c) lo = mid; else hi = mid - 1;
+      if (count_at(mid) >= c)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     const double p = p_position_at_most(lo);
     m.mean += p;
@@ -73,8 +76,7 @@ class TcmallocScheme final : public Scheme {
   }
 
   // bytes and count keep (estimate, variance estimate): a Wald interval.
-  Interval interval(std::size_t /*interval*/, std::span<const double> registers,
-                    double level) const override {
+  Interval interval(std::size_t /*interval*/, std::span<const double> registers, double level) const override {
     return wald_interval(registers[0], registers[1], level);
   }
 
@@ -84,7 +86,8 @@ class TcmallocScheme final : public Scheme {
     });
   }
 
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     return skip_ahead_runs([&trace, &index, period = period_, faithful = faithful_] {
       return std::make_unique<SkipAheadRun<TcmallocSampler>>(trace, index, TcmallocSampler(period, faithful));
     });
@@ -96,8 +99,7 @@ class TcmallocScheme final : public Scheme {
   // unbiased in the continuous model (T = 1: always sampled with W = k, 0). With
   // round_counts they are the unrounded variance, an approximation (the rounding
   // changes it by at most a few percent for k << T).
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const double T = static_cast<double>(period_);
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
@@ -172,36 +174,33 @@ SchemeDescriptor tcmalloc_scheme() {
                  "W = T + k - f, estimates W a/(r+1) bytes and W/(r+1) allocations.",
       .source = "tcmalloc sampler.cc, sampler.h, stack_trace_table.cc, size_classes.cc; "
                 "docs/sampling.md 'Detailed treatment of weighting' (google/tcmalloc)",
-      .parameters =
-          {{"rate", "integer", 2097152, "profile sampling interval T in bytes (T >= 1; 1 samples all)"},
-           {"faithful", "boolean", true,
-            "draw intervals with tcmalloc's 48-bit LCG and 26-bit quantised log (false: ideal "
-            "exponential)"},
-           {"round_counts", "boolean", false,
-            "round each sample's bytes and count to integers as the heap profile does"},
-           {"size_correction", "boolean", true,
-            "scale each sample's weight W by a/(r+1) to estimate allocated bytes (false: report "
-            "W, the requested+1 bytes the counter saw, as bytes)"}},
-      .variants =
-          {"Draw: the document says the interval is the ceiling of an exponential and sampling "
-           "fires when the counter reaches zero; the code floors it, subtracts kIntervalOffset = 1 "
-           "(clamped at 0) and samples when the counter would go negative. Both faithful settings "
-           "model the code's rounding.",
-           "faithful=true (default, the code): per-thread lrand64 LCG (seeded per replication "
-           "from the thread's stream, stepped 20 times) with q = top 26 bits + 1, interval "
-           "trunc(-T ln(q/2^26)) <= 18 T. faithful=false: an ideal exponential from a 53-bit "
-           "uniform.",
-           "round_counts=false (default): the document's and MallocHook's W a/(r+1) and "
-           "W/(r+1). round_counts=true: the profile's StackTraceTable::AddTrace rounding per "
-           "sample (bytes half up, count to the nearest integer, bytes = count * a), biased for "
-           "k near or above T (-13.5% at k = 2T, +2.6% at k = T).",
-           "size_correction=false: a consumer that reads the sampling weight W as bytes, "
-           "without the document's a/(r+1) correction: biased by (r+1)/a - 1 per allocation "
-           "(-75% for 1-byte requests, 8-byte class), and 0 only where a = r + 1.",
-           "Size classes: the default x86-64 table (8 KiB pages, 16-byte new alignment); requests "
-           "above 256 KiB get whole pages."},
-      .create =
-          [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
+      .parameters = {{"rate", "integer", 2097152, "profile sampling interval T in bytes (T >= 1; 1 samples all)"},
+                     {"faithful", "boolean", true,
+                      "draw intervals with tcmalloc's 48-bit LCG and 26-bit quantised log (false: ideal "
+                      "exponential)"},
+                     {"round_counts", "boolean", false,
+                      "round each sample's bytes and count to integers as the heap profile does"},
+                     {"size_correction", "boolean", true,
+                      "scale each sample's weight W by a/(r+1) to estimate allocated bytes (false: report "
+                      "W, the requested+1 bytes the counter saw, as bytes)"}},
+      .variants = {"Draw: the document says the interval is the ceiling of an exponential and sampling "
+                   "fires when the counter reaches zero; the code floors it, subtracts kIntervalOffset = 1 "
+                   "(clamped at 0) and samples when the counter would go negative. Both faithful settings "
+                   "model the code's rounding.",
+                   "faithful=true (default, the code): per-thread lrand64 LCG (seeded per replication "
+                   "from the thread's stream, stepped 20 times) with q = top 26 bits + 1, interval "
+                   "trunc(-T ln(q/2^26)) <= 18 T. faithful=false: an ideal exponential from a 53-bit "
+                   "uniform.",
+                   "round_counts=false (default): the document's and MallocHook's W a/(r+1) and "
+                   "W/(r+1). round_counts=true: the profile's StackTraceTable::AddTrace rounding per "
+                   "sample (bytes half up, count to the nearest integer, bytes = count * a), biased for "
+                   "k near or above T (-13.5% at k = 2T, +2.6% at k = T).",
+                   "size_correction=false: a consumer that reads the sampling weight W as bytes, "
+                   "without the document's a/(r+1) correction: biased by (r+1)/a - 1 per allocation "
+                   "(-75% for 1-byte requests, 8-byte class), and 0 only where a = r + 1.",
+                   "Size classes: the default x86-64 table (8 KiB pages, 16-byte new alignment); requests "
+                   "above 256 KiB get whole pages."},
+      .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         const bool round_counts = params["round_counts"].boolean();
         const JsonValue size_correction = params["size_correction"];
         // The profile's rounding works in whole objects of the allocated size.

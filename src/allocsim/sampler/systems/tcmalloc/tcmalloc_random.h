@@ -27,9 +27,7 @@ class TcmallocLcg48 {
   static constexpr std::uint64_t kIncrement = 0xB;
   static constexpr std::uint64_t kMask = (std::uint64_t{1} << 48) - 1;
 
-  static constexpr std::uint64_t next(std::uint64_t state) {
-    return (kMultiplier * state + kIncrement) & kMask;
-  }
+  static constexpr std::uint64_t next(std::uint64_t state) { return (kMultiplier * state + kIncrement) & kMask; }
 
   explicit TcmallocLcg48(std::uint64_t seed) : state_(seed) {
     for (int i = 0; i < 20; ++i) state_ = next(state_);

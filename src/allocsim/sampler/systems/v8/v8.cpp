@@ -1,6 +1,6 @@
+#include "allocsim/sampler/systems/v8/v8.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
-#include "allocsim/sampler/systems/v8/v8.h"
 
 #include <cmath>
 
@@ -23,7 +23,15 @@ namespace {
 class V8Scheme final : public Scheme {
  public:
   // bytes, count, then the raw (bytes, count) of each ScaleSample estimator.
-  enum Register : std::size_t { kBytes, kCount, kRawBytes, kRawCount, kRawBytesForCount, kRawCountForCount, kRegisters };
+  enum Register : std::size_t {
+    kBytes,
+    kCount,
+    kRawBytes,
+    kRawCount,
+    kRawBytesForCount,
+    kRawCountForCount,
+    kRegisters
+  };
 
   explicit V8Scheme(double rate) : rate_(rate) {}
 
@@ -32,29 +40,27 @@ class V8Scheme final : public Scheme {
         {"bytes", Quantity::requested_bytes, "s / (1 - exp(-s/T)) per sample, unrounded"},
         {"count", Quantity::count, "1 / (1 - exp(-s/T)) per sample, unrounded"},
         {"bytes_rounded", Quantity::requested_bytes,
-         "ScaleSample on the group's raw (count, bytes): size x round(count / (1 - exp(-size/T)))",
-         2},
+         "ScaleSample on the group's raw (count, bytes): size x round(count / (1 - exp(-size/T)))", 2},
         {"count_rounded", Quantity::count, "round(count / (1 - exp(-size/T))) of the same call", 2},
     };
     return specs;
   }
 
   std::shared_ptr<const PreparedScheme> prepare_streaming(const Trace& trace) const override {
-    return streaming_runs([&trace, rate = rate_] {
-      return std::make_unique<SamplerRun<V8Sampler>>(trace, V8Sampler(rate));
-    });
+    return streaming_runs(
+        [&trace, rate = rate_] { return std::make_unique<SamplerRun<V8Sampler>>(trace, V8Sampler(rate)); });
   }
 
   // The threads' requested-byte streams, shared by the runs.
-  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace, const ThreadIndex& index) const override {
+  std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
+                                                           const ThreadIndex& index) const override {
     auto requested = std::make_shared<const CountedStreams>(CountedStreams::requested(index));
     return skip_ahead_runs([&trace, &index, rate = rate_, requested] {
       return std::make_unique<SkipAheadRun<V8Sampler>>(trace, index, V8Sampler(rate, requested));
     });
   }
 
-  void weigh(const Trace& trace, std::span<const Observation> observations,
-             std::span<double> out) const override {
+  void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double s = static_cast<double>(trace.requested[observations[o].event]);

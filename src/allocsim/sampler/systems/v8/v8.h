@@ -83,7 +83,7 @@ class V8Sampler {
   };
 
   double rate_;
-  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the next step ends
+  std::vector<std::uint64_t> failures_;              // per thread: bytes that pass before the next step ends
   std::shared_ptr<const CountedStreams> requested_;  // skip-ahead only
 };
 
