@@ -12,14 +12,17 @@ the CSV file `allocsim run` writes, parsed.
     trace = allocsim.Trace(sizes=numpy.array([16, 32, 4096]))
     answer = allocsim.evaluate(trace, "heapprofd", rates=["32KiB", "512KiB"])
 """
+import functools
 import io
 import json
 import os
+import re
 from typing import NamedTuple, Optional, Sequence, Union
 
 import pandas
 
-from ._allocsim import Trace, __version__, _evaluate_scenario, _run, interval, interval_table, schemes
+from . import _allocsim
+from ._allocsim import Trace, __version__, _evaluate_scenario, _run
 
 __all__ = ["run", "evaluate", "RunResult", "Trace", "schemes", "interval", "interval_table", "__version__"]
 
@@ -104,6 +107,48 @@ def _with_placeholder_trace(scenario):
     if not isinstance(scenario, dict):
         raise TypeError("scenario must be a dict, a JSON string or a path, got " + _type_name(scenario))
     return json.dumps(dict(scenario, trace=_TRACE_PLACEHOLDER))
+
+
+def _signature_in_words(message):
+    """'samples, tail_bytes; optional: level, method' from pybind11's signature
+    line in `message` (self left out)."""
+    lines = message.splitlines()
+    parameters = re.findall(r"(\w+): [\w.]+( = )?", lines[1] if len(lines) > 1 else "")
+    required = [name for name, default in parameters if not default and name != "self"]
+    optional = [name for name, default in parameters if default]
+    if not required and not optional:
+        return "no arguments"
+    words = ", ".join(required) or "no required arguments"
+    return words + ("; optional: " + ", ".join(optional) if optional else "")
+
+
+def _one_line_signature_errors(function, name, method=False):
+    """`function` (a binding; a method when `method`), with the TypeError pybind11
+    raises for arguments it does not take (several lines: the private signature and
+    every value given, a whole array's text included) replaced by one line naming
+    what it takes."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except TypeError as e:
+            message = str(e)
+            if "incompatible" not in message.partition("\n")[0]:
+                raise
+            given = [f"{len(args) - method} positional argument(s)"] + [f"keyword {_one_line(repr(k))}" for k in kwargs]
+            raise TypeError(f"{name}() called with {', '.join(given)}; it takes {_signature_in_words(message)}") from None
+
+    return call
+
+
+interval = _one_line_signature_errors(_allocsim.interval, "interval")
+interval_table = _one_line_signature_errors(_allocsim.interval_table, "interval_table")
+schemes = _one_line_signature_errors(_allocsim.schemes, "schemes")
+Trace.__init__ = _one_line_signature_errors(Trace.__init__, "Trace", method=True)
+for _method in ("save", "info", "to_pandas"):
+    setattr(Trace, _method, _one_line_signature_errors(getattr(Trace, _method), "Trace." + _method, method=True))
+Trace.load = staticmethod(_one_line_signature_errors(Trace.load, "Trace.load"))
 
 
 def _frame(text):

@@ -147,5 +147,29 @@ class QuotedText(OneLine):
                     self.assert_raises_one_line(exception_type, call, quoted)
 
 
+class Signatures(OneLine):
+    def test_arguments_a_binding_does_not_take_raise_one_line_type_errors(self):
+        huge = numpy.arange(100000)  # pybind11 would print every value given
+        cases = [
+            (lambda: allocsim.Trace(sizes=huge, bogus=1), "Trace()", "'bogus'", "sizes; optional: threads"),
+            (lambda: allocsim.Trace(huge, None, None, None, None, None, None, [], [], 5), "Trace()",
+             "10 positional", "type_names"),
+            (lambda: allocsim.interval(1, 2, 3, bogus=4), "interval()", "'bogus'", "samples, tail_bytes, p; optional"),
+            (lambda: allocsim.interval_table(bogus=4), "interval_table()", "'bogus'", "optional"),
+            (lambda: allocsim.schemes(1), "schemes()", "1 positional", "no arguments"),
+            (lambda: TRACE.info(huge, 2), "Trace.info()", "2 positional", "no required arguments; optional: top"),
+            (lambda: TRACE.save(), "Trace.save()", "0 positional", "path; optional: format"),
+            (lambda: TRACE.to_pandas(bogus=huge), "Trace.to_pandas()", "'bogus'", "no arguments"),
+            (lambda: allocsim.Trace.load(bogus=1), "Trace.load()", "'bogus'", "path"),
+        ]
+        for call, *fragments in cases:
+            with self.subTest(name=fragments[0]):
+                message = self.assert_raises_one_line(TypeError, call, *fragments)
+                self.assertNotIn("99999", message)
+
+    def test_type_errors_of_the_arguments_themselves_are_kept(self):
+        self.assert_raises_one_line(TypeError, lambda: TRACE.save(5), "path must be a str or an os.PathLike")
+
+
 if __name__ == "__main__":
     unittest.main()
