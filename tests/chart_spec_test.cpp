@@ -10,6 +10,9 @@
 namespace allocsim {
 namespace {
 
+// These series name no estimator: no words are asked for.
+std::optional<std::string> no_words(std::string_view) { return std::nullopt; }
+
 const std::string kChart = R"json({"name": "p", "title": "P(≥ 1 sample)",
   "where": {"scheme": "poisson", "rate": [1024, 4096]},
   "x": "size", "x_unit": "bytes", "logx": true, "x_label": "allocation size",
@@ -68,15 +71,15 @@ TEST(ChartSpec, ValidChartIsReadInFull) {
   EXPECT_EQ(c.references[0].label, "claim");
   EXPECT_FALSE(c.references[1].y);
   EXPECT_EQ(c.references[2].label_offset, std::make_pair(1.0, -2.0));
-  EXPECT_EQ(series_label(c, {"524288"}), "T = 512 KiB");
+  EXPECT_EQ(series_label(c, {"524288"}, no_words), "T = 512 KiB");
 }
 
 TEST(ChartSpec, SeriesLabels) {
   ChartSpec spec;
   spec.series = {"scheme", "rate"};
-  EXPECT_EQ(series_label(spec, {"poisson", "1024"}), "poisson, 1024");
+  EXPECT_EQ(series_label(spec, {"poisson", "1024"}, no_words), "poisson, 1024");
   spec.series_title = "{scheme} at {rate:bytes} ({rate})";
-  EXPECT_EQ(series_label(spec, {"poisson", "1572864"}), "poisson at 1.5 MiB (1572864)");
+  EXPECT_EQ(series_label(spec, {"poisson", "1572864"}, no_words), "poisson at 1.5 MiB (1572864)");
 }
 
 TEST(ChartSpec, EachMistakeNamesItsPath) {

@@ -190,19 +190,20 @@ std::vector<ChartSpec> parse_charts(const JsonValue& charts, const ResultColumns
   return specs;
 }
 
-std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values) {
+std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values,
+                         const EstimatorWords& estimator_words) {
   auto value_of = [&](const std::string& column, Unit unit) {
     const auto at = std::find(spec.series.begin(), spec.series.end(), column) - spec.series.begin();
     const std::string& cell = values[static_cast<std::size_t>(at)];
-    if (column == "estimator") return estimator_label_or_name(cell);
+    if (column == "estimator") return estimator_label_or_name(cell, estimator_words);
     const auto number = parse_cell_number(cell);
     return number && unit != Unit::none ? format_value(*number, unit) : cell;
   };
   if (spec.series_title.empty()) {
     std::string out;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      out +=
-          (out.empty() ? "" : ", ") + (spec.series[i] == "estimator" ? estimator_label_or_name(values[i]) : values[i]);
+      out += (out.empty() ? "" : ", ") +
+             (spec.series[i] == "estimator" ? estimator_label_or_name(values[i], estimator_words) : values[i]);
     }
     return out;
   }

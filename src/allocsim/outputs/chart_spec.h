@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "allocsim/json/json_reader.h"
+#include "allocsim/outputs/estimator_labels.h"
 #include "allocsim/outputs/result_columns.h"
 #include "allocsim/outputs/row_filter.h"
 #include "allocsim/outputs/value_format.h"
@@ -84,7 +85,9 @@ struct ChartSpec {
 std::vector<ChartSpec> parse_charts(const JsonValue& charts, const ResultColumns& files);
 
 // "T = {rate:bytes}" with the series' values; `values` are in spec.series order.
-// An estimator is named by its human label (outputs/estimator_labels.h).
-std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values);
+// An estimator is named by its human label (outputs/estimator_labels.h), its words
+// from `estimator_words`.
+std::string series_label(const ChartSpec& spec, const std::vector<std::string>& values,
+                         const EstimatorWords& estimator_words);
 
 }  // namespace allocsim

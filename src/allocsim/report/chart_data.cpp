@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "allocsim/sampler/estimator_legends.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
@@ -106,7 +107,7 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
   ChartData data;
   for (std::size_t s = 0; s < index.keys().size(); ++s) {
     ChartSeries series;
-    series.label = series_label(spec, index.keys()[s]);
+    series.label = series_label(spec, index.keys()[s], estimator_legend);
     for (auto* rows : {&point_rows[s], &theory_rows[s]}) {
       std::stable_sort(rows->begin(), rows->end(), [](const RowRef& a, const RowRef& b) { return a.x < b.x; });
       // Unjoined points form a scatter, where several rows may share an x.

@@ -50,6 +50,13 @@ struct AdviceRule {
   bool designed_from_trace = false;
 };
 
+// Chart-legend words for an estimator name this system alone uses (names several
+// systems share are worded in estimator_legends.cpp).
+struct EstimatorLegend {
+  std::string estimator;  // as in its EstimatorSpec, without a window prefix
+  std::string words;      // "bytes, estimate 2 (s·q/p + u)"
+};
+
 struct SchemeDescriptor {
   std::string name;
   std::string summary;
@@ -68,6 +75,7 @@ struct SchemeDescriptor {
   // The drivers of the real system that `allocsim conformance` runs against this
   // scheme (the registry fills in their scheme, and their rate_parameter if empty).
   std::vector<ConformanceSystem> conformance = {};
+  std::vector<EstimatorLegend> estimator_legends = {};
 
   // The declared parameter `rate` names; nullptr without a rate.
   const ParameterInfo* rate_parameter() const { return rate ? find_parameter(parameters, rate->parameter) : nullptr; }

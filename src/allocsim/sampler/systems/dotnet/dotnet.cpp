@@ -202,6 +202,7 @@ SchemeDescriptor dotnet_scheme() {
       .skip_ahead = true,
       // The negative binomial intervals need T > 1 (above): advised from 2 bytes.
       .advice = AdviceRule{.least_interval = 2},
+      .estimator_legends = {{"bytes_nb", "bytes, estimate 2 (s·q/p + u)"}},
   };
 }
 

@@ -156,6 +156,7 @@ SchemeDescriptor jvm_scheme() {
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
       .conformance = jvm_drivers(),
+      .estimator_legends = {{"bytes_since_last", "bytes since the thread's last sample (JFR weight)"}},
   };
 }
 

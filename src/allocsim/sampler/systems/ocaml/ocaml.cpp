@@ -102,6 +102,7 @@ SchemeDescriptor ocaml_scheme() {
         return std::make_unique<OcamlScheme>(lambda);
       },
       .skip_ahead = true,
+      .estimator_legends = {{"bytes_as_wosize", "bytes, header words left out"}},
   };
 }
 
