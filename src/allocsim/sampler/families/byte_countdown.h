@@ -147,7 +147,7 @@ class ByteCountdownSampler {
 };
 
 struct ByteCountdownConfig {
-  double rate = 4096;  // T
+  double rate = 0;  // T, from the system's parameters (its default in its descriptor)
   std::uint64_t passthrough_from = kNoPassthrough;
   bool per_thread = true;
   bool same_sequence = false;  // a default-seeded engine: every process draws the same gaps

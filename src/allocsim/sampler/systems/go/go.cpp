@@ -181,17 +181,18 @@ SchemeDescriptor go_scheme() {
                  "scaleHeapSample 1/(1-exp(-u/R)) per (stack, size) record.",
       .source = "golang/go runtime/malloc.go, mprof.go, sizeclasses.go, fastlog2.go, "
                 "pprof/protomem.go (Go 1.19)",
-      .parameters = {{"rate", "integer", 524288, "runtime.MemProfileRate R in bytes (1: every allocation)"},
-                     {"faithful", "boolean", true,
+      .parameters = {{"rate", "integer", static_cast<std::uint64_t>(kGoDefaults.rate),
+                      "runtime.MemProfileRate R in bytes (1: every allocation)"},
+                     {"faithful", "boolean", kGoDefaults.faithful,
                       "draw with the runtime's wyrand fastrand, 26-bit q and table fastlog2 (false: an "
                       "ideal exponential, floor + 1)"},
-                     {"tiny", "boolean", false,
+                     {"tiny", "boolean", kGoDefaults.tiny,
                       "treat 1..15-byte allocations as pointer-free (noscan): the tiny allocator counts "
                       "one 16-byte block per opening allocation and nothing for the ones that fit"},
-                     {"bypass", "string", "none",
+                     {"bypass", "string", kGoDefaults.bypass ? "rate" : "none",
                       "\"none\" (Go >= 1.12); \"rate\": Go <= 1.11 always sampled u >= R and pprof "
                       "still scaled it (issue 26618)"},
-                     {"periods", "integer", 1,
+                     {"periods", "integer", kGoDefaults.periods,
                       "k > 1 adds the delta-then-scale estimators over k equal time spans of the trace"}},
       .variants = {"Counted size: the slot (size class, or whole 8 KiB pages above 32 KiB), which is "
                    "also the record's size; size 0 is never counted.",
@@ -227,6 +228,10 @@ SchemeDescriptor go_scheme() {
       .skip_ahead = true,
       .profile_formats = {"pprof"},
       .conformance = {go_driver()},
+      .estimator_legends = {{"bytes_merged", "bytes, merged per record then scaled (int64)"},
+                            {"count_merged", "count, merged per record then scaled (int64)"},
+                            {"bytes_delta_then_scale", "bytes, each time span's delta scaled then summed"},
+                            {"count_delta_then_scale", "count, each time span's delta scaled then summed"}},
   };
 }
 

@@ -51,13 +51,15 @@
 
 namespace allocsim {
 
+// The runtime's defaults, which are the scheme's (its descriptor reads them here).
 struct GoConfig {
-  double rate = 524288;       // MemProfileRate R (1: every allocation)
+  double rate = 524288;       // MemProfileRate R (1: every allocation; runtime/mprof.go)
   bool faithful = true;       // the runtime's wyrand / fastlog2 draw; false: ideal exponential
   bool tiny = false;          // 1..15-byte allocations go through the tiny allocator
   bool bypass = false;        // Go <= 1.11: u >= R always sampled
   std::uint32_t periods = 1;  // > 1: continuous-profiling deltas over this many equal time spans
 };
+inline constexpr GoConfig kGoDefaults{};
 
 // The tiny allocator's state of one P, and what it makes the profiler count for an
 // allocation of s bytes: 0 when it fits into the current block, 16 when it opens one.

@@ -25,7 +25,7 @@ SchemeDescriptor heapprofd_descriptor(std::string name, std::string default_pass
                          "chance of a sample pass through at their true size; counts are raw.",
       .source = "Perfetto src/profiling/memory/sampler.cc; heapprofd sampling design document "
                 "(Perfetto docs/design-docs/heapprofd-sampling.md)",
-      .parameters = {{"rate", "integer", 4096, "sampling_interval_bytes T (1 <= T <= 2^53)"},
+      .parameters = {{"rate", "integer", kHeapprofdDefaultInterval, "sampling_interval_bytes T (1 <= T <= 2^53)"},
                      {"passthrough", "string", default_passthrough,
                       "\"p99\": s >= 1+floor(ln 0.01/ln(1-1/T)) (Android 12+); \"rate\": s >= T (before "
                       "Android 12); \"none\": every allocation goes through the countdown"},

@@ -18,6 +18,9 @@
 
 namespace allocsim {
 
+// Perfetto's default sampling_interval_bytes (heapprofd.md, "4096 bytes").
+inline constexpr std::uint64_t kHeapprofdDefaultInterval = 4096;
+
 // 1 + floor(ln 0.01 / ln(1 - 1/T)): the smallest size a Bernoulli(1/T)-per-byte
 // sampler would sample with probability >= 99% (18861 at T = 4096).
 std::uint64_t heapprofd_p99_threshold(double rate);

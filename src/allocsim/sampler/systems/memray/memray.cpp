@@ -1,6 +1,7 @@
 #include "allocsim/sampler/systems/memray/memray.h"
 
 #include "allocsim/sampler/families/byte_countdown.h"
+#include "allocsim/sampler/systems/heapprofd/heapprofd.h"
 
 namespace allocsim {
 
@@ -12,7 +13,7 @@ SchemeDescriptor memray_scheme() {
                  "bytes are taken whole at their true size.",
       .source = "Memray documentation 'Sampling' (docs/sampling.rst) and "
                 "src/memray/_memray/hooks.cpp of bloomberg/memray PR #94 (8a7a4d1e)",
-      .parameters = {{"rate", "integer", 4096,
+      .parameters = {{"rate", "integer", kHeapprofdDefaultInterval,
                       "sampling size T, mean bytes between samples (1 <= T <= 2^53; Memray "
                       "ships no default, 4096 as heapprofd)"}},
       .variants = {"Document: 'draw a random number from the exponential distribution'; code (PR #94): "
