@@ -40,6 +40,20 @@ TEST(NothingWritten, SyntheticBytesPastTheLimitAreFoundBeforeTheFirstScenarioRun
   EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 
+// Sizes that pass the limit only as drawn: 10^6 log-uniform sizes on [16, 2^48]
+// average 2^48 / ln(2^44) ~ 9.2e12 bytes, ~9.2e18 in all (sd ~4e16), past 2^62 ~
+// 4.6e18; found by drawing the sizes before the first scenario runs.
+TEST(NothingWritten, SyntheticBytesPastTheLimitAsDrawnAreFoundBeforeTheFirstScenarioRuns) {
+  testing::ScratchDirectory dir;
+  testing::write_bytes(dir.file("a.json"), kSmallScenario);
+  testing::write_bytes(dir.file("b.json"), R"({"name": "huge", "trace": {"allocations": 1000000,
+    "sizes": {"distribution": "log_uniform", "min": 16, "max": 281474976710656}}, "schemes": [{"scheme": "poisson"}]})");
+  expect_refused(
+      run_cli("run --quiet --out " + dir.file("out") + " " + dir.file("a.json") + " " + dir.file("b.json"), true),
+      dir.file("b.json") + ": $.trace: the trace's requested sizes add up to more than 2^62");
+  EXPECT_FALSE(fs::exists(dir.file("out")));
+}
+
 // Names the file system refuses: the report's own (with the ".tmp.<pid>" suffix of
 // its temporary file), and a directory that would be created for it.
 TEST(NothingWritten, AJunitPathThatCannotBeWrittenIsFoundBeforeAnythingRuns) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "allocsim/trace/synthetic.h"
@@ -320,6 +321,38 @@ TEST(SyntheticTrace, SameSpecAndSeedGiveTheSameTrace) {
   EXPECT_NE(trace.thread, other.thread);
   EXPECT_NE(trace.stack, other.stack);
   EXPECT_NE(trace.free_time, other.free_time);
+}
+
+// check_synthetic_byte_totals draws the sizes alone and must refuse exactly what
+// generation refuses. Uniform on [2^47, 2^48]: mean 2.1e14, sd 8.1e13 per draw;
+// 20000 draws sum to 4.2e18 +- 1.1e16 (under 2^62 = 4.6e18 by 36 sd), 23000 to
+// 4.9e18 (over by 24 sd); both could pass the limit (20000 x 2^48 = 5.6e18), so
+// both are drawn. A sequence (sizes with positions): 2^48 and 16 alternating, past
+// the limit from 32767 allocations on (16384 x 2^48 = 2^62, plus 16383 x 16).
+TEST(SyntheticTrace, ByteTotalsFromTheSizesAloneAgreeWithGeneration) {
+  const auto spec_of = [](std::uint64_t allocations, const std::string& sizes) {
+    return R"({"allocations": )" + std::to_string(allocations) + R"(, "sizes": )" + sizes + "}";
+  };
+  const std::string uniform = R"({"distribution": "uniform", "min": 140737488355328, "max": 281474976710656})";
+  const std::string sequence = R"({"distribution": "sequence", "sizes": [281474976710656, 16]})";
+  for (const auto& [allocations, sizes, past] :
+       {std::tuple{20000, uniform, false}, std::tuple{23000, uniform, true}, std::tuple{32766, sequence, false},
+        std::tuple{32767, sequence, true}}) {
+    const SyntheticSpec spec = parse_spec(spec_of(allocations, sizes));
+    std::string checked, generated;
+    try {
+      check_synthetic_byte_totals(spec, 7, "$.trace");
+    } catch (const InputError& e) {
+      checked = e.what();
+    }
+    try {
+      (void)generate_synthetic(spec, 7, "$.trace");
+    } catch (const InputError& e) {
+      generated = e.what();
+    }
+    EXPECT_EQ(checked, generated) << allocations << " " << sizes;
+    EXPECT_EQ(!checked.empty(), past) << allocations << " " << sizes << ": " << checked;
+  }
 }
 
 TEST(SyntheticTrace, SeedKeyOverridesTheSeedArgument) {

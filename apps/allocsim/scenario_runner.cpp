@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "allocsim/engine/experiment.h"
 #include "allocsim/report/figures.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/scenario/replication_limits.h"
@@ -22,6 +23,17 @@ namespace {
 
 // Reads every distinct trace file of the scenario whole: a corrupt body is found
 // here, not after other scenarios' results were written.
+// The byte totals of each synthetic trace of `scenario`, drawn up front: with several
+// scenarios, one past the limit is refused before the others are written.
+void check_synthetic_traces(const Scenario& scenario) {
+  std::set<std::string> checked;
+  for (const SweepPoint& point : scenario.points) {
+    const auto* spec = std::get_if<SyntheticSpec>(&point.trace.spec);
+    if (spec == nullptr || !checked.insert(point.trace_key).second) continue;
+    check_synthetic_byte_totals(*spec, trace_seed(scenario.seed), scenario.source + ": $.trace");
+  }
+}
+
 void read_trace_files(const Scenario& scenario, std::set<std::string>& read) {
   for (const SweepPoint& point : scenario.points) {
     const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec);
@@ -103,6 +115,9 @@ void validate_scenarios(const std::vector<Scenario>& scenarios, const ScenarioOp
 
   std::set<std::string> traces_read;
   for (const Scenario& scenario : scenarios) read_trace_files(scenario, traces_read);
+  if (scenarios.size() > 1) {
+    for (const Scenario& scenario : scenarios) check_synthetic_traces(scenario);
+  }
 }
 
 RunOptions run_options(const ScenarioOptions& options) {

@@ -17,13 +17,12 @@
 #include "allocsim/util/parallel.h"
 
 namespace allocsim {
-namespace {
 
-// The seed synthetic generators get when their spec does not fix one: derived
-// from the scenario seed, independent of the sampling streams.
 std::uint64_t trace_seed(std::uint64_t scenario_seed) {
   return stream_id(scenario_seed, stream_of(StreamPurpose::synthetic_trace_seed));
 }
+
+namespace {
 
 // What the points sharing one trace share: the trace, its groups, its windows
 // and its skip-ahead index.

@@ -37,6 +37,10 @@ struct RunOptions {
   std::function<bool()> cancelled;
 };
 
+// The seed synthetic generators get when their spec does not fix one: derived
+// from the scenario seed, independent of the sampling streams.
+std::uint64_t trace_seed(std::uint64_t scenario_seed);
+
 ScenarioResult run_scenario(const Scenario& scenario, const RunOptions& options);
 
 // The accumulator state of the listed work units (indices into

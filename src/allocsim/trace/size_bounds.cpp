@@ -1,4 +1,4 @@
-#include "allocsim/trace/smallest_size.h"
+#include "allocsim/trace/size_bounds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +35,32 @@ std::uint64_t smallest_size(const SizeDistribution& distribution) {
     }
   };
   return std::visit(Smallest{}, distribution.family);
+}
+
+std::uint64_t largest_size(const SizeDistribution& distribution) {
+  struct Largest {
+    static std::uint64_t most(const std::vector<std::uint64_t>& sizes) {
+      return *std::max_element(sizes.begin(), sizes.end());
+    }
+    std::uint64_t operator()(const ConstantSize& c) const { return c.size; }
+    std::uint64_t operator()(const SequenceSizes& s) const { return most(s.sizes); }
+    std::uint64_t operator()(const UniformSize& u) const { return u.max; }
+    std::uint64_t operator()(const LogUniformSize& l) const { return l.max; }
+    std::uint64_t operator()(const LognormalSize& l) const { return l.max; }
+    std::uint64_t operator()(const ParetoSize& p) const { return p.max; }
+    std::uint64_t operator()(const HistogramSizes& h) const { return most(h.sizes); }
+    std::uint64_t operator()(const BucketSizes& b) const {
+      std::uint64_t hi = 0;
+      for (const SizeRange& range : b.ranges) hi = std::max(hi, range.hi);
+      return hi;
+    }
+    std::uint64_t operator()(const MixtureSizes& m) const {
+      std::uint64_t hi = 0;
+      for (const SizeDistribution& component : m.components) hi = std::max(hi, largest_size(component));
+      return hi;
+    }
+  };
+  return std::visit(Largest{}, distribution.family);
 }
 
 }  // namespace allocsim

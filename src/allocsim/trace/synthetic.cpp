@@ -13,7 +13,7 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/random/stream_purpose.h"
-#include "allocsim/trace/smallest_size.h"
+#include "allocsim/trace/size_bounds.h"
 #include "allocsim/util/huge_pages.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/parallel.h"
@@ -305,6 +305,32 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
   events.free_time = std::move(free_time);
   events.thread_count = spec_.threads;
   generated_ += m;
+}
+
+void check_synthetic_byte_totals(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where) {
+  const bool rounded = spec.allocated.kind != AllocatedRounding::Kind::none;
+  const auto allocated_of = [&](std::uint64_t size) { return rounded ? allocated_size(spec.allocated, size) : 0; };
+  const std::uint64_t largest = largest_size(spec.sizes);
+  if (static_cast<unsigned __int128>(spec.allocations) * std::max(largest, allocated_of(largest)) <= kMaxTraceBytes) {
+    return;  // within the limit whatever is drawn
+  }
+  // The sizes alone, drawn from their stream chunk by chunk as SyntheticEvents::next
+  // draws them (one task: a sampler with sequence positions carries them in order).
+  SizeSampler sampler(spec.sizes);
+  RandomStream carried;
+  ByteTotals totals;
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  for (std::uint64_t first = 0; first < spec.allocations; first += kPiece) {
+    const auto m = static_cast<std::size_t>(std::min<std::uint64_t>(kPiece, spec.allocations - first));
+    const auto add = [&](RandomStream& random, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::uint64_t size = sampler.draw(random).size;
+        totals.add(size, allocated_of(size));
+      }
+    };
+    for (auto& task : aspect_tasks(spec.seed.value_or(seed), Purpose::sizes, first, m, carried, 1, add)) task();
+  }
+  totals.check(where);
 }
 
 Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where, unsigned threads) {

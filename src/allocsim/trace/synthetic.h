@@ -89,4 +89,9 @@ SyntheticSpec parse_synthetic_spec(JsonObject& spec, SyntheticTarget target = Sy
 Trace generate_synthetic(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where = "$.trace",
                          unsigned threads = 1);
 
+// What generate_synthetic(spec, seed, where) would refuse for its byte totals, found
+// by drawing the sizes alone (none when no draw could pass the limit), so that a
+// command running several scenarios refuses one before it writes the others.
+void check_synthetic_byte_totals(const SyntheticSpec& spec, std::uint64_t seed, const std::string& where);
+
 }  // namespace allocsim
