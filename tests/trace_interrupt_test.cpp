@@ -1,10 +1,13 @@
 // SIGINT or SIGTERM while `trace generate` or `trace convert` writes its output:
 // the process dies of the signal, and neither the output nor its temporary file
 // (OUT.tmp.<pid>) is left behind. The signal is sent at two points of the write:
-// as soon as the temporary file exists, and once bytes have reached it.
+// as soon as the temporary file exists, and once bytes have reached it. And while
+// `profile --csv --pprof` computes and writes over earlier outputs: each output is
+// the old file or the whole new one, never a part, and no temporary file is left.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -84,6 +87,59 @@ TEST_P(TraceInterrupt, ConvertLeavesNoTemporaryFile) {
     const int status = interrupted_status({"trace", "convert", input, output}, output, GetParam(), point);
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
     EXPECT_EQ(leftovers({"spec.json", "in.ast"}), std::vector<std::string>{});
+  }
+}
+
+// A jemalloc heap_v2 profile of `stacks` stacks: enough entries that computing and
+// writing the annotated pprof (about 36 bytes an entry) takes a while.
+std::string many_stacks_profile(int stacks) {
+  std::string text = "heap_v2/524288\n";
+  for (int k = 1; k <= stacks; ++k) {
+    const int objects = 1 + k % 5;
+    text += "@ 0x" + std::to_string(k) + " 0x" + std::to_string(7 * k + 1) + "\n  t*: " + std::to_string(objects) +
+            ": " + std::to_string(objects * (1000 + k % 9000)) + " [0: 0]\n";
+  }
+  return text + "\nMAPPED_LIBRARIES:\n";
+}
+
+TEST_P(TraceInterrupt, ProfileOutputsAreTheOldFilesOrTheWholeNewOnes) {
+  testing::write_bytes(scratch_.file("p.heap"), many_stacks_profile(10000));
+  const std::vector<std::string> arguments{
+      "profile", scratch_.file("p.heap"),  "--replications", "2",
+      "--csv",   scratch_.file("top.csv"), "--pprof",        scratch_.file("p.pb.gz")};
+  // The whole new outputs, from a run left alone.
+  ASSERT_EQ(testing::run_cli("profile " + scratch_.file("p.heap") + " --replications 2 --csv " +
+                             scratch_.file("top.csv") + " --pprof " + scratch_.file("p.pb.gz"))
+                .exit_code,
+            0);
+  const std::string new_csv = testing::read_bytes(scratch_.file("top.csv"));
+  const std::string new_pprof = testing::read_bytes(scratch_.file("p.pb.gz"));
+  const std::string pprof = scratch_.file("p.pb.gz");
+  // Interrupted while computing (before any write), and while the pprof's temporary
+  // file exists (the CSV, written first, already whole).
+  for (const bool while_writing : {false, true}) {
+    testing::write_bytes(scratch_.file("top.csv"), "old csv\n");
+    testing::write_bytes(pprof, "old pprof\n");
+    int status = 0;
+    if (while_writing) {
+      status = interrupted_status(arguments, pprof, GetParam(), Point::temporary_exists);
+    } else {
+      const pid_t pid = testing::spawn_cli(arguments, GetParam());
+      ASSERT_GT(pid, 0);
+      ::usleep(100'000);
+      ::kill(pid, GetParam());
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    }
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
+    const std::string csv = testing::read_bytes(scratch_.file("top.csv"));
+    const std::string annotated = testing::read_bytes(pprof);
+    EXPECT_TRUE(csv == "old csv\n" || csv == new_csv) << "while writing: " << while_writing;
+    EXPECT_TRUE(annotated == "old pprof\n" || annotated == new_pprof) << "while writing: " << while_writing;
+    if (!while_writing) {
+      EXPECT_EQ(csv, "old csv\n");  // nothing is written before everything is computed
+      EXPECT_EQ(annotated, "old pprof\n");
+    }
+    EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
   }
 }
 

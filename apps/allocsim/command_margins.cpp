@@ -17,6 +17,7 @@
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/printable.h"
@@ -165,7 +166,10 @@ void add_margins_command(CLI::App& app, int& exit_code) {
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
-  command->callback([command, o, &exit_code] { exit_code = run_margins(*command, *o); });
+  command->callback([command, o, &exit_code] {
+    handle_interrupts();  // an output being written is removed, not left as OUT.tmp.<pid>
+    exit_code = run_margins(*command, *o);
+  });
 }
 
 }  // namespace allocsim::cli

@@ -11,6 +11,7 @@
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "allocsim/util/printable.h"
@@ -90,6 +91,7 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");
   command->add_flag("--json", options->json, "Print JSON instead of the table");
   command->callback([options, &exit_code] {
+    handle_interrupts();  // a --csv or --pprof being written is removed, not left as OUT.tmp.<pid>
     run_profile(*options);
     exit_code = 0;
   });
