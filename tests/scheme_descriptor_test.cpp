@@ -35,6 +35,7 @@ nlohmann::json often(const SchemeDescriptor& d) {
   }
   if (d.name == "optimal-size-class") params["samples"] = 50;  // no rate: its budget
   if (d.name == "gperftools") params["startup_counter"] = 0;   // no unsampled start
+  if (d.name == "jfr") params["tlab"] = 1024;                  // no rate (events/s): small TLABs refill often
   return params;
 }
 

@@ -24,6 +24,7 @@ nlohmann::json small_rate_params(const std::string& name) {
   if (name == "optimal-size-class") return {{"samples", 50}};
   if (name == "per-allocation") return {{"rate", 10}};
   if (name == "gperftools") return {{"rate", 256}, {"startup_counter", 0}};
+  if (name == "jfr") return {{"tlab", 1024}};  // no rate (events/s): small TLABs refill often
   return {{"rate", 256}};
 }
 

@@ -14,6 +14,7 @@
 #include "allocsim/sampler/systems/gperftools/gperftools.h"
 #include "allocsim/sampler/systems/heapprofd/heapprofd.h"
 #include "allocsim/sampler/systems/jemalloc/jemalloc.h"
+#include "allocsim/sampler/systems/jfr/jfr.h"
 #include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/sampler/systems/memray/memray.h"
 #include "allocsim/sampler/systems/ocaml/ocaml.h"
@@ -32,6 +33,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       gperftools_scheme(), dotnet_scheme(),          per_allocation_scheme(), go_scheme(),
       jvm_scheme(),        async_profiler_scheme(),  chromium_scheme(),       ddprof_scheme(),
       v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
+      jfr_scheme(),
   };
   return registry;
 }
