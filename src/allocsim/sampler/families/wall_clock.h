@@ -24,6 +24,7 @@
 namespace allocsim {
 
 inline constexpr std::uint64_t kNanosecondsPerSecond = 1'000'000'000;
+__extension__ typedef unsigned __int128 WallClockProduct;  // R_i * 1e9 (R_i < 2^62)
 
 struct WallClockSettings {
   enum class Source { rate, trace };
@@ -49,7 +50,7 @@ class WallClock {
     if (settings_.source == WallClockSettings::Source::trace) return trace_ticks_ns(i);
     // R_i * 1e9 needs more than 64 bits (R_i < 2^62, trace.h): exact in 128.
     const auto ns =
-        static_cast<unsigned __int128>(requested_before_) * kNanosecondsPerSecond / settings_.bytes_per_second;
+        static_cast<WallClockProduct>(requested_before_) * kNanosecondsPerSecond / settings_.bytes_per_second;
     requested_before_ += trace_.requested[i];
     return static_cast<std::uint64_t>(ns);
   }
