@@ -8,7 +8,7 @@ namespace {
 
 // Each scheme's estimator of that name (sampler/*.cpp, EstimatorSpec), in words a
 // reader of a chart knows: s = sampled size, T = sampling interval, q = 1 - p.
-constexpr std::array<std::pair<const char*, const char*>, 19> kLabels{{
+constexpr std::array<std::pair<const char*, const char*>, 20> kLabels{{
     {"bytes", "bytes, per-sample weights summed"},
     {"count", "count, per-sample weights summed"},
     {"bytes_nb", "bytes, estimate 2 (s·q/p + u)"},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<const char*, const char*>, 19> kLabels{{
     {"bytes_own_size", "bytes, own size per sample (unscaled)"},
     {"count_raw", "samples, unscaled"},
     {"bytes_raw", "bytes, sampled sizes summed (unscaled)"},
+    {"net_bytes", "net bytes, malloc records less free records"},
 }};
 
 // Window prefixes (stats/window.h, Window::estimator_prefix) and their words.
