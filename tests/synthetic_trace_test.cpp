@@ -84,6 +84,21 @@ TEST(SyntheticTrace, MemrayLoopGivesEachSiteItsOwnStack) {
   EXPECT_FALSE(trace.has_allocated_sizes());
 }
 
+// A sequence of lifetimes cycles by the allocation's index in the whole trace, across
+// the pieces a long trace is generated in: allocation k lives 1, forever, 3, 1, ...
+// ticks, and a free past the last event leaves it live.
+TEST(SyntheticTrace, SequenceLifetimesCycleByAllocation) {
+  const std::uint64_t n = 300001;
+  const Trace trace = generate(R"({"allocations": 300001, "sizes": {"distribution": "constant", "size": 8},
+      "lifetime": {"distribution": "sequence", "lifetimes": [1, "forever", 3]}})");
+  ASSERT_EQ(trace.size(), n);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const std::uint64_t ticks = k % 3 == 0 ? 1 : k % 3 == 1 ? kNeverFreed : 3;
+    const std::uint64_t expected = ticks == kNeverFreed || k + ticks > n - 1 ? kNeverFreed : k + ticks;
+    ASSERT_EQ(trace.free_time[k], expected) << k;
+  }
+}
+
 // The aspects (sizes, threads, lifetimes, then stacks and types) each draw from their
 // own stream, and each chunk of 4096 events of an aspect from its own part of it,
 // so drawing them at the same time gives the very same trace. 100 000 events: past
@@ -447,7 +462,9 @@ TEST(SyntheticTrace, RejectsUnknownNamesListingTheKnownOnes) {
   expect_error(spec_with(R"("thread_assignment": "striped")"), "$.trace.thread_assignment",
                "(known: round_robin, random, blocks)");
   expect_error(spec_with(R"("lifetime": {"distribution": "weibull"})"), "$.trace.lifetime.distribution",
-               "(known: forever, exponential, constant, uniform)");
+               "(known: forever, exponential, constant, uniform, sequence)");
+  expect_error(spec_with(R"("lifetime": {"distribution": "sequence", "lifetimes": [1, "never"]})"),
+               "$.trace.lifetime.lifetimes[1]", "must be an integer >= 0 or \"forever\"");
   expect_error(spec_with(R"("allocated": {"rounding": "jemalloc"})"), "$.trace.allocated.rounding",
                "(known: none, align, power_of_two)");
 }

@@ -40,6 +40,8 @@ double truth_of(const Scheme& scheme, Quantity quantity, const Trace& trace, std
     case Quantity::count: return 1;
     case Quantity::requested_bytes: return static_cast<double>(trace.requested[i]);
     case Quantity::allocated_bytes: return static_cast<double>(scheme.allocated_size(trace, i));
+    case Quantity::net_allocated_bytes:
+      return trace.live_at_end(i) ? static_cast<double>(scheme.allocated_size(trace, i)) : 0.0;
   }
   return 0;
 }

@@ -174,13 +174,15 @@ std::vector<SiteObservations> observe_sites(const ConformanceModel& model, const
   return observed;
 }
 
-// Each site's truth, in the quantity the compared estimator estimates.
+// Each site's truth, in the quantity the compared estimator estimates (a site's
+// live allocated bytes are also its net ones).
 void set_truths(std::vector<SiteObservations>& observed, const ModelMoments& moments, Quantity target) {
   for (std::size_t s = 0; s < observed.size(); ++s) {
     const SiteMoments& m = moments.sites[s];
-    observed[s].truth = target == Quantity::requested_bytes   ? m.live_requested
-                        : target == Quantity::allocated_bytes ? m.live_allocated
-                                                              : m.live_count;
+    const bool allocated = target == Quantity::allocated_bytes || target == Quantity::net_allocated_bytes;
+    observed[s].truth = target == Quantity::requested_bytes ? m.live_requested
+                        : allocated                         ? m.live_allocated
+                                                            : m.live_count;
   }
 }
 

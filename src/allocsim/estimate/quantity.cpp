@@ -7,6 +7,7 @@ const char* to_string(Quantity q) {
     case Quantity::requested_bytes: return "requested_bytes";
     case Quantity::allocated_bytes: return "allocated_bytes";
     case Quantity::count: return "count";
+    case Quantity::net_allocated_bytes: return "net_allocated_bytes";
   }
   return "?";
 }

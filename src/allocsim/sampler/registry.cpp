@@ -16,8 +16,10 @@
 #include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 #include "allocsim/sampler/systems/jfr/jfr.h"
 #include "allocsim/sampler/systems/jvm/jvm.h"
+#include "allocsim/sampler/systems/memleak/memleak.h"
 #include "allocsim/sampler/systems/memray/memray.h"
 #include "allocsim/sampler/systems/ocaml/ocaml.h"
+#include "allocsim/sampler/systems/scalene/scalene.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 #include "allocsim/sampler/systems/v8/v8.h"
 #include "allocsim/util/did_you_mean.h"
@@ -33,7 +35,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       gperftools_scheme(), dotnet_scheme(),          per_allocation_scheme(), go_scheme(),
       jvm_scheme(),        async_profiler_scheme(),  chromium_scheme(),       ddprof_scheme(),
       v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
-      jfr_scheme(),
+      jfr_scheme(),        memleak_scheme(),         scalene_scheme(),
   };
   return registry;
 }

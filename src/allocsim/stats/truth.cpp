@@ -16,6 +16,7 @@ Truth::Truth(const Trace& trace, const GroupIndex& groups, const std::vector<Win
         t.requested_bytes += requested;
         t.allocated_bytes += allocated;
         t.count += 1;
+        if (trace.live_at_end(i)) t.net_allocated_bytes += allocated;
       }
     }
   }
@@ -26,6 +27,7 @@ double Truth::value(const GroupTotals& totals, Quantity quantity) {
     case Quantity::requested_bytes: return totals.requested_bytes;
     case Quantity::allocated_bytes: return totals.allocated_bytes;
     case Quantity::count: return totals.count;
+    case Quantity::net_allocated_bytes: return totals.net_allocated_bytes;
   }
   return 0;
 }

@@ -26,6 +26,29 @@ std::uint64_t draw(const UniformLifetime& lifetime, RandomStream& random) {
   return uniform_between(random, lifetime.min, lifetime.max);
 }
 
+// The lifetime of allocation k of the trace: drawn, or read off the sequence.
+template <class Family>
+std::uint64_t lifetime_of(const Family& family, std::uint64_t, RandomStream& random) {
+  return draw(family, random);
+}
+std::uint64_t lifetime_of(const SequenceLifetime& lifetime, std::uint64_t k, RandomStream&) {
+  return lifetime.ticks[k % lifetime.ticks.size()];
+}
+
+// "lifetimes": integers >= 0 or "forever".
+SequenceLifetime parse_sequence_lifetime(const JsonValue& list) {
+  SequenceLifetime sequence;
+  for (const JsonValue& item : list.non_empty_array()) {
+    if (item.is_string()) {
+      if (item.string() != "forever") item.fail("must be an integer >= 0 or \"forever\"");
+      sequence.ticks.push_back(kNeverFreed);
+    } else {
+      sequence.ticks.push_back(item.uint());
+    }
+  }
+  return sequence;
+}
+
 }  // namespace
 
 Lifetime parse_lifetime(JsonObject& object) {
@@ -46,19 +69,22 @@ Lifetime parse_lifetime(JsonObject& object) {
       max.fail("must be >= min (" + std::to_string(uniform.min) + "), got " + std::to_string(uniform.max));
     }
     lifetime = uniform;
+  } else if (name == "sequence") {
+    lifetime = parse_sequence_lifetime(object.at("lifetimes"));
   } else {
-    name_value.fail("unknown distribution " + printable(name) + " (known: forever, exponential, constant, uniform)");
+    name_value.fail("unknown distribution " + printable(name) +
+                    " (known: forever, exponential, constant, uniform, sequence)");
   }
   object.finish();
   return lifetime;
 }
 
 void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time, std::uint64_t end,
-                     std::span<std::uint64_t> free_time, RandomStream& random) {
+                     std::span<std::uint64_t> free_time, RandomStream& random, std::uint64_t first) {
   std::visit(
       [&](const auto& family) {
         for (std::size_t i = 0; i < time.size(); ++i) {
-          const std::uint64_t ticks = draw(family, random);
+          const std::uint64_t ticks = lifetime_of(family, first + i, random);
           free_time[i] = ticks > end - time[i] ? kNeverFreed : time[i] + ticks;
         }
       },

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <variant>
+#include <vector>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/random/random_stream.h"
@@ -28,15 +29,24 @@ struct UniformLifetime {
   std::uint64_t max = 0;
 };
 
-using Lifetime = std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime>;
+// Allocation k (0-based, over the whole trace) lives ticks[k mod ticks.size()], like
+// a "sequence" of sizes: a loop whose allocations are freed on a fixed schedule
+// (kNeverFreed: "forever").
+struct SequenceLifetime {
+  std::vector<std::uint64_t> ticks;
+};
+
+using Lifetime =
+    std::variant<ForeverLifetime, ExponentialLifetime, ConstantLifetime, UniformLifetime, SequenceLifetime>;
 
 // Reads "distribution" and that family's keys from `object`, then finishes it.
 Lifetime parse_lifetime(JsonObject& object);
 
 // free_time[i] = time[i] + L_i, or kNeverFreed where that lies after `end`, the
-// time of the trace's last event (the spans may be a piece of the trace). Both
-// spans have the same length; time is non-decreasing.
+// time of the trace's last event (the spans may be a piece of the trace, whose first
+// allocation is allocation `first` of the trace). Both spans have the same length;
+// time is non-decreasing.
 void fill_free_times(const Lifetime& lifetime, std::span<const std::uint64_t> time, std::uint64_t end,
-                     std::span<std::uint64_t> free_time, RandomStream& random);
+                     std::span<std::uint64_t> free_time, RandomStream& random, std::uint64_t first = 0);
 
 }  // namespace allocsim

@@ -270,7 +270,7 @@ void SyntheticEvents::next(std::size_t count, SyntheticPiece& piece, unsigned th
   add_aspect(before_sizes_known, Purpose::lifetimes, lifetime_random_, tasks,
              [&](RandomStream& random, std::size_t begin, std::size_t end) {
                fill_free_times(spec_.lifetime, std::span(time).subspan(begin, end - begin), n - 1,
-                               std::span(free_time).subspan(begin, end - begin), random);
+                               std::span(free_time).subspan(begin, end - begin), random, first + begin);
              });
   const auto add_ids = [&](const GroupRule& rule, const RawGroupIds& ids, Purpose purpose, RandomStream& carried,
                            std::vector<std::uint32_t>& raw) {
