@@ -17,7 +17,7 @@ set border lw 1.2
 set key inside bottom left opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set label 'derived (ThresholdSampler by hand)' at 1024, 99.9 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'derived by hand' at 1024, 99.9 left offset 0, -2 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label '' at 4096, 99.9 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label '' at 8192, 99.9 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set label '' at 8576, 50.490855999999994 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
