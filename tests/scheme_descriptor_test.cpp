@@ -15,6 +15,7 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"
+#include "testing/sampling_parameters.h"
 
 namespace allocsim {
 namespace {
@@ -23,20 +24,6 @@ std::vector<std::string> registered_names() {
   std::vector<std::string> names;
   for (const SchemeDescriptor& d : scheme_registry()) names.push_back(d.name);
   return names;
-}
-
-// Parameters that make the scheme sample often on a small trace: the rate at 256
-// (10 allocations for a rate in allocations); required parameters at a small value.
-nlohmann::json often(const SchemeDescriptor& d) {
-  nlohmann::json params = nlohmann::json::object();
-  if (d.rate) params[d.rate->parameter] = d.rate->unit == RateUnit::allocations ? 10 : 256;
-  for (const ParameterInfo& p : d.parameters) {
-    if (p.default_value.is_null()) params[p.name] = 0.01;  // ocaml's sampling_rate (lambda per word)
-  }
-  if (d.name == "optimal-size-class") params["samples"] = 50;  // no rate: its budget
-  if (d.name == "gperftools") params["startup_counter"] = 0;   // no unsampled start
-  if (d.name == "jfr") params["tlab"] = 1024;                  // no rate (events/s): small TLABs refill often
-  return params;
 }
 
 // A trace of 600 allocations of 1 B .. 4 KiB over three threads.
@@ -63,11 +50,11 @@ class EveryScheme : public ::testing::TestWithParam<std::string> {
 // default written out: the defaults used are the catalogue's.
 TEST_P(EveryScheme, DeclaredDefaultsAreTheDefaultsUsed) {
   const SchemeDescriptor& d = descriptor();
-  nlohmann::json defaults = often(d), written = often(d);
+  nlohmann::json defaults = testing::sample_often_parameters(d), written = testing::sample_often_parameters(d);
   for (const ParameterInfo& p : d.parameters) {
     if (p.default_value.is_null() || written.contains(p.name)) continue;
     written[p.name] = p.default_value;
-    nlohmann::json one = often(d);
+    nlohmann::json one = testing::sample_often_parameters(d);
     one[p.name] = p.default_value;
     EXPECT_NO_THROW(create_scheme(d.name, one, "$")) << p.name << " is declared but not read";
   }
@@ -77,7 +64,7 @@ TEST_P(EveryScheme, DeclaredDefaultsAreTheDefaultsUsed) {
   a->start(trace)->replay({7, 1, 0}, from_a);
   b->start(trace)->replay({7, 1, 0}, from_b);
   ASSERT_EQ(from_a.size(), from_b.size());
-  ASSERT_FALSE(from_a.empty()) << "the parameters of often() sample nothing";
+  ASSERT_FALSE(from_a.empty()) << "the parameters of sample_often_parameters() sample nothing";
   const std::size_t width = RegisterLayout(a->estimators()).width();
   std::vector<double> weights_a(from_a.size() * width), weights_b(from_b.size() * width);
   a->weigh(trace, from_a, weights_a);
@@ -100,7 +87,7 @@ TEST_P(EveryScheme, DeclaredSkipAheadExistsAndMatchesStreaming) {
   const SchemeDescriptor& d = descriptor();
   std::vector<std::uint64_t> sizes(three_thread_trace().requested.begin(), three_thread_trace().requested.end());
   const Trace one_thread = testing::make_trace(sizes);
-  const auto scheme = create_scheme(d.name, often(d), "$");
+  const auto scheme = create_scheme(d.name, testing::sample_often_parameters(d), "$");
   EXPECT_EQ(scheme->start_skip_ahead(one_thread, ThreadIndex(one_thread)) != nullptr, d.skip_ahead);
   expect_skip_ahead_matches_streaming(*scheme, one_thread);
   expect_skip_ahead_matches_streaming(*scheme, three_thread_trace());
@@ -135,7 +122,7 @@ TEST_P(EveryScheme, RateAndAdviceNameDeclaredParameters) {
 // +4.4% measured, tcmalloc.h).
 TEST_P(EveryScheme, EstimatorsClaimedUnbiasedAreUnbiased) {
   const SchemeDescriptor& d = descriptor();
-  nlohmann::json entry = often(d);
+  nlohmann::json entry = testing::sample_often_parameters(d);
   if (d.rate && d.rate->unit == RateUnit::bytes) entry[d.rate->parameter] = 16384;
   if (d.name == "optimal-size-class") entry["samples"] = 60;  // as many as 16 KiB takes
   entry["scheme"] = d.name;

@@ -11,22 +11,10 @@
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/registry.h"
 #include "test_support.h"
+#include "testing/sampling_parameters.h"
 
 namespace allocsim {
 namespace {
-
-// Parameters that make each scheme sample often on a small trace (every default
-// where none is needed); schemes not listed run with their defaults.
-nlohmann::json small_rate_params(const std::string& name) {
-  if (name == "jvm") return {{"interval", 256}};
-  if (name == "ocaml") return {{"sampling_rate", 0.01}};
-  if (name == "dotnet-tick") return {{"stride", 256}};
-  if (name == "optimal-size-class") return {{"samples", 50}};
-  if (name == "per-allocation") return {{"rate", 10}};
-  if (name == "gperftools") return {{"rate", 256}, {"startup_counter", 0}};
-  if (name == "jfr") return {{"tlab", 1024}};  // no rate (events/s): small TLABs refill often
-  return {{"rate", 256}};
-}
 
 // Replays replication 0 of `scheme` on `trace` and weighs its observations into
 // the layout's width (which must work) and one register wider (which must throw).
@@ -54,8 +42,8 @@ TEST(SchemeRegisters, EveryRegisteredSchemeWritesItsLayout) {
   const Trace trace = testing::make_trace(sizes);
   int checked = 0;
   for (const SchemeDescriptor& descriptor : scheme_registry()) {
-    expect_weigh_checks_width(*testing::create_scheme(descriptor.name, small_rate_params(descriptor.name)), trace,
-                              descriptor.name);
+    expect_weigh_checks_width(*testing::create_scheme(descriptor.name, testing::sample_often_parameters(descriptor)),
+                              trace, descriptor.name);
     ++checked;
   }
   EXPECT_GE(checked, 18);
