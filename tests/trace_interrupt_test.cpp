@@ -4,8 +4,13 @@
 // as soon as the temporary file exists, and once bytes have reached it. And while
 // `profile --csv --pprof` computes and writes over earlier outputs: each output is
 // the old file or the whole new one, never a part, and no temporary file is left.
+// There the test makes a temporary file a FIFO, so the run waits at a known point
+// whatever the machine's load.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,30 +120,52 @@ TEST_P(TraceInterrupt, ProfileOutputsAreTheOldFilesOrTheWholeNewOnes) {
   const std::string new_csv = testing::read_bytes(scratch_.file("top.csv"));
   const std::string new_pprof = testing::read_bytes(scratch_.file("p.pb.gz"));
   const std::string pprof = scratch_.file("p.pb.gz");
-  // Interrupted while computing (before any write), and while the pprof's temporary
-  // file exists (the CSV, written first, already whole).
-  for (const bool while_writing : {false, true}) {
+  // Interrupted while computing, before any write. The CSV's temporary file is a FIFO
+  // with no reader, so a run that has finished computing waits in its open().
+  {
     testing::write_bytes(scratch_.file("top.csv"), "old csv\n");
     testing::write_bytes(pprof, "old pprof\n");
+    const pid_t pid = testing::spawn_cli_stopped(arguments, GetParam());
+    ASSERT_GT(pid, 0);
+    const std::string csv_temporary = scratch_.file("top.csv") + ".tmp." + std::to_string(pid);
+    ASSERT_EQ(::mkfifo(csv_temporary.c_str(), 0600), 0);
+    ::kill(pid, SIGCONT);
+    ::usleep(100'000);
+    ::kill(pid, GetParam());
     int status = 0;
-    if (while_writing) {
-      status = interrupted_status(arguments, pprof, GetParam(), Point::temporary_exists);
-    } else {
-      const pid_t pid = testing::spawn_cli(arguments, GetParam());
-      ASSERT_GT(pid, 0);
-      ::usleep(100'000);
-      ::kill(pid, GetParam());
-      ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    }
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
-    const std::string csv = testing::read_bytes(scratch_.file("top.csv"));
-    const std::string annotated = testing::read_bytes(pprof);
-    EXPECT_TRUE(csv == "old csv\n" || csv == new_csv) << "while writing: " << while_writing;
-    EXPECT_TRUE(annotated == "old pprof\n" || annotated == new_pprof) << "while writing: " << while_writing;
-    if (!while_writing) {
-      EXPECT_EQ(csv, "old csv\n");  // nothing is written before everything is computed
-      EXPECT_EQ(annotated, "old pprof\n");
-    }
+    EXPECT_EQ(testing::read_bytes(scratch_.file("top.csv")), "old csv\n");
+    EXPECT_EQ(testing::read_bytes(pprof), "old pprof\n");
+    fs::remove(csv_temporary);  // the test's own FIFO, if the signal came before the run opened it
+    EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
+  }
+  // Interrupted while the pprof's temporary file exists and holds bytes (the CSV,
+  // written first, already whole). That file is a FIFO the test reads nothing from:
+  // the run blocks once the pipe is full, so the signal always finds it writing.
+  {
+    testing::write_bytes(scratch_.file("top.csv"), "old csv\n");
+    testing::write_bytes(pprof, "old pprof\n");
+    const pid_t pid = testing::spawn_cli_stopped(arguments, GetParam());
+    ASSERT_GT(pid, 0);
+    const std::string pprof_temporary = pprof + ".tmp." + std::to_string(pid);
+    ASSERT_EQ(::mkfifo(pprof_temporary.c_str(), 0600), 0);
+    const int reader = ::open(pprof_temporary.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    // More than the pipe and a stdio buffer hold, so the write cannot finish.
+    ASSERT_GT(new_pprof.size(), static_cast<std::size_t>(::fcntl(reader, F_GETPIPE_SZ)) + BUFSIZ);
+    ::kill(pid, SIGCONT);
+    pollfd readable{reader, POLLIN, 0};
+    int status = 0;
+    bool exited = false;
+    while (::poll(&readable, 1, 100) == 0 && !exited) exited = waitpid(pid, &status, WNOHANG) == pid;
+    ASSERT_FALSE(exited) << "the run ended before writing its pprof: " << status;
+    ::kill(pid, GetParam());
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ::close(reader);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
+    EXPECT_EQ(testing::read_bytes(scratch_.file("top.csv")), new_csv);
+    EXPECT_EQ(testing::read_bytes(pprof), "old pprof\n");
     EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
   }
 }

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -50,6 +51,28 @@ inline pid_t spawn_cli(std::vector<std::string> words, int signal) {
   const int spawned = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
   posix_spawnattr_destroy(&attributes);
   return spawned == 0 ? pid : -1;
+}
+
+// As spawn_cli, but the process is stopped before it runs allocsim: the caller
+// knows its pid (and so the names of its temporary files) before it does anything,
+// and lets it go with kill(pid, SIGCONT). Returns -1 if it could not be started.
+inline pid_t spawn_cli_stopped(std::vector<std::string> words, int signal) {
+  words.insert(words.begin(), ALLOCSIM_CLI);
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {  // only async-signal-safe calls between fork and exec
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    ::sigaction(signal, &default_action, nullptr);
+    ::raise(SIGSTOP);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status)) return -1;
+  return pid;
 }
 
 }  // namespace allocsim::testing
