@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <vector>
 
 #include "allocsim/util/error.h"
 #include "scheme_theory_checks.h"
@@ -46,6 +48,27 @@ TEST(JemallocSizeClasses, MatchJemallocTable) {
   EXPECT_EQ(jemalloc_usable_size(two48 + 1), two48 + (two48 >> 2));
   EXPECT_EQ(jemalloc_usable_size(kJemallocLargeMaxClass), kJemallocLargeMaxClass);
   EXPECT_EQ(jemalloc_usable_size(kJemallocLargeMaxClass + 1), kJemallocLargeMaxClass + 1);
+}
+
+// The class list as jemalloc's sc.c enumerates it (tiny 8; the quantum's multiples to
+// 64; then 2^g + j 2^(g-2), j = 1..4, up to 7 * 2^60): every request up to 2^20, and
+// each class and the request just above it, get the smallest class at least as large.
+TEST(JemallocSizeClasses, EveryRequestGetsTheSmallestClassThatHoldsIt) {
+  std::vector<std::uint64_t> classes = {8, 16, 32, 48, 64};
+  for (unsigned g = 6; g < 63; ++g) {
+    for (std::uint64_t j = 1; j <= 4; ++j) {
+      const std::uint64_t c = (std::uint64_t{1} << g) + j * (std::uint64_t{1} << (g - 2));
+      if (c > kJemallocLargeMaxClass) break;
+      classes.push_back(c);
+    }
+  }
+  ASSERT_EQ(classes.back(), kJemallocLargeMaxClass);
+  const auto smallest_holding = [&](std::uint64_t r) { return *std::lower_bound(classes.begin(), classes.end(), r); };
+  for (std::uint64_t r = 0; r <= (1u << 20); ++r) ASSERT_EQ(jemalloc_usable_size(r), smallest_holding(r)) << r;
+  for (std::size_t k = 0; k + 1 < classes.size(); ++k) {
+    ASSERT_EQ(jemalloc_usable_size(classes[k]), classes[k]);
+    ASSERT_EQ(jemalloc_usable_size(classes[k] + 1), classes[k + 1]);
+  }
 }
 
 // R = 1024. Requests 0, 20, 100, 64, 65, 4096 have usable sizes 8, 32, 112, 64, 80, 4096.

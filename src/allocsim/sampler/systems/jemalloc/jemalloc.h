@@ -43,8 +43,9 @@ namespace allocsim {
 
 class JemallocSampler {
  public:
-  JemallocSampler(const Trace& trace, double rate) : trials_(1.0 / rate), usable_(trace.size()) {
-    for (std::size_t i = 0; i < trace.size(); ++i) usable_[i] = jemalloc_usable_size(trace.requested[i]);
+  JemallocSampler(const Trace& trace, double rate) : trials_(1.0 / rate) {
+    usable_.reserve(trace.size());
+    for (std::size_t i = 0; i < trace.size(); ++i) usable_.push_back(jemalloc_usable_size(trace.requested[i]));
   }
 
   // Each thread's usable sizes with prefix sums, for replay_skip_ahead.
@@ -69,7 +70,7 @@ class JemallocSampler {
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    per_thread_first_success(trace, failures_, Waits<Stream>{trials_, usable_.data(), lanes, out});
+    per_thread_first_success(trace, failures_, Waits<Stream>{trials_, &usable_, lanes, out});
   }
 
  private:
@@ -78,19 +79,20 @@ class JemallocSampler {
   template <class Stream>
   struct Waits {
     const GeometricTrials& trials;
-    const std::uint64_t* usable;  // per allocation (streaming only)
+    const SizeColumn* usable;  // per allocation (streaming only)
     std::span<Stream> lanes;
     std::vector<Observation>& out;
 
-    std::uint64_t units(std::size_t i) const { return usable[i]; }
+    std::uint64_t units(std::size_t i) const { return (*usable)[i]; }
     void record(std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); }
     // The wait W (bytes up to and including the sampled one) less one.
     std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()) - 1; }
   };
 
-  GeometricTrials trials_;                                // p = 1/rate
-  std::vector<std::uint64_t> usable_;                     // jemalloc_usable_size of each allocation
-  std::vector<std::uint64_t> failures_;                   // per thread: bytes that pass before the sampled one
+  GeometricTrials trials_;               // p = 1/rate
+  SizeColumn usable_;                    // jemalloc_usable_size of each allocation, 32 bits unless it escapes
+                                         // (the replay reads it for every event: half the bytes of 64)
+  std::vector<std::uint64_t> failures_;  // per thread: bytes that pass before the sampled one
   std::shared_ptr<const CountedStreams> usable_streams_;  // skip-ahead only
 };
 
