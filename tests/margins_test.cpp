@@ -212,7 +212,8 @@ void expect_engine_agrees(const std::string& scheme_name, const SamplingModel& m
   MarginOptions options;
   options.false_failure = 0.05;
   options.bias = -0.1;
-  const Margins margins = compute_margins(model, sites_of_trace(trace, *scheme, 0), options);
+  const Margins margins =
+      compute_margins(with_pass_through(model, *scheme), sites_of_trace(trace, *scheme, 0), options);
   ASSERT_EQ(margins.sites.size(), trace.stack_count);
   constexpr std::uint64_t kReplications = 4000;
   const MarginCheck check = check_margins(margins, *scheme, trace, kReplications, 18, 2);
@@ -247,15 +248,41 @@ TEST(MarginsCheck, JemallocBandsHoldTheirRateAndPowerMatches) {
 TEST(MarginsCheck, TcmallocBandsHoldTheirRateAndPowerMatches) {
   expect_engine_agrees("tcmalloc", {ModelKind::per_allocation_exponential, kRate, "tcmalloc"});
 }
-TEST(MarginsCheck, HeapprofdBandsHoldTheirRateAndPowerMatches) {
-  // Without the 1 MiB site: heapprofd records allocations of 4.6 T and more at their
-  // true size (pass-through), which the Poisson model does not describe.
-  const nlohmann::json sites = {
-      {"sites",
-       {{{"name", "small"}, {"allocations", {{{"size", 64}, {"count", 20000}}}}},
-        {{"name", "medium"}, {"allocations", {{{"size", 4096}, {"count", 2000}}}}},
-        {{"name", "mixed"}, {"allocations", {{{"size", 256}, {"count", 2000}}, {{"size", 8192}, {"count", 2000}}}}}}}};
-  expect_engine_agrees("heapprofd", kHeapprofd, trace_of_site_list(sites, "test"));
+// heapprofd records allocations of 4.6 T and more whole (pass-through), Memray those
+// of T and more: the 1 MiB site of the list is certain, one sample of its size each.
+TEST(MarginsCheck, HeapprofdBandsHoldTheirRateAndPowerMatches) { expect_engine_agrees("heapprofd", kHeapprofd); }
+TEST(MarginsCheck, MemrayBandsHoldTheirRateAndPowerMatches) {
+  expect_engine_agrees("memray", {ModelKind::poisson_bytes, kRate, "memray"});
+}
+
+// A pass-through site's value is certain: its band is its bytes (or its allocations
+// as samples), it never fails, and a biased profiler always fails it.
+TEST(Margins, PassThroughSitesAreCertain) {
+  SamplingModel model = kHeapprofd;
+  model.recorded_whole_from = 2 * kRate;
+  const MarginSite big = one_size_site(4 * static_cast<std::uint64_t>(kRate), 200);
+  const MarginSite mixed{
+      "mixed", 0, {{64, 10000}, {4 * static_cast<std::uint64_t>(kRate), 3}}, 64.0 * 10000 + 3 * 4 * kRate};
+  MarginOptions options;
+  const SiteMargin bytes = compute_margins(model, {big}, options).sites.front();
+  EXPECT_EQ(bytes.expected, big.bytes);
+  EXPECT_LE(bytes.lower, big.bytes);
+  EXPECT_GE(bytes.upper, big.bytes);
+  // Only the widening: a relative 1e-9 each side, to whole bytes, and a byte per record.
+  EXPECT_LE(bytes.upper - bytes.lower, 3 + 2e-9 * big.bytes);
+  EXPECT_EQ(bytes.false_failure, 0.0);
+  EXPECT_EQ(*bytes.power, 1.0);
+  options.value = MarginValue::samples;
+  const SiteMargin samples = compute_margins(model, {big}, options).sites.front();
+  EXPECT_EQ(samples.expected, 200.0);
+  EXPECT_EQ(samples.lower, 200.0);
+  EXPECT_EQ(samples.upper, 200.0);
+  // A mixed site: the certain part shifts the Poisson part's band by its bytes.
+  options.value = MarginValue::bytes;
+  const SiteMargin shifted = compute_margins(model, {mixed}, options).sites.front();
+  const SiteMargin small = compute_margins(model, {one_size_site(64, 10000)}, options).sites.front();
+  EXPECT_NEAR(shifted.lower, small.lower + 12 * kRate, 3);
+  EXPECT_NEAR(shifted.upper, small.upper + 12 * kRate, 3);
 }
 TEST(MarginsCheck, PoissonBandsHoldTheirRateAndPowerMatches) {
   expect_engine_agrees("poisson", {ModelKind::poisson_bytes, kRate, "poisson"});

@@ -93,8 +93,9 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
   if (!o.out.empty()) check_output_file(o.out, InputPaths{o.workload}, "--out");
-  const profile::SamplingModel model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
+  const profile::SamplingModel entry_model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
   const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
+  const profile::SamplingModel model = profile::with_pass_through(entry_model, *scheme);
 
   nlohmann::json document;
   const bool site_list = is_site_list(o.workload, document);

@@ -27,12 +27,20 @@ void require_few_atoms(const MarginSite& site, double variance) {
 // One independent count per size (per-allocation models) or one for the whole site
 // (byte-rate model).
 std::vector<ScaledCounts> site_counts(const SamplingModel& model, const MarginSite& site, MarginValue value) {
-  if (model.kind == ModelKind::poisson_bytes) {
-    const double mean = site.bytes / model.rate;
-    require_few_atoms(site, mean);
-    return {scaled_poisson(mean, sample_weight(model, value, 1.0))};
-  }
   std::vector<ScaledCounts> counts;
+  if (model.kind == ModelKind::poisson_bytes) {
+    double sampled_bytes = site.bytes;  // those not recorded whole
+    for (const auto& [size, objects] : site.sizes) {
+      const auto s = static_cast<double>(size);
+      if (!recorded_whole(model, s)) continue;
+      sampled_bytes -= s * static_cast<double>(objects);
+      counts.push_back(scaled_binomial(static_cast<double>(objects), 1.0, sample_weight(model, value, s)));
+    }
+    const double mean = std::max(0.0, sampled_bytes) / model.rate;
+    require_few_atoms(site, mean);
+    counts.push_back(scaled_poisson(mean, sample_weight(model, value, 1.0)));
+    return counts;
+  }
   for (const auto& [size, objects] : site.sizes) {
     const auto s = static_cast<double>(size);
     const double p = sample_probability(model, s), n = static_cast<double>(objects);
@@ -56,12 +64,17 @@ void require_within_budget(const SiteMargin& margin, double budget, double false
 
 double expected_value(const SamplingModel& model, const MarginSite& site, MarginValue value) {
   if (value == MarginValue::bytes) return site.bytes;
-  if (model.kind == ModelKind::poisson_bytes) return site.bytes / model.rate;
-  double samples = 0;
+  double samples = 0, sampled_bytes = site.bytes;
   for (const auto& [size, objects] : site.sizes) {
-    samples += static_cast<double>(objects) * sample_probability(model, static_cast<double>(size));
+    const auto s = static_cast<double>(size), n = static_cast<double>(objects);
+    if (model.kind != ModelKind::poisson_bytes) {
+      samples += n * sample_probability(model, s);
+    } else if (recorded_whole(model, s)) {
+      samples += n;
+      sampled_bytes -= n * s;
+    }
   }
-  return samples;
+  return model.kind == ModelKind::poisson_bytes ? samples + std::max(0.0, sampled_bytes) / model.rate : samples;
 }
 
 // The exact distribution of the site's value, or nothing past the atom limit.
@@ -140,6 +153,7 @@ void share_margin(const SamplingModel& model, const MarginSite& whole, double bu
 
 double sample_weight(const SamplingModel& model, MarginValue value, double size) {
   if (value == MarginValue::samples) return 1.0;
+  if (recorded_whole(model, size)) return size;
   if (model.kind == ModelKind::poisson_bytes) return model.rate;
   return 1.0 / samples_per_byte(model, size);
 }

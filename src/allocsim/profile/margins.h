@@ -9,7 +9,8 @@
 // A site's value is a sum over its sizes s of independent scaled counts w_s K_s:
 //   per-allocation models  K_s ~ Binomial(n_s, p(s)), w_s = s / p(s) for bytes
 //                          (the unbiased scaling of Go, jeprof and pprof), 1 for samples;
-//   byte-rate model        K ~ Poisson(B / T) over the whole site, w = T for bytes.
+//   byte-rate model        K ~ Poisson(B / T) over the whole site, w = T for bytes;
+//   pass-through sizes     (sampling_model.h) K_s = n_s, certain, w_s = s for bytes.
 // Its exact distribution (scaled_counts.h) gives the band: P(value < lower) and
 // P(value > upper) are each at most a_i / 2. Where the sizes are too many for the exact
 // distribution, each size gets a band at a_i / (sizes) and the site's band is their

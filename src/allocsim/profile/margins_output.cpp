@@ -58,7 +58,7 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
                                 {"workload", run.workload},
                                 {"scheme", margins.model.system},
                                 {"rate", margins.model.rate},
-                                {"model", model_name(margins.model.kind)},
+                                {"model", model_description(margins.model)},
                                 {"value", value_name(margins.options.value)},
                                 {"false_failure", margins.options.false_failure},
                                 {"split", split_name(margins.options.split)},
@@ -75,7 +75,7 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
   std::string text;
   char line[512];
   std::snprintf(line, sizeof line, "%s: %s at rate %.10g (%s); value: %s\n", run.workload.c_str(),
-                margins.model.system.c_str(), margins.model.rate, model_name(margins.model.kind).c_str(),
+                margins.model.system.c_str(), margins.model.rate, model_description(margins.model).c_str(),
                 value_name(margins.options.value).c_str());
   text += line;
   std::snprintf(line, sizeof line,

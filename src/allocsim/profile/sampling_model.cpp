@@ -1,10 +1,12 @@
 #include "allocsim/profile/sampling_model.h"
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 
 #include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/scheme.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
@@ -25,17 +27,20 @@ std::optional<ModelKind> kind_of(SamplingFamily family) {
 }  // namespace
 
 double sample_probability(const SamplingModel& model, double size) {
+  if (recorded_whole(model, size)) return 1.0;
   if (model.kind == ModelKind::per_allocation_fixed) return 1.0 / model.rate;
   // Both byte-rate models: at least one point of a rate-1/T Poisson process in s bytes.
   return -std::expm1(-size / model.rate);
 }
 
 double samples_per_byte(const SamplingModel& model, double size) {
+  if (recorded_whole(model, size)) return 1.0 / size;  // one sample weighing its size
   if (model.kind == ModelKind::poisson_bytes) return 1.0 / model.rate;
   return sample_probability(model, size) / size;
 }
 
 double probability_no_sample(const SamplingModel& model, double objects, double size) {
+  if (recorded_whole(model, size)) return objects > 0 ? 0.0 : 1.0;
   if (model.kind == ModelKind::per_allocation_fixed) {
     return std::exp(objects * std::log1p(-1.0 / model.rate));
   }
@@ -68,6 +73,13 @@ SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::
                    ")");
 }
 
+SamplingModel with_pass_through(SamplingModel model, const Scheme& scheme) {
+  if (scheme.recorded_whole_from() != UINT64_MAX) {
+    model.recorded_whole_from = static_cast<double>(scheme.recorded_whole_from());
+  }
+  return model;
+}
+
 SamplingModel model_for_profile_format(std::string_view format, double rate) {
   for (const SchemeDescriptor& system : scheme_registry()) {
     for (const std::string& written : system.profile_formats) {
@@ -84,6 +96,13 @@ std::string model_name(ModelKind kind) {
     case ModelKind::per_allocation_fixed: return "binomial, p = 1/T per allocation";
   }
   return "";
+}
+
+std::string model_description(const SamplingModel& model) {
+  if (!std::isfinite(model.recorded_whole_from)) return model_name(model.kind);
+  char whole[96];
+  std::snprintf(whole, sizeof whole, "; allocations of %.0f bytes or more recorded whole", model.recorded_whole_from);
+  return model_name(model.kind) + whole;
 }
 
 }  // namespace allocsim::profile

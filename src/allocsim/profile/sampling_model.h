@@ -10,8 +10,17 @@
 //       are Poisson(B/T).
 //   per_allocation_fixed  Each allocation sampled with probability 1/T whatever its
 //       size (Bernoulli sampling of allocations): Binomial(n, 1/T).
+// Any of them may record allocations of at least `recorded_whole_from` bytes whole,
+// outside the sampling (heapprofd's and Memray's pass-through): such an allocation is
+// certain to appear, as one sample weighing its size, and its bytes take no part in
+// the byte-rate model's Poisson(B/T).
+#include <cmath>
 #include <string>
 #include <string_view>
+
+namespace allocsim {
+class Scheme;
+}
 
 namespace allocsim::profile {
 
@@ -19,9 +28,13 @@ enum class ModelKind { per_allocation_exponential, poisson_bytes, per_allocation
 
 struct SamplingModel {
   ModelKind kind = ModelKind::per_allocation_exponential;
-  double rate = 0;     // T: mean bytes between samples, or allocations for per_allocation_fixed
-  std::string system;  // the scheme's name, as in `allocsim schemes`
+  double rate = 0;                        // T: mean bytes between samples, or allocations for per_allocation_fixed
+  std::string system;                     // the scheme's name, as in `allocsim schemes`
+  double recorded_whole_from = INFINITY;  // bytes; pass-through (Scheme::recorded_whole_from)
 };
+
+// Whether an allocation of `size` bytes is recorded whole (pass-through).
+inline bool recorded_whole(const SamplingModel& model, double size) { return size >= model.recorded_whole_from; }
 
 // Probability that one allocation of `size` bytes gets at least one sample.
 double sample_probability(const SamplingModel& model, double size);
@@ -42,11 +55,15 @@ double detection_limit_bytes(const SamplingModel& model, double chance, double s
 // The model of a scheme of `allocsim schemes`; InputError naming `where` for a
 // scheme without one (deterministic or size-class-dependent designs).
 SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::string& where);
+// `model` with the pass-through of `scheme` as created (Scheme::recorded_whole_from).
+SamplingModel with_pass_through(SamplingModel model, const Scheme& scheme);
 
 // The model of the system that writes heap profiles of `format` ("pprof", "jemalloc
 // heap_v2", "gperftools heap_v2": SchemeDescriptor::profile_formats) at `rate`.
 SamplingModel model_for_profile_format(std::string_view format, double rate);
 
 std::string model_name(ModelKind kind);  // "binomial (p = 1 - exp(-s/T))", ...
+// The model in words: model_name, and the pass-through size when there is one.
+std::string model_description(const SamplingModel& model);
 
 }  // namespace allocsim::profile

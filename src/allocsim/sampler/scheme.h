@@ -106,6 +106,10 @@ class Scheme {
   // Quantity::allocated_bytes estimators are compared with. Schemes that model an
   // allocator's size classes override it; by default it is the trace's own.
   virtual std::uint64_t allocated_size(const Trace& trace, std::size_t i) const { return trace.allocated_size(i); }
+  // The smallest size this scheme records whole, once and at its true size, outside
+  // its sampling (heapprofd's and Memray's pass-through); UINT64_MAX for none. What
+  // `margins` needs to model such allocations as certain, not sampled.
+  virtual std::uint64_t recorded_whole_from() const { return UINT64_MAX; }
   // The intervals this scheme offers, and interval j for a group whose estimator
   // registers are `registers`, at confidence `level`.
   virtual const std::vector<IntervalSpec>& intervals() const;

@@ -120,6 +120,7 @@ class ByteCountdownScheme final : public Scheme {
     return std::make_unique<SameSequenceRun>(std::move(run));
   }
   bool passes_through(std::uint64_t s) const { return s >= config_.passthrough_from; }
+  std::uint64_t recorded_whole_from() const override { return config_.passthrough_from; }
   // P(at least one sample point in s bytes) = 1 - (1 - p')^s = 1 - e^(-s/T).
   double inclusion(std::uint64_t s) const { return -std::expm1(-static_cast<double>(s) / config_.rate); }
 
