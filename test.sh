@@ -27,6 +27,7 @@ build/bin/allocsim check --quiet --out build/regression-results \
   scenarios/figures/dd-trace-php-stride-bias.json \
   scenarios/figures/jfr-throttle-rate.json \
   scenarios/figures/memleak-clock-aliasing.json \
-  scenarios/figures/scalene-free-trigger.json  # figures whose derivation is their check (2, 2, 2, 3, 0.3 s)
+  scenarios/figures/scalene-free-trigger.json \
+  scenarios/figures/datadog-ruby-clamp.json  # figures whose derivation is their check (2, 2, 2, 3, 0.3, 1.5 s)
 scripts/conformance.sh --quick
 scripts/profile-real-check.sh
