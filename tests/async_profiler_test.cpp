@@ -1,7 +1,8 @@
 // async-profiler (sampler/systems/async-profiler/async_profiler.h): the nativemem
 // counter against a line-for-line port of src/engine.h updateCounter, its skip-ahead
-// against its streaming replay, and the closed forms of both modes against Monte
-// Carlo. Each statistical comparison is at kSigmas = 5 standard errors: a false
+// against its streaming replay, the closed forms of alloc and nativemem against Monte
+// Carlo, and tlab mode's TLAB events (scripted by hand) and its expected total
+// against Monte Carlo. Each statistical comparison is at kSigmas = 5 standard errors: a false
 // alarm rate of 5.7e-7 per check (normal approximation), with fixed seeds.
 #include "allocsim/sampler/systems/async-profiler/async_profiler.h"
 
@@ -47,12 +48,17 @@ TEST(AsyncProfilerScheme, CatalogueAndBadParameters) {
   ASSERT_FALSE(entry.is_null());
   EXPECT_EQ(parameter_default(entry, "mode"), "alloc");
   EXPECT_EQ(parameter_default(entry, "interval"), 524287);  // DEFAULT_ALLOC_INTERVAL
-  EXPECT_THROW(make({{"mode", "tlab"}}), InputError);
+  EXPECT_THROW(make({{"mode", "live"}}), InputError);
+  EXPECT_NO_THROW(make({{"mode", "tlab"}}));
+  EXPECT_THROW(make({{"mode", "tlab"}, {"tlab", 512}}), InputError);  // not above tlab_reserve (576)
+  EXPECT_THROW(make({{"mode", "tlab"}, {"tlab_max", 8}}), InputError);
   EXPECT_THROW(make({{"interval", 1ULL << 31}}), InputError);  // a jint in alloc mode
   EXPECT_NO_THROW(make({{"mode", "nativemem"}, {"interval", 1ULL << 31}}));
   EXPECT_THROW(make({{"rate", 4096}, {"interval", 4096}}), InputError);  // one name, not both
   EXPECT_EQ(make(nlohmann::json::object())->estimators().size(), 3u);    // bytes, count_raw, bytes_ht
   EXPECT_EQ(make({{"mode", "nativemem"}})->estimators().size(), 2u);
+  EXPECT_EQ(make({{"mode", "tlab"}})->estimators().size(), 2u);  // bytes, count_raw
+  EXPECT_EQ(parameter_default(entry, "tlab"), 262144);
 }
 
 // Hand-computed: T = 10, starting value 4. 4+3 = 7; 7+4 = 11 fires at offset 2
@@ -230,6 +236,128 @@ TEST(AsyncProfilerNativemem, GroupBiasIsTheSumOfMarginals) {
   const Metrics& total = find_row(result, "async-profiler", "bytes");
   EXPECT_FALSE(total.theory.var);
   EXPECT_LT(*total.theory.bias, -0.1 * total.truth);  // small mallocs weigh s^2/T
+}
+
+// tlab mode by hand: TLABs of 1024 bytes with a reserve of 64 (usable 1160 of the
+// 1224 the first object's refill gets: desired + object), refill_waste_limit 1024/64
+// = 16, +32 per outside allocation. One thread:
+//   #0 200: no TLAB, free 0 <= 16: refill, event v = 1224; #1-#4: fast (top 1000);
+//   #5 200: 1200 > 1160, free 160 > 16: outside (limit 48), v = 200;
+//   #6 1000: free 160 > 48: outside (limit 80), v = 1000; #7 8: fast (top 1008);
+//   #8-#10 160: 1168 > 1160, free 152 > 80, 112, 144: outside (limit 112, 144, 176);
+//   #11 160: 152 <= 176: refill of 1024 + 160, v = 1184.
+// Interval 0: every event. Interval 1000 from 0: 1224 fires (keeps 224), 424, 1424
+// fires (424), 584, 744, 904, 2088 fires (88).
+TEST(AsyncProfilerTlab, ScriptedRefillsAndOutsideObjects) {
+  const Trace trace = make_trace({200, 200, 200, 200, 200, 200, 1000, 8, 160, 160, 160, 160});
+  JvmTlabConfig config;
+  config.desired = 1024;
+  config.reserve = 64;
+  struct Case {
+    std::uint64_t interval;
+    std::vector<std::size_t> events;
+    std::vector<double> values;
+  };
+  const Case cases[] = {{0, {0, 5, 6, 8, 9, 10, 11}, {1224, 200, 1000, 160, 160, 160, 1184}},
+                        {1000, {0, 6, 11}, {1224, 1000, 1184}}};
+  for (const Case& c : cases) {
+    std::vector<ScriptedStream> lanes = {ScriptedStream({}, {0})};
+    std::vector<Observation> out;
+    AsyncProfilerTlabSampler(config, c.interval).replay(trace, std::span<ScriptedStream>(lanes), out);
+    ASSERT_EQ(out.size(), c.events.size()) << c.interval;
+    for (std::size_t o = 0; o < out.size(); ++o) {
+      EXPECT_EQ(out[o].event, c.events[o]) << c.interval;
+      EXPECT_EQ(out[o].weight, c.values[o]) << c.interval;
+      EXPECT_EQ(out[o].samples, 1u);
+    }
+  }
+}
+
+// The phase: the counter starts at the stream's first word mod T, then follows
+// updateCounter over the events' values (those of interval 0) exactly; threads keep
+// their own TLABs but share the counter.
+TEST(AsyncProfilerTlab, OneCounterOverEveryThreadsEvents) {
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint32_t> threads;
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    sizes.push_back(8 + (i * 2654435761u) % (i % 97 == 0 ? 20000 : 600));
+    threads.push_back(static_cast<std::uint32_t>((i * 7) % 3));
+  }
+  const Trace trace = make_trace(sizes, threads);
+  JvmTlabConfig config;
+  config.desired = 4096;
+  config.max = 16384;
+  config.reserve = 576;
+  std::vector<ScriptedStream> all_lanes(3, ScriptedStream({}, {0}));
+  std::vector<Observation> every;
+  AsyncProfilerTlabSampler(config, 0).replay(trace, std::span<ScriptedStream>(all_lanes), every);
+  ASSERT_GT(every.size(), 500u);
+  for (std::uint64_t interval : {2, 4096, 10000, 100000}) {
+    for (std::uint64_t word : {0ULL, 777ULL, 0xFFFFFFFFFFFFFFFFULL}) {
+      std::vector<ScriptedStream> lanes(3, ScriptedStream({}, {word}));
+      std::vector<Observation> out;
+      AsyncProfilerTlabSampler(config, interval).replay(trace, std::span<ScriptedStream>(lanes), out);
+      std::uint64_t counter = word % interval;
+      std::size_t o = 0;
+      for (const Observation& e : every) {
+        if (!update_counter(counter, static_cast<std::uint64_t>(e.weight), interval)) continue;
+        ASSERT_LT(o, out.size());
+        EXPECT_EQ(out[o].event, e.event) << interval << " " << word;
+        EXPECT_EQ(out[o].weight, e.weight);
+        ++o;
+      }
+      EXPECT_EQ(o, out.size()) << interval;
+    }
+  }
+}
+
+// The TLAB events are deterministic and only the counter's phase is random, so each
+// event of value v fires with probability min(1, v/T) and E[bytes] = sum of v min(1,
+// v/T) over the events (those at interval 0), exactly. Small objects in 16 KiB TLABs
+// at T = 32 KiB: about half the bytes (V/T). Monte Carlo over 4000 replications
+// within kSigmas = 5 standard errors of it (false alarm 5.7e-7).
+TEST(AsyncProfilerTlab, ExpectedBytesAreTheEventsScaledByValueOverT) {
+  constexpr double kSigmas = 5;
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint32_t> threads;
+  double truth = 0;
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    sizes.push_back(16 + (i * 2654435761u) % 1000);
+    threads.push_back(static_cast<std::uint32_t>(i % 2));
+    truth += static_cast<double>(jvm_object_size(sizes.back()));
+  }
+  const Trace trace = make_trace(sizes, threads);
+  const std::uint64_t interval = 32768;
+  const nlohmann::json tlab = {{"mode", "tlab"}, {"tlab", 16384}};
+  nlohmann::json every_event = tlab, strided = tlab;
+  every_event["interval"] = 0;
+  strided["interval"] = interval;
+  std::vector<Observation> events;
+  make(every_event)->start(trace)->replay({5, 0, 0}, events);
+  double expected = 0, all_events = 0;
+  for (const Observation& e : events) {
+    expected += e.weight * std::min(1.0, e.weight / static_cast<double>(interval));
+    all_events += e.weight;
+  }
+  // Every refill valued at its TLAB: the waste at each TLAB's end counts, a few %.
+  EXPECT_GT(all_events, truth);
+  EXPECT_LT(all_events, 1.1 * truth);
+  const auto scheme = make(strided);
+  const auto run = scheme->start(trace);
+  const int replications = 4000;
+  double sum = 0, sum_sq = 0;
+  for (int r = 0; r < replications; ++r) {
+    std::vector<Observation> out;
+    run->replay({2026, 0, static_cast<std::uint64_t>(r)}, out);
+    double bytes = 0;
+    for (const Observation& o : out) bytes += o.weight;
+    sum += bytes;
+    sum_sq += bytes * bytes;
+  }
+  const double mean = sum / replications;
+  const double se = std::sqrt((sum_sq / replications - mean * mean) / (replications - 1));
+  EXPECT_LE(std::abs(mean - expected), kSigmas * se) << mean << " vs " << expected << " se " << se;
+  EXPECT_NEAR(expected / truth, 16384.0 / interval, 0.05);  // ~ -50 %, not the bytes
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "allocsim/sampler/systems/async-profiler/async_profiler.h"
 #include "allocsim/sampler/systems/chromium/chromium.h"
 #include "allocsim/sampler/systems/dd-trace-php/dd_trace_php.h"
+#include "allocsim/sampler/systems/dd-trace-rb/dd_trace_rb.h"
 #include "allocsim/sampler/systems/ddprof/ddprof.h"
 #include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 #include "allocsim/sampler/systems/dotnet/dotnet.h"
@@ -35,7 +36,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       gperftools_scheme(), dotnet_scheme(),          per_allocation_scheme(), go_scheme(),
       jvm_scheme(),        async_profiler_scheme(),  chromium_scheme(),       ddprof_scheme(),
       v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
-      jfr_scheme(),        memleak_scheme(),         scalene_scheme(),
+      jfr_scheme(),        memleak_scheme(),         scalene_scheme(),        dd_trace_rb_scheme(),
   };
   return registry;
 }

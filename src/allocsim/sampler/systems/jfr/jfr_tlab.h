@@ -46,13 +46,14 @@ class JfrTlab {
     allocated_ += top_;  // retire: the used bytes (0 when the thread has no TLAB)
     const std::uint64_t tlab = heap.new_tlab(config, size);
     if (tlab == 0) {
-      top_ = end_ = 0;
+      top_ = end_ = size_ = 0;
       heap.allocate_outside(size);
       allocated_ += size;
       return JfrAllocationPath::outside;
     }
     top_ = size;
     end_ = tlab - config.reserve;
+    size_ = tlab;
     limit_ = config.initial_waste_limit();
     return JfrAllocationPath::new_tlab;
   }
@@ -61,10 +62,15 @@ class JfrTlab {
   std::uint64_t allocated_bytes() const { return allocated_; }
   // The current TLAB's used bytes (not yet in allocated_bytes).
   std::uint64_t tlab_used() const { return top_; }
+  // The current TLAB's size in bytes, the reserve included (HotSpot's
+  // _allocated_tlab_size at its refill, what AllocTracer::send_allocation_in_new_tlab
+  // is given); 0 before the first refill.
+  std::uint64_t tlab_bytes() const { return size_; }
 
  private:
   std::uint64_t top_ = 0;  // relative to the current TLAB's start
   std::uint64_t end_ = 0;
+  std::uint64_t size_ = 0;   // the current TLAB's bytes
   std::uint64_t limit_ = 0;  // refill_waste_limit
   std::uint64_t allocated_ = 0;
 };
