@@ -1,8 +1,6 @@
 #include "allocsim/trace/live_peak.h"
 
-#include <algorithm>
-#include <utility>
-#include <vector>
+#include "allocsim/trace/frees_in_time_order.h"
 
 namespace allocsim {
 
@@ -10,11 +8,7 @@ namespace allocsim {
 // before the live total is compared. Frees never precede their allocation
 // (Trace::validate), so the running total cannot go below zero.
 LivePeak live_peak(const Trace& trace) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> frees;  // (free time, bytes)
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (!trace.live_at_end(i)) frees.emplace_back(trace.free_time[i], trace.requested[i]);
-  }
-  std::sort(frees.begin(), frees.end());
+  const auto frees = frees_in_time_order(trace);  // (free time, allocation)
   LivePeak peak;
   std::uint64_t live = 0;
   std::size_t i = 0, f = 0;
@@ -22,7 +16,7 @@ LivePeak live_peak(const Trace& trace) {
     const bool allocation_first = f == frees.size() || (i < trace.size() && trace.time[i] <= frees[f].first);
     const std::uint64_t now = allocation_first ? trace.time[i] : frees[f].first;
     for (; i < trace.size() && trace.time[i] == now; ++i) live += trace.requested[i];
-    for (; f < frees.size() && frees[f].first == now; ++f) live -= frees[f].second;
+    for (; f < frees.size() && frees[f].first == now; ++f) live -= trace.requested[frees[f].second];
     if (live > peak.bytes) peak = {now, live};
   }
   return peak;

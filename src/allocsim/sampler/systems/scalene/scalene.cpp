@@ -1,21 +1,17 @@
 #include "allocsim/sampler/systems/scalene/scalene.h"
 
 #include <algorithm>
-#include <utility>
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
+#include "allocsim/trace/frees_in_time_order.h"
 
 namespace allocsim {
 
 std::vector<std::uint64_t> scalene_event_order(const Trace& trace) {
   const std::size_t n = trace.size();
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> frees;  // (free time, allocation)
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!trace.live_at_end(i)) frees.emplace_back(trace.free_time[i], i);
-  }
-  std::sort(frees.begin(), frees.end());
+  const auto frees = frees_in_time_order(trace);  // (free time, allocation)
   std::vector<std::uint64_t> events;
   events.reserve(n + frees.size());
   std::size_t next = 0;
