@@ -17,8 +17,10 @@
 # (the weight of each thread's first sample after a change uses the new T, its draw the
 # old one; the sum telescopes: sampler/systems/ddprof-java/ddprof_java.h). Its mean over
 # replications has a small SE (only T is random), printed with it, and the mean samples
-# per second of the recording.
-# Usage: scripts/derive-datadog-java-pid.py [--replications R] [bytes per second ...]
+# per second of the recording and the mean number of samples, with its SE.
+# --fluid SECONDS: the PID on expected samples at a steady rate instead (no noise): the
+# samples per second over that long, and the range of T (it rings: a limit cycle).
+# Usage: scripts/derive-datadog-java-pid.py [--replications R] [--fluid SECONDS] [bytes per second ...]
 import heapq
 import math
 import random
@@ -83,6 +85,28 @@ def replay(rate, rng):
     return excess, samples
 
 
+def fluid(rate, seconds):
+    """The PID on expected samples (sample k at k T / A s of a steady A bytes/s, no noise):
+    its samples per second over `seconds`, and the range of T over the second half."""
+    a = alpha()
+    interval, integral, avg, count, samples, t, last_update = max(CONFIGURED, FLOOR), 0.0, 0.0, 0, 0, 0.0, 0.0
+    intervals = []
+    while t < seconds:
+        t += interval / rate
+        count += 1
+        samples += 1
+        if count % TARGET == 0 and t - last_update > 1:
+            e = TARGET - count / (t - last_update)
+            last_update, count = t, 0
+            new_avg = a * e + (1 - a) * avg
+            signal = KP * e + KI * integral + KD * (new_avg - avg)
+            integral, avg = integral + e, new_avg
+            interval = min(max(interval - int(signal), CONFIGURED), INT32_MAX)
+            intervals.append(interval)
+    half = intervals[len(intervals) // 2 :] or [interval]
+    return samples / seconds, min(half), max(half)
+
+
 def main(argv):
     replications = 100
     rates = []
@@ -90,13 +114,19 @@ def main(argv):
     for arg in it:
         if arg == "--replications":
             replications = int(next(it))
+        elif arg == "--fluid":
+            seconds = float(next(it))
+            for rate in [64 << 20, 512 << 20, 2 << 30]:
+                per_second, low, high = fluid(rate, seconds)
+                print(f"fluid {rate >> 20} MiB/s over {seconds:g} s: {per_second:.1f} samples/s, T in [{low}, {high}]")
+            return
         else:
             rates.append(int(arg))
     if not rates:
         rates = [16 << 20, 64 << 20, 256 << 20, 1 << 30, 2 << 30]
     truth = N * S
     print(f"# N {N} objects of {S} B on {P} threads, {replications} replications per rate")
-    print("# bytes/s  seconds  rel_bias_bytes  se  samples_per_s")
+    print("# bytes/s  seconds  rel_bias_bytes  se  samples_per_s  samples  se")
     for rate in rates:
         rng = random.Random(rate)
         xs, ss = [], []
@@ -107,7 +137,9 @@ def main(argv):
         m = sum(xs) / len(xs)
         se = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
         seconds = truth / rate
-        print(f"{rate} {seconds:.1f} {m:.6f} {se:.6f} {sum(ss) / len(ss) / seconds:.2f}")
+        ms = sum(ss) / len(ss)
+        se_s = math.sqrt(sum((x - ms) ** 2 for x in ss) / (len(ss) - 1) / len(ss))
+        print(f"{rate} {seconds:.1f} {m:.6f} {se:.6f} {ms / seconds:.2f} {ms:.1f} {se_s:.1f}")
 
 
 if __name__ == "__main__":

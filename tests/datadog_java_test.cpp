@@ -177,6 +177,29 @@ TEST(DdprofJavaScheme, BiasTelescopesToTheLastIntervalPerThread) {
   EXPECT_GT(excess.mean(), 5 * excess.se());
 }
 
+// Below 100 T_min bytes a second (25.6 MB/s at the shipped 256 KiB) the PID asks for a
+// smaller interval than the configured clamp: T stays at 256 KiB and the profiler takes
+// A / T samples a second, fewer than its 100 (the integral winds up meanwhile). 10 MB/s
+// of 8 KiB objects for 20 s on 2 threads: each object sampled with 1 - e^(-u/T), the
+// count of samples within 5 SE of n (1 - e^(-u/T)) (~38 a second; false alarm ~6e-7).
+TEST(DdprofJavaScheme, BelowTheTargetTheIntervalStaysAtTheClamp) {
+  const std::size_t n = 24'414;  // 200 MB / 8192 B: 20 s at 10 MB/s
+  std::vector<std::uint32_t> threads(n);
+  for (std::size_t i = 0; i < n; ++i) threads[i] = static_cast<std::uint32_t>(i % 2);
+  const Trace trace = testing::make_trace(std::vector<std::uint64_t>(n, 8192), threads);
+  const auto scheme = create_scheme("ddprof-java", {{"alloc_rate", 10'000'000}}, "$");
+  SchemeReplay replay(*scheme, trace);
+  Mean samples;
+  for (std::uint64_t r = 0; r < 100; ++r) {
+    replay.replay({5, 2, r});
+    for (const Observation& o : replay.observations()) ASSERT_EQ(o.weight, 262144.0);
+    samples.add(static_cast<double>(replay.observations().size()));
+  }
+  const double expected = static_cast<double>(n) * -std::expm1(-8192.0 / 262144);
+  std::printf("%.1f samples/s (target 100)\n", samples.mean() / 20);
+  EXPECT_LT(std::abs(samples.mean() - expected), 5 * samples.se()) << samples.mean() << " vs " << expected;
+}
+
 TEST(DdprofJavaScheme, RejectsOutOfRangeParameters) {
   EXPECT_THROW(create_scheme("ddprof-java", {{"interval", 4'294'967'296}}, "$"), InputError);
   EXPECT_THROW(create_scheme("ddprof-java", {{"floor", 4'294'967'296}}, "$"), InputError);
