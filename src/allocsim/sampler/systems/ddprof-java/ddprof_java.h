@@ -15,7 +15,11 @@
 // i.e. at the thread's previous sample (or its start); an object of u bytes (rounded
 // up to 8) holding the sample point is reported to the agent's SampledObjectAlloc.
 // SetHeapSamplingInterval changes T for later draws only: a thread's pending
-// countdown keeps the interval it was drawn with.
+// countdown keeps the interval it was drawn with. The draw after a sample comes first
+// (threadHeapSampler.cpp check_for_sampling calls pick_next_sample when the object is
+// sampled; the SampledObjectAlloc callback is posted afterwards, when the allocation's
+// JvmtiSampledObjectAllocEventCollector goes out of scope), so an update the callback
+// makes reaches that thread's countdown only at its next sample.
 //
 // Interval T: check() starts it at max(interval, 256 KiB) (`floor` here); the agent
 // retunes it with a PID controller on the wall clock. Every sample increments a
