@@ -8,6 +8,7 @@
 #include "allocsim/sampler/systems/chromium/chromium.h"
 #include "allocsim/sampler/systems/dd-trace-php/dd_trace_php.h"
 #include "allocsim/sampler/systems/dd-trace-rb/dd_trace_rb.h"
+#include "allocsim/sampler/systems/ddprof-java/ddprof_java.h"
 #include "allocsim/sampler/systems/ddprof/ddprof.h"
 #include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 #include "allocsim/sampler/systems/dotnet/dotnet.h"
@@ -37,6 +38,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       jvm_scheme(),        async_profiler_scheme(),  chromium_scheme(),       ddprof_scheme(),
       v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
       jfr_scheme(),        memleak_scheme(),         scalene_scheme(),        dd_trace_rb_scheme(),
+      ddprof_java_scheme(),
   };
   return registry;
 }
