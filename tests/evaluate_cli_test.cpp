@@ -10,6 +10,7 @@
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/util/did_you_mean.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 
 namespace allocsim {
 namespace {
@@ -31,7 +32,7 @@ class EvaluateCli : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kTrace = std::string(ALLOCSIM_SOURCE_DIR) + "/traces/bc.raw.zst";
+const std::string kTrace = allocsim::testing::source_dir() + "/traces/bc.raw.zst";
 
 std::string read_text(const std::string& file) {
   std::ifstream in(file, std::ios::binary);

@@ -19,6 +19,7 @@
 #include "allocsim/profile/scaled_counts.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 #include "trace_test_files.h"
 
 namespace allocsim {
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 using testing::run_cli;
 using testing::ScratchDirectory;
 
-const std::string kSource = ALLOCSIM_SOURCE_DIR;
+const std::string kSource = allocsim::testing::source_dir();
 const std::string kSites = kSource + "/traces/profiles/sites.json";
 const std::string kTrace = kSource + "/traces/bc.raw.zst";
 const std::string kHeap = kSource + "/traces/profiles/go-heap.pb.gz";

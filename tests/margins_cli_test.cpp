@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"
+#include "testing/build_paths.h"
 
 namespace allocsim::profile {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_cli;
 
-const std::string kSites = std::string(ALLOCSIM_SOURCE_DIR) + "/traces/profiles/sites.json";
+const std::string kSites = allocsim::testing::source_dir() + "/traces/profiles/sites.json";
 
 class MarginsCli : public ::testing::Test {
  protected:

@@ -22,6 +22,7 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 #include "testing/statistical_bounds.h"
 
 namespace allocsim::profile {
@@ -39,7 +40,7 @@ MarginSite one_size_site(std::uint64_t size, std::uint64_t count) {
 }
 
 Trace site_list_trace() {
-  return trace_of_site_list(parse_json_file(std::string(ALLOCSIM_SOURCE_DIR) + "/traces/profiles/sites.json"),
+  return trace_of_site_list(parse_json_file(allocsim::testing::source_dir() + "/traces/profiles/sites.json"),
                             "sites.json");
 }
 

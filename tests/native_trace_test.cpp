@@ -13,6 +13,7 @@
 #include "allocsim/trace/format/xxhash64.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 #include "trace_test_files.h"
 
 namespace allocsim {
@@ -194,7 +195,7 @@ TEST(NativeTrace, VersionTwoIsMappedNotCopied) {
 // writer) still read; the values below were decoded from its bytes by hand
 // (struct.unpack of the layout native_trace.h documents), not by this reader.
 TEST(NativeTrace, VersionOneFilesStillRead) {
-  const std::string path = std::string(ALLOCSIM_SOURCE_DIR) + "/fuzz/corpus/native_trace/named.ast";
+  const std::string path = allocsim::testing::source_dir() + "/fuzz/corpus/native_trace/named.ast";
   const Trace trace = read_native_trace(path);
   EXPECT_FALSE(trace.mapped()) << "version 1 is copied";
   EXPECT_EQ(trace.thread, ThreadColumn({0, 1, 0}));

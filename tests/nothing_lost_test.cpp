@@ -20,6 +20,7 @@
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 #include "trace_test_files.h"
 
 namespace allocsim {
@@ -226,7 +227,7 @@ TEST_F(NothingLost, NoOutputFileOverwritesAnInput) {
 
 TEST_F(NothingLost, ProfileOutputsNeitherOverwriteTheProfileNorEachOther) {
   const fs::path profile = root() / "go-heap.pb.gz";
-  fs::copy_file(fs::path(ALLOCSIM_SOURCE_DIR) / "traces/profiles/go-heap.pb.gz", sandboxed(profile));
+  fs::copy_file(fs::path(allocsim::testing::source_dir()) / "traces/profiles/go-heap.pb.gz", sandboxed(profile));
   const std::string bytes = testing::read_bytes(profile.string());
   const std::string profile_command = "profile " + sandboxed(profile) + " --replications 16 ";
   EXPECT_EQ(run_cli(profile_command + "--pprof " + sandboxed(profile)).exit_code, 2);
@@ -241,7 +242,7 @@ TEST_F(NothingLost, ProfileOutputsNeitherOverwriteTheProfileNorEachOther) {
 
 TEST_F(NothingLost, AMissingParentOfAnOutputFileIsAnErrorNotCreated) {
   const fs::path profile = root() / "go-heap.pb.gz";
-  fs::copy_file(fs::path(ALLOCSIM_SOURCE_DIR) / "traces/profiles/go-heap.pb.gz", sandboxed(profile));
+  fs::copy_file(fs::path(allocsim::testing::source_dir()) / "traces/profiles/go-heap.pb.gz", sandboxed(profile));
   const auto result =
       run_cli("profile " + sandboxed(profile) + " --pprof " + sandboxed(root() / "nonexistent" / "x.pb.gz"), true);
   EXPECT_EQ(result.exit_code, 2);
@@ -270,7 +271,8 @@ TEST_F(NothingLost, TwoRunsAtOnceLeaveOneWholeResult) {
   testing::write_bytes(sandboxed(root() / "b" / "s.json"), second_text);
   ASSERT_EQ(run(out, first).exit_code, 0);
   for (int round = 0; round < 4; ++round) {
-    const std::string command = std::string(ALLOCSIM_CLI) + " run --quiet --no-charts --out " + sandboxed(out) + " ";
+    const std::string command =
+        allocsim::testing::cli_binary() + " run --quiet --no-charts --out " + sandboxed(out) + " ";
     const std::string both = "(" + command + sandboxed(root() / "a" / "s.json") + " & a=$!; " + command +
                              sandboxed(root() / "b" / "s.json") +
                              " & b=$!; wait $a; ra=$?; wait $b; exit $((ra + $?)))";

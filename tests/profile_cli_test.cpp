@@ -13,6 +13,7 @@
 
 #include "allocsim/profile/read_profile.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 
 namespace allocsim::profile {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_cli;
 
-const std::string kProfiles = std::string(ALLOCSIM_SOURCE_DIR) + "/traces/profiles/";
+const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
 
 class ProfileCli : public ::testing::Test {
  protected:

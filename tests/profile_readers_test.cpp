@@ -13,11 +13,12 @@
 #include "allocsim/profile/profile.pb.h"
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/util/error.h"
+#include "testing/build_paths.h"
 
 namespace allocsim::profile {
 namespace {
 
-const std::string kProfiles = std::string(ALLOCSIM_SOURCE_DIR) + "/traces/profiles/";
+const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

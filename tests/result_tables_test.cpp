@@ -9,6 +9,7 @@
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/scenario/result_files.h"
 #include "allocsim/stats/result_tables.h"
+#include "testing/build_paths.h"
 
 namespace allocsim {
 namespace {
@@ -30,7 +31,7 @@ TEST(ResultTables, NamesAreUniqueAndKeysAreText) {
 }
 
 TEST(ResultTables, CommittedResultsHaveTheDeclaredHeaders) {
-  const std::string dir = std::string(ALLOCSIM_SOURCE_DIR) + "/results/quickstart/";
+  const std::string dir = allocsim::testing::source_dir() + "/results/quickstart/";
   const ResultColumns files = result_columns({"rate"});
   for (const ResultSource source : {ResultSource::metrics, ResultSource::intervals, ResultSource::profiles}) {
     EXPECT_EQ(read_csv_file(dir + file_name(source)).columns, files.at(source)) << file_name(source);

@@ -8,6 +8,7 @@
 #include "allocsim/trace/format/native_trace.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+#include "testing/build_paths.h"
 #include "trace_test_files.h"
 
 namespace allocsim {
@@ -206,8 +207,7 @@ TEST(TraceCli, RawHeaptrackInfoWarnsThatACutCannotBeDetected) {
 }
 
 TEST(TraceCli, CommittedTraceScenarioParses) {
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ALLOCSIM_SOURCE_DIR) + "/scenarios/traces")) {
+  for (const auto& entry : std::filesystem::directory_iterator(allocsim::testing::source_dir() + "/scenarios/traces")) {
     EXPECT_NO_THROW(load_scenario(entry.path().string())) << entry.path();
   }
 }

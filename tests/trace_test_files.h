@@ -13,10 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/build_paths.h"
+
 namespace allocsim::testing {
 
 inline std::string recorded_trace(const std::string& name) {
-  return std::string(ALLOCSIM_SOURCE_DIR) + "/traces/" + name;
+  return allocsim::testing::source_dir() + "/traces/" + name;
 }
 
 // A fresh directory named after the running test, removed by the destructor.

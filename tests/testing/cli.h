@@ -1,5 +1,5 @@
 #pragma once
-// Runs the allocsim command-line tool (ALLOCSIM_CLI, set by the build).
+// Runs the allocsim command-line tool of this checkout (testing/build_paths.h).
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "testing/build_paths.h"
 
 extern char** environ;
 
@@ -21,8 +23,8 @@ struct CliResult {
 // Runs the allocsim binary with `arguments` (shell words) and captures its output;
 // in `directory` (a shell word) when one is given.
 inline CliResult run_cli(const std::string& arguments, bool with_stderr = false, const std::string& directory = "") {
-  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + std::string(ALLOCSIM_CLI) + " " +
-                              arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + cli_binary() + " " + arguments +
+                              (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, ""};
   std::string output;
@@ -32,14 +34,21 @@ inline CliResult run_cli(const std::string& arguments, bool with_stderr = false,
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
+// The argument vector of the allocsim binary with `words` (which it points into: keep
+// them alive while it is used), ended by a null pointer as exec wants it.
+inline std::vector<char*> cli_argv(std::vector<std::string>& words) {
+  words.insert(words.begin(), cli_binary());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
 // Starts the allocsim binary with `words` and `signal` at its default action (as a
 // terminal or `kill` finds it, even where the test runs with the signal ignored);
 // returns its pid, or -1 if it could not be started.
 inline pid_t spawn_cli(std::vector<std::string> words, int signal) {
-  words.insert(words.begin(), ALLOCSIM_CLI);
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = cli_argv(words);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t defaults;
@@ -57,10 +66,7 @@ inline pid_t spawn_cli(std::vector<std::string> words, int signal) {
 // knows its pid (and so the names of its temporary files) before it does anything,
 // and lets it go with kill(pid, SIGCONT). Returns -1 if it could not be started.
 inline pid_t spawn_cli_stopped(std::vector<std::string> words, int signal) {
-  words.insert(words.begin(), ALLOCSIM_CLI);
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = cli_argv(words);
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls between fork and exec
     struct sigaction default_action {};
