@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "allocsim/conformance/conformance_report.h"
 #include "allocsim/conformance/count_distribution.h"
 #include "allocsim/conformance/driver_output.h"
 #include "allocsim/conformance/model_moments.h"
@@ -183,6 +184,34 @@ TEST(ConformanceSiteComparison, DetectsShiftedMeanAndVariance) {
   bool variance_failed = false;
   for (const TestResult& t : spread.tests) variance_failed |= t.name == "count_var" && t.failed;
   EXPECT_TRUE(variance_failed);
+}
+
+// A site with too few runs for the variance test and a tool that writes no estimate
+// prints "-" in those cells, never nan; the values that exist print as numbers.
+TEST(ConformanceVerdictTable, MissingValuesPrintAsADash) {
+  ConformanceSystem system;
+  system.name = "raw-tool";
+  ConformanceResult result;
+  result.system = &system;
+  result.counts.assign(3, {1.0});
+  SiteRow row;
+  row.site = "small";
+  row.allocations = 10;
+  row.model_count = 1.0;
+  row.observed_count = 1.25;
+  row.z_count = 0.5;
+  row.observed_p = 0.125;
+  result.comparison.rows = {row};
+  const std::string table = verdict_table(result);
+  EXPECT_EQ(table.find("nan"), std::string::npos) << table;
+  const std::string line = table.substr(table.find("small"));
+  EXPECT_NE(line.find("0.50        -  0.12500        -        -"), std::string::npos) << table;
+  row.z_count_var = 1.5;
+  row.truth = 100;
+  row.observed_estimate = 90;
+  row.z_estimate = -2;
+  result.comparison.rows = {row};
+  EXPECT_NE(verdict_table(result).find("1.50  0.12500   -10.0%    -2.00"), std::string::npos) << verdict_table(result);
 }
 
 // The exact pooled p-value: 0 samples in 2 runs of 10 allocations at p = 0.05 is

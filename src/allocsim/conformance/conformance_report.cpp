@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "allocsim/format/csv.h"
@@ -128,6 +129,15 @@ void write_chart(const ConformanceResult& result, const std::string& out_dir) {
   render_chart(spec, table, out_dir, "sites.csv");
 }
 
+// A table cell: `value` in `format`, or "-" where the value does not exist (a site
+// with no samples has no estimate; a count with no variance has no z_var).
+std::string cell_or_dash(const char* format, const std::optional<double>& value) {
+  if (!value || !std::isfinite(*value)) return "-";
+  char cell[64];
+  std::snprintf(cell, sizeof cell, format, *value);
+  return cell;
+}
+
 }  // namespace
 
 void write_conformance_results(const ConformanceResult& result, const ConformanceOptions& options,
@@ -201,10 +211,12 @@ std::string verdict_table(const ConformanceResult& result) {
                 "z_var", "p_alloc", "est_bias", "z_est");
   out += line;
   for (const SiteRow& row : c.rows) {
-    const double bias = row.observed_estimate && row.truth > 0 ? *row.observed_estimate / row.truth - 1 : NAN;
-    std::snprintf(line, sizeof line, "%-8s %8.0f %10.3f %10.3f %7.2f %8.2f %8.5f %+7.1f%% %8.2f\n", row.site.c_str(),
-                  row.allocations, row.model_count, row.observed_count, row.z_count, row.z_count_var.value_or(NAN),
-                  row.observed_p, 100 * bias, row.z_estimate.value_or(NAN));
+    std::optional<double> bias;
+    if (row.observed_estimate && row.truth > 0) bias = 100 * (*row.observed_estimate / row.truth - 1);
+    std::snprintf(line, sizeof line, "%-8s %8.0f %10.3f %10.3f %7.2f %8s %8.5f %8s %8s\n", row.site.c_str(),
+                  row.allocations, row.model_count, row.observed_count, row.z_count,
+                  cell_or_dash("%.2f", row.z_count_var).c_str(), row.observed_p, cell_or_dash("%+.1f%%", bias).c_str(),
+                  cell_or_dash("%.2f", row.z_estimate).c_str());
     out += line;
   }
   std::size_t failed = 0;
