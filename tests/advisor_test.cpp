@@ -8,6 +8,7 @@
 
 #include "allocsim/advice/advice_check.h"
 #include "allocsim/advice/advisor.h"
+#include "allocsim/sampler/systems/heapprofd/heapprofd.h"
 #include "allocsim/trace/trace_source.h"
 #include "test_support.h"
 #include "trace_test_files.h"
@@ -142,7 +143,19 @@ TEST(AdviseCli, RecommendsAnIntervalPerSchemeAsJson) {
   for (const auto& entry : json["recommendations"]) {
     const std::string name = entry["scheme"].get<std::string>();
     ASSERT_TRUE(entry["reachable"].get<bool>()) << name;
+    const AdviceRule& rule = *scheme_named(name).descriptor->advice;
+    if (rule.fixed_interval) {  // .NET: the runtime's interval, whether it meets or not
+      EXPECT_EQ(entry["closed_form"]["interval"].get<double>(), *rule.fixed_interval) << name;
+      continue;
+    }
     EXPECT_TRUE(entry["closed_form"]["meets_targets"].get<bool>()) << name;
+    if (rule.settable_at_most) {  // jemalloc: the largest power of two that meets the target
+      const double interval = entry["closed_form"]["interval"].get<double>();
+      EXPECT_EQ(interval, std::exp2(std::round(std::log2(interval)))) << name;
+      EXPECT_GT(targets.total_z() * advisor.evaluate(scheme_named(name), 2 * interval, false).total_relative_rmse, 0.1)
+          << name;
+      continue;
+    }
     EXPECT_LE(targets.total_z() * entry["closed_form"]["total_relative_rmse"].get<double>(), 0.1) << name;
     const double interval = entry["monte_carlo"]["closed_form_interval"].get<double>();
     const AdvicePoint at = advisor.evaluate(scheme_named(name), interval, false);
@@ -173,10 +186,74 @@ TEST(Advisor, SearchesOnlyIntervalsEachSchemeAccepts) {
   EXPECT_GE(advisor.interval_for_samples(scheme_named("dotnet"), 1e12), 2);
 }
 
-TEST(AdviseCli, RejectsMissingOrImpossibleTargets) {
-  const auto none = run_cli("advise " + recorded_trace("bc.zst"), true);
-  EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.output.find("no target"), std::string::npos);
+// No target given: docs/advice.md's (total +-2%, stacks >= 1% of the bytes within 10%
+// MAPE and seen with probability 0.99), said to be the defaults; --threads accepted.
+TEST(AdviseCli, TargetsDefaultWhenNoneIsGiven) {
+  const auto none = run_cli("advise " + recorded_trace("bc.zst") + " --replications 0 --threads 1", true);
+  EXPECT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_NE(none.output.find("targets  total within +-2% at 95% confidence; stacks holding >= 1% of bytes: MAPE <= "
+                             "10%, seen with probability >= 0.99 (the defaults"),
+            std::string::npos)
+      << none.output;
+  const auto json =
+      nlohmann::json::parse(run_cli("advise " + recorded_trace("bc.zst") + " --replications 0 --json").output);
+  EXPECT_TRUE(json["default_targets"].get<bool>());
+  EXPECT_EQ(json["targets"]["total_error"].get<double>(), 0.02);
+}
+
+// What each real system accepts: jemalloc's interval is 2^lg_prof_sample (a power of
+// two, printed with its unit), .NET's is fixed at 102400 B, and every scheme's shipped
+// default is evaluated (heapprofd's 4096 B).
+TEST(AdviseCli, AdviceIsWhatEachSystemAccepts) {
+  const auto r = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.05 --replications 0", true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("jemalloc: rounded down to an interval the real system accepts ("), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("dotnet: fixed at 100 KiB in the real system (it cannot be set)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("shipped defaults (closed form)"), std::string::npos) << r.output;
+  const auto json = nlohmann::json::parse(
+      run_cli("advise " + recorded_trace("bc.zst") + " --total-error 0.05 --replications 0 --json").output);
+  for (const auto& entry : json["recommendations"]) {
+    const std::string name = entry["scheme"].get<std::string>();
+    if (name == "jemalloc") {
+      const double interval = entry["closed_form"]["interval"].get<double>();
+      EXPECT_EQ(interval, std::exp2(std::round(std::log2(interval))));
+      EXPECT_EQ(entry["shipped_default"]["interval"].get<double>(), 524288);
+    }
+    if (name == "dotnet") EXPECT_EQ(entry["closed_form"]["interval"].get<double>(), 102400);
+    if (name == "heapprofd") EXPECT_EQ(entry["shipped_default"]["interval"].get<double>(), 4096);
+  }
+}
+
+// heapprofd's pass-through cutoff c(T) = 1 + floor(ln 0.01 / ln(1 - 1/T)) ~ 4.6 T
+// moves with T. 200 allocations of 64 KiB (13.1 MB) pass through whole (no error)
+// while c(T) <= 65536, i.e. up to T = 14227; above, they are sampled and the total's
+// relative RMSE jumps from the 100-byte allocations' alone (sqrt(T * 2 MB) / 15.1 MB
+// = 1.1% at 14227) to sqrt(T * 15.1 MB) / 15.1 MB = 3.1%. A target of +-2.5% at 95%
+// (rRMSE <= 1.28%) is met up to the cutoff and missed just above: the advice is the
+// last T whose cutoff still holds 64 KiB, and cliff_above() reports the jump.
+TEST(Advisor, ACliffJustAboveTheAdvisedIntervalIsReported) {
+  std::vector<std::uint64_t> sizes(200, 65536);
+  sizes.insert(sizes.end(), 20000, 100);
+  const Trace trace = testing::make_trace(sizes);
+  AccuracyTargets targets;
+  targets.total_error = 0.025;
+  Advisor advisor(trace, targets);
+  const auto advised = advisor.recommend(scheme_named("heapprofd"));
+  ASSERT_TRUE(advised.has_value());
+  EXPECT_LE(heapprofd_p99_threshold(advised->interval), 65536u);
+  EXPECT_GT(heapprofd_p99_threshold(std::ceil(1.002 * advised->interval)), 65536u);  // bisected to 0.1%
+  const auto cliff = advisor.cliff_above(scheme_named("heapprofd"), *advised);
+  ASSERT_TRUE(cliff.has_value());
+  EXPECT_GT(cliff->total_relative_rmse, 2 * advised->total_relative_rmse);
+  // A smooth neighbourhood is no cliff: tcmalloc (no cutoff) at its own advice.
+  const auto smooth = advisor.recommend(scheme_named("tcmalloc"));
+  ASSERT_TRUE(smooth.has_value());
+  EXPECT_FALSE(advisor.cliff_above(scheme_named("tcmalloc"), *smooth).has_value());
+}
+
+TEST(AdviseCli, RejectsImpossibleTargets) {
   const auto bad = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 2", true);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--total-error: expected a finite number in (0, 1)"), std::string::npos);

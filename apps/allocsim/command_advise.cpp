@@ -45,6 +45,7 @@ struct AdviseOptions {
   std::string out;
   double curve_samples_per_mb = 100;
   bool json = false;
+  std::optional<unsigned> threads;  // none: every core
 };
 
 // The TRACE argument (trace_argument.h) as a trace source.
@@ -54,11 +55,15 @@ TraceSource read_source(const std::string& path) {
   return parse_trace_source(object, "");
 }
 
+// docs/advice.md's targets, for a user who gives none: the total within +-2%, and each
+// stack holding >= 1% of the bytes within 10% MAPE and seen with probability 0.99.
+constexpr double kDefaultTotalError = 0.02, kDefaultStackMape = 0.1, kDefaultStackSeen = 0.99;
+
+bool has_targets(const AdviseOptions& o) { return o.total_error || o.stack_mape || o.stack_seen; }
+
 // The flags' values were checked as they were read (open_fraction).
 AccuracyTargets targets_of(const AdviseOptions& o) {
-  if (!o.total_error && !o.stack_mape && !o.stack_seen) {
-    throw InputError("no target: give --total-error, --stack-mape or --stack-seen");
-  }
+  if (!has_targets(o)) return {kDefaultTotalError, o.confidence, o.stack_share, kDefaultStackMape, kDefaultStackSeen};
   return {o.total_error, o.confidence, o.stack_share, o.stack_mape, o.stack_seen};
 }
 
@@ -91,13 +96,15 @@ void run_advise(const AdviseOptions& o) {
   }
   if (!o.out.empty()) check_results_directory(o.out, InputPaths{o.trace}, "--out");
   const Trace trace = load_advised_trace(o);
-  // Every core: the check's result does not depend on the thread count.
-  const MonteCarloOptions mc{
-      .replications = o.replications, .seed = o.seed, .sigmas = 3, .threads = default_thread_count()};
+  // Every core unless told: the check's result does not depend on the thread count.
+  const MonteCarloOptions mc{.replications = o.replications,
+                             .seed = o.seed,
+                             .sigmas = 3,
+                             .threads = o.threads.value_or(default_thread_count())};
   Advisor advisor(trace, targets);
   std::vector<SchemeAdvice> advice = advise_schemes(advisor, targets, mc);
-  const AdviceReport report{o.trace, trace.size(), trace.stack_count, targets, std::move(advice), advisor.frontier(),
-                            mc};
+  const AdviceReport report{o.trace, !has_targets(o),   trace.size(),       trace.stack_count,
+                            targets, std::move(advice), advisor.frontier(), mc};
   const nlohmann::ordered_json json = advice_json(report);
   const std::string text = advice_text(report);
   if (!o.out.empty()) write_out_directory(o, advisor, report, json, text);
@@ -115,7 +122,9 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "advise", "largest sampling interval per scheme that meets accuracy targets on a trace, and the frontier");
   command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a JSON trace object")->required();
-  command->add_option("--total-error", o->total_error, "target: total bytes within +-e (a fraction, e.g. 0.02)")
+  command
+      ->add_option("--total-error", o->total_error,
+                   "target: total bytes within +-e (a fraction; default with no target given: 0.02)")
       ->check(open_fraction());
   command->add_option("--confidence", o->confidence, "confidence of the total target")
       ->capture_default_str()
@@ -124,9 +133,13 @@ void add_advise_command(CLI::App& app, int& exit_code) {
       ->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
       ->capture_default_str()
       ->check(open_fraction());
-  command->add_option("--stack-mape", o->stack_mape, "target: MAPE of each such stack <= m (a fraction)")
+  command
+      ->add_option("--stack-mape", o->stack_mape,
+                   "target: MAPE of each such stack <= m (a fraction; default with no target given: 0.1)")
       ->check(open_fraction());
-  command->add_option("--stack-seen", o->stack_seen, "target: each such stack seen with probability >= q")
+  command
+      ->add_option("--stack-seen", o->stack_seen,
+                   "target: each such stack seen with probability >= q (default with no target given: 0.99)")
       ->check(open_fraction());
   command
       ->add_option("--replications", o->replications,
@@ -144,6 +157,8 @@ void add_advise_command(CLI::App& app, int& exit_code) {
                    "--out: the expected samples (per MB of requests) the probability curves are drawn at")
       ->capture_default_str()
       ->check(positive_number());
+  command->add_option("--threads", o->threads, "worker threads of the Monte Carlo check (default: all cores)")
+      ->check(thread_count());
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {
     handle_interrupts();

@@ -145,8 +145,9 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
 ConfirmedAdvice confirm_advice(Advisor& advisor, const AdvisedScheme& scheme, const AdvicePoint& advised,
                                const AccuracyTargets& targets, const MonteCarloOptions& options) {
   ConfirmedAdvice result{advised, check_advice(advisor.trace(), advised, targets, options), advised.interval, false};
-  for (int lowered = 0; !result.check.meets && lowered < 20 && result.point.interval > 1; ++lowered) {
-    result.point = advisor.evaluate(scheme, std::max(1.0, std::floor(0.9 * result.point.interval)));
+  const bool fixed = scheme.descriptor->advice->fixed_interval.has_value();
+  for (int lowered = 0; !fixed && !result.check.meets && lowered < 20 && result.point.interval > 1; ++lowered) {
+    result.point = advisor.evaluate(scheme, advisor.settable(scheme, std::floor(0.9 * result.point.interval)));
     result.check = check_advice(advisor.trace(), result.point, targets, options);
   }
   result.confirmed = result.check.meets;

@@ -35,7 +35,9 @@ MonteCarloCheck check_advice(const Trace& trace, const AdvicePoint& point, const
 // The advised point once Monte Carlo agrees: while the check misses a target (the
 // closed forms' normal approximation of a stack's MAPE can be optimistic for a
 // stack of a few large allocations), the interval is lowered by 10% and checked
-// again, at most 20 times; `confirmed` says whether the last check passed.
+// again (to what the system accepts: Advisor::settable), at most 20 times; a system
+// with a fixed interval is checked there only. `confirmed` says whether the last
+// check passed.
 struct ConfirmedAdvice {
   AdvicePoint point;
   MonteCarloCheck check;

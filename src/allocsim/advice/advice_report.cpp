@@ -5,24 +5,48 @@
 #include <stdexcept>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/util/byte_units.h"
 
 namespace allocsim {
+
+namespace {
+
+// The rate parameter's catalogue default: the interval the real system ships with.
+std::optional<double> shipped_interval(const AdvisedScheme& scheme) {
+  const SchemeDescriptor& descriptor = *scheme.descriptor;
+  if (!descriptor.rate) return std::nullopt;
+  const ParameterInfo* rate = find_parameter(descriptor.parameters, descriptor.rate->parameter);
+  if (rate == nullptr || !rate->default_value.is_number()) return std::nullopt;
+  return rate->default_value.get<double>();
+}
+
+}  // namespace
 
 std::vector<SchemeAdvice> advise_schemes(Advisor& advisor, const AccuracyTargets& targets,
                                          const MonteCarloOptions& mc) {
   std::vector<SchemeAdvice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {
-    SchemeAdvice a{scheme, advisor.recommend(scheme), std::nullopt};
+    SchemeAdvice a{scheme, advisor.recommend(scheme), std::nullopt, std::nullopt, std::nullopt};
     if (a.point && mc.replications > 0) {
       a.checked = confirm_advice(advisor, scheme, *a.point, targets, mc);
       a.point = a.checked->point;
     }
+    if (a.point && a.point->meets) a.cliff = advisor.cliff_above(scheme, *a.point);
+    if (const auto shipped = shipped_interval(scheme)) a.shipped = advisor.evaluate(scheme, *shipped);
     advice.push_back(std::move(a));
   }
   return advice;
 }
 
 namespace {
+
+// An interval as it is set: bytes with a unit ("16 KiB", "14227 B"), or allocations.
+std::string interval_text(const std::string& unit, double interval) {
+  if (unit == "bytes") return bytes_exact(interval);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", interval);
+  return text;
+}
 
 std::string describe(const AccuracyTargets& t) {
   std::string text;
@@ -70,7 +94,8 @@ nlohmann::ordered_json point_json(const AdvicePoint& p) {
 void print_header(std::FILE* out, const AdviceReport& report) {
   std::fprintf(out, "trace    %s: %zu allocations, %u stacks\n", report.trace.c_str(), report.allocations,
                report.stacks);
-  std::fprintf(out, "targets  %s\n\n", describe(report.targets).c_str());
+  std::fprintf(out, "targets  %s%s\n\n", describe(report.targets).c_str(),
+               report.default_targets ? " (the defaults: set --total-error, --stack-mape, --stack-seen)" : "");
   std::fprintf(out,
                "largest interval meeting the targets (closed form, lowered by 10%% steps until Monte Carlo\n"
                "agrees within 3 standard errors; %llu replications, seed %llu)\n",
@@ -89,20 +114,59 @@ void print_advice_table(std::FILE* out, const std::vector<SchemeAdvice>& advice)
       continue;
     }
     const AdvicePoint& p = *a.point;
-    std::fprintf(out, "%-19s %12.0f %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(), p.interval,
-                 p.expected_samples, p.samples_per_mb, p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen,
-                 p.allocated_gap.ratio);
+    std::fprintf(out, "%-19s %12s %10.1f %10.2f %9.4f %9.4f %9.4f %8.3f", p.scheme.c_str(),
+                 interval_text(a.scheme.unit, p.interval).c_str(), p.expected_samples, p.samples_per_mb,
+                 p.total_relative_rmse, p.worst_stack_mape, p.least_stack_seen, p.allocated_gap.ratio);
     if (a.checked) {
       const MonteCarloCheck& c = a.checked->check;
       std::fprintf(out, " | %9.4f %9.4f %9.4f %s", c.total_relative_rmse, c.worst_stack_mape, c.least_stack_seen,
                    a.checked->confirmed ? "yes" : "NO");
       if (a.checked->closed_form_interval != p.interval) {
-        std::fprintf(out, " (closed form said %.0f)", a.checked->closed_form_interval);
+        std::fprintf(out, " (closed form said %s)",
+                     interval_text(a.scheme.unit, a.checked->closed_form_interval).c_str());
       }
       std::fprintf(out, "\n");
     } else {
       std::fprintf(out, " |\n");
     }
+  }
+}
+
+// What each choice means for the system that will run it: an interval it cannot
+// be set to, a cliff just above the choice, and where its shipped default stands.
+void print_settings(std::FILE* out, const std::vector<SchemeAdvice>& advice) {
+  std::fprintf(out, "\n");
+  for (const SchemeAdvice& a : advice) {
+    const AdviceRule& rule = *a.scheme.descriptor->advice;
+    const std::string& name = a.scheme.name;
+    if (rule.fixed_interval && a.point) {
+      std::fprintf(out, "%s: fixed at %s in the real system (it cannot be set): %s the targets there\n", name.c_str(),
+                   interval_text(a.scheme.unit, *rule.fixed_interval).c_str(),
+                   a.point->meets && (!a.checked || a.checked->confirmed) ? "meets" : "MISSES");
+      continue;
+    }
+    if (rule.settable_at_most && a.point) {
+      std::fprintf(out, "%s: rounded down to an interval the real system accepts (%s)\n", name.c_str(),
+                   interval_text(a.scheme.unit, a.point->interval).c_str());
+    }
+    if (a.cliff) {
+      std::fprintf(out,
+                   "%s: a cliff just above: at %s the total error is %.3g%%, the worst stack's %.3g%% (here %.3g%% "
+                   "and %.3g%%):\n  a size crosses a threshold that moves with the interval; a smaller one leaves a "
+                   "margin\n",
+                   name.c_str(), interval_text(a.scheme.unit, a.cliff->interval).c_str(),
+                   100 * a.cliff->total_relative_rmse, 100 * a.cliff->worst_stack_mape,
+                   100 * a.point->total_relative_rmse, 100 * a.point->worst_stack_mape);
+    }
+  }
+  std::fprintf(out, "\nshipped defaults (closed form)\n%-19s %12s %10s %9s %9s %9s %s\n", "scheme", "interval",
+               "samples", "tot.rRMSE", "stk.MAPE", "stk.seen", "targets");
+  for (const SchemeAdvice& a : advice) {
+    if (!a.shipped) continue;
+    const AdvicePoint& p = *a.shipped;
+    std::fprintf(out, "%-19s %12s %10.1f %9.4f %9.4f %9.4f %s\n", p.scheme.c_str(),
+                 interval_text(a.scheme.unit, p.interval).c_str(), p.expected_samples, p.total_relative_rmse,
+                 p.worst_stack_mape, p.least_stack_seen, p.meets ? "met" : "missed");
   }
 }
 
@@ -133,6 +197,7 @@ void print_frontier_table(std::FILE* out, const std::vector<AdvicePoint>& fronti
 void print_text(std::FILE* out, const AdviceReport& report) {
   print_header(out, report);
   print_advice_table(out, report.advice);
+  print_settings(out, report.advice);
   print_legend(out, report);
   print_frontier_table(out, report.frontier);
 }
@@ -167,6 +232,8 @@ nlohmann::ordered_json recommendation_json(const SchemeAdvice& a) {
   entry["reachable"] = true;
   entry["closed_form"] = point_json(*a.point);
   if (a.checked) entry["monte_carlo"] = check_json(*a.checked);
+  if (a.cliff) entry["cliff_above"] = point_json(*a.cliff);
+  if (a.shipped) entry["shipped_default"] = point_json(*a.shipped);
   return entry;
 }
 
@@ -177,6 +244,7 @@ nlohmann::ordered_json advice_json(const AdviceReport& report) {
   nlohmann::ordered_json out;
   out["trace"] = report.trace;
   out["targets"] = targets_json(report.targets);
+  out["default_targets"] = report.default_targets;
   out["monte_carlo"] = {{"replications", mc.replications}, {"seed", mc.seed}, {"sigmas", mc.sigmas}};
   out["recommendations"] = nlohmann::ordered_json::array();
   for (const SchemeAdvice& a : report.advice) out["recommendations"].push_back(recommendation_json(a));

@@ -21,14 +21,17 @@ struct SchemeAdvice {
   AdvisedScheme scheme;
   std::optional<AdvicePoint> point;        // the closed forms' choice, lowered if Monte Carlo disagreed
   std::optional<ConfirmedAdvice> checked;  // absent without Monte Carlo
+  std::optional<AdvicePoint> cliff;        // the point 1% above the choice when accuracy falls off there
+  std::optional<AdvicePoint> shipped;      // the closed form at the real system's default interval
 };
 
 // The closed forms' choice for every advised scheme, each confirmed by Monte Carlo
-// unless mc.replications is 0.
+// unless mc.replications is 0, with the cliff above it and the shipped default.
 std::vector<SchemeAdvice> advise_schemes(Advisor& advisor, const AccuracyTargets& targets, const MonteCarloOptions& mc);
 
 struct AdviceReport {
-  std::string trace;  // as the user named it
+  std::string trace;             // as the user named it
+  bool default_targets = false;  // the user gave none: the targets are those of docs/advice.md
   std::size_t allocations = 0;
   std::uint32_t stacks = 0;
   AccuracyTargets targets;

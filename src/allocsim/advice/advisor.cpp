@@ -121,7 +121,24 @@ AdvicePoint Advisor::evaluate(const AdvisedScheme& scheme, double interval, bool
   return point;
 }
 
+double Advisor::settable(const AdvisedScheme& scheme, double interval) const {
+  const AdviceRule& rule = *scheme.descriptor->advice;
+  if (rule.fixed_interval) return *rule.fixed_interval;
+  const double at_most = rule.settable_at_most ? rule.settable_at_most(interval) : std::floor(interval);
+  return std::max(at_most, scheme.least_interval);
+}
+
+std::optional<AdvicePoint> Advisor::cliff_above(const AdvisedScheme& scheme, const AdvicePoint& advised) {
+  const AdviceRule& rule = *scheme.descriptor->advice;
+  if (rule.fixed_interval || rule.settable_at_most) return std::nullopt;
+  AdvicePoint above = evaluate(scheme, std::round(1.01 * advised.interval));
+  const bool jump = above.total_relative_rmse > kCliffJump * advised.total_relative_rmse ||
+                    above.worst_stack_mape > kCliffJump * advised.worst_stack_mape;
+  return jump ? std::optional(std::move(above)) : std::nullopt;
+}
+
 std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
+  if (const auto fixed = scheme.descriptor->advice->fixed_interval) return evaluate(scheme, *fixed);
   auto meets = [&](double interval) { return evaluate(scheme, interval, false).meets; };
   int least = 0;  // the first grid point the scheme accepts
   while (grid_interval(least) < scheme.least_interval) ++least;
@@ -129,13 +146,19 @@ std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
   while (k >= least && !meets(grid_interval(k))) --k;
   if (k < least) return std::nullopt;
   double good = grid_interval(k);
-  if (k == kGridSteps) return evaluate(scheme, good);
-  double bad = grid_interval(k + 1);
-  while (bad - good > 1 && bad > good * 1.001) {
-    const double middle = std::floor((good + bad) / 2);
-    (meets(middle) ? good : bad) = middle;
+  if (k < kGridSteps) {
+    double bad = grid_interval(k + 1);
+    while (bad - good > 1 && bad > good * 1.001) {
+      const double middle = std::floor((good + bad) / 2);
+      (meets(middle) ? good : bad) = middle;
+    }
   }
-  return evaluate(scheme, good);
+  // Down to what the system accepts, and further while accuracy is not monotone there.
+  double chosen = settable(scheme, good);
+  for (int step = 0; step < 64 && !meets(chosen) && chosen > scheme.least_interval; ++step) {
+    chosen = settable(scheme, chosen - 1);
+  }
+  return meets(chosen) ? std::optional(evaluate(scheme, chosen)) : std::nullopt;
 }
 
 std::vector<AdvicePoint> Advisor::frontier() {

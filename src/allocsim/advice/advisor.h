@@ -87,12 +87,28 @@ class Advisor {
   // The closed-form point at one interval; the optimum gaps only when `with_gaps`.
   AdvicePoint evaluate(const AdvisedScheme& scheme, double interval, bool with_gaps = true);
 
-  // The largest integer interval meeting the targets (to 0.1%), or nullopt when no
-  // interval from 1 (every allocation sampled) up does. Accuracy need not fall
+  // The largest integer interval meeting the targets (to 0.1%) that the real system
+  // accepts (settable()), or nullopt when no interval from 1 (every allocation
+  // sampled) up does; for a system with a fixed interval, the point there, which
+  // may not meet them (AdvicePoint::meets). Accuracy need not fall
   // steadily as the interval grows (heapprofd's T n is biased by about -1/(2T), a
   // lot at small T), so the intervals 2^(k/2) are scanned from 2^48 down for the
   // first that meets the targets, then the gap to the next one up is bisected.
   std::optional<AdvicePoint> recommend(const AdvisedScheme& scheme);
+
+  // The largest interval the scheme's real system accepts at or below `interval`
+  // (its advice rule's settable_at_most; else any whole number), at least its least
+  // interval; the fixed interval of a system that has one.
+  double settable(const AdvisedScheme& scheme, double interval) const;
+
+  // The closed-form point just above `advised` when accuracy falls off a cliff there:
+  // the total's relative RMSE or the worst stack MAPE more than kCliffJump times
+  // as large 1% further up (an allocation size crossing a threshold that moves with
+  // the interval, as heapprofd's pass-through cutoff ~4.6 T does); nullopt for a
+  // smooth neighbourhood, and for systems that cannot be set between (powers of two,
+  // a fixed interval).
+  std::optional<AdvicePoint> cliff_above(const AdvisedScheme& scheme, const AdvicePoint& advised);
+  static constexpr double kCliffJump = 1.2;
 
   // The closed-form accuracy of a scheme at one interval.
   SchemeAccuracy accuracy(const AdvisedScheme& scheme, double interval) const;

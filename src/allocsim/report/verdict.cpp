@@ -8,6 +8,7 @@
 
 #include "allocsim/format/csv.h"
 #include "allocsim/stats/result_tables.h"
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/json_text.h"
 
 namespace allocsim {
@@ -116,25 +117,13 @@ std::string percent(double fraction) {
   return text;
 }
 
-// "950 B", "412 KiB", "1.4 MiB": binary units, as sizes are written on the command line.
-std::string bytes(double value) {
-  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  while (std::fabs(value) >= 1024 && unit + 1 < std::size(kUnits)) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, std::fabs(value) >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s", value, kUnits[unit]);
-  return text;
-}
-
 std::string point_text(const Scenario& scenario, std::size_t point) {
   std::string out;
   for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
     const nlohmann::json& value = scenario.points[point].values[v];
     const bool byte_size = scenario.sweep[v].name == "rate" && value.is_number();
-    out += ", " + scenario.sweep[v].name + " " + (byte_size ? bytes(value.get<double>()) : format_sweep_value(value));
+    out += ", " + scenario.sweep[v].name + " " +
+           (byte_size ? bytes_exact(value.get<double>()) : format_sweep_value(value));
   }
   return out;
 }
@@ -165,7 +154,7 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
     const Metrics& total = entry.total.row->metrics;
     append(out, "%s%s, %s (estimator %s)\n", entry.scheme.c_str(), point_text(scenario, entry.point).c_str(),
            entry.window.c_str(), entry.estimator.c_str());
-    append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes(total.truth).c_str(),
+    append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes_approx(total.truth).c_str(),
            percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(), percent(total.mape).c_str());
     if (entry.total.interval != nullptr) {
       append(out, "; %s %s interval covers %s", percent(entry.total.interval->metrics.level).c_str(),
@@ -182,7 +171,7 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
            "stack");
     for (const GroupVerdict& stack : entry.top_stacks) {
       const Metrics& m = stack.row->metrics;
-      append(out, "  %-15s %10s %14s %8s %9s   %s\n", "", bytes(m.truth).c_str(), percent(m.mape).c_str(),
+      append(out, "  %-15s %10s %14s %8s %9s   %s\n", "", bytes_approx(m.truth).c_str(), percent(m.mape).c_str(),
              percent(m.p_any_sample).c_str(), coverage_text(stack.interval).c_str(),
              shortened(stack.row->group, 100).c_str());
     }

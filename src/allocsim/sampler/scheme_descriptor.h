@@ -48,6 +48,12 @@ struct AdviceRule {
       parameters = {};
   // Its sample sizes are designed from the trace itself (no fixed P(>= 1 sample) curve).
   bool designed_from_trace = false;
+  // The largest interval the real system accepts at or below `interval` (jemalloc:
+  // a power of two, 2^lg_prof_sample); empty: any whole number.
+  std::function<double(double interval)> settable_at_most = {};
+  // The real system samples at this interval only (the .NET runtime's 102400 B):
+  // `advise` says whether it meets the targets instead of choosing an interval.
+  std::optional<double> fixed_interval = {};
 };
 
 // Chart-legend words for an estimator name this system alone uses (names several

@@ -164,7 +164,7 @@ SchemeDescriptor dotnet_scheme() {
                  "failed-trials estimators.",
       .source = "dotnet/runtime gcheaputilities.h, gchelpers.cpp; "
                 "docs/design/features/RandomizedAllocationSampling.md",
-      .parameters = {{"rate", "number", 102400,
+      .parameters = {{"rate", "number", kDotnetSamplingMean,
                       "mean bytes per sampled byte 1/p (fixed at 102400 in the runtime; T > 1)"},
                      {"pointer_size", "integer", 8, "object sizes are rounded up to this (a power of two)"},
                      {"draw", "string", "code",
@@ -201,7 +201,8 @@ SchemeDescriptor dotnet_scheme() {
       .rate = SchemeRate{},
       .skip_ahead = true,
       // The negative binomial intervals need T > 1 (above): advised from 2 bytes.
-      .advice = AdviceRule{.least_interval = 2},
+      // The runtime's mean is a constant (no setting changes it).
+      .advice = AdviceRule{.least_interval = 2, .fixed_interval = kDotnetSamplingMean},
       .estimator_legends = {{"bytes_nb", "bytes, estimate 2 (s·q/p + u)"}},
   };
 }

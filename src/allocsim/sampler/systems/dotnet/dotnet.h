@@ -39,6 +39,9 @@
 
 namespace allocsim {
 
+// The runtime's SamplingDistributionMean: a constant, in bytes.
+inline constexpr std::uint64_t kDotnetSamplingMean = 102400;
+
 // The object size the runtime reports: the request rounded up to the pointer size.
 inline std::uint64_t dotnet_object_size(std::uint64_t requested, std::uint64_t pointer_size) {
   return (requested + pointer_size - 1) & ~(pointer_size - 1);

@@ -182,7 +182,8 @@ SchemeDescriptor jemalloc_scheme() {
       .rate = SchemeRate{},
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
-      .advice = AdviceRule{},
+      // opt.lg_prof_sample sets R = 2^lg_prof_sample: powers of two only.
+      .advice = AdviceRule{.settable_at_most = [](double interval) { return std::exp2(std::floor(std::log2(interval))); }},
       .profile_formats = {"jemalloc heap_v2"},
       .conformance = {jemalloc_driver()},
   };
