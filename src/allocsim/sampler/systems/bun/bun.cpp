@@ -60,7 +60,7 @@ SchemeDescriptor bun_scheme() {
        "\"sample_interval\"",
        {"sample_interval"}},
       {"min_interval", "integer", kBunMinInterval,
-       "MIN_SAMPLE_INTERVAL: the smallest T Bun accepts (64 KiB, one batch); 0: no floor"},
+       "MIN_SAMPLE_INTERVAL: a smaller T is raised to it (64 KiB, one batch); 0: no floor"},
   };
   for (ParameterInfo& p :
        mimalloc_batch_parameters("new", "Bun runs oven-sh/mimalloc with fixes to the hooks allocsim has not read"))
@@ -80,12 +80,11 @@ SchemeDescriptor bun_scheme() {
                    "#45, #47), whose code allocsim has not read; \"min\" is upstream's countdown, with which every "
                    "credit also counts max(0, X' - X) bytes never allocated.",
                    "Batches, block sizes and what is not modelled: as the mimalloc scheme (mimalloc_pages.h).",
-                   "A sampleInterval below min_interval is refused here (Bun throws)."},
+                   "A sampleInterval below min_interval is raised to it (\"at least 65536\"; whether Bun raises or "
+                   "refuses it is not read)."},
       .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
         MimallocSettings settings = read_mimalloc_settings(params);
-        const std::uint64_t floor = byte_count(params["min_interval"]);
-        if (settings.rate < floor)
-          params["rate"].fail("must be at least min_interval (" + std::to_string(floor) + " bytes)");
+        settings.rate = std::max(settings.rate, byte_count(params["min_interval"]));
         return std::make_unique<BunScheme>(settings);
       },
       .rate = SchemeRate{},
