@@ -44,13 +44,15 @@
 // batch, so a page that frees refills from its own frees: counted again here as a
 // fresh batch of K) and MI_GENERIC_FAST_LIMIT are not modelled.
 //
-// Closed form, one size class (b = s, K = floor(batch / b) >= 2), stationary: after a
-// sample, refill j counts (j K - 1) b bytes before deciding on s = b, so the sample
-// falls on the first refill j with X - (j K - 1) b < b, i.e. j = floor(X / (K b)) + 1:
-//   samples per allocation = 1 / (K (E floor(X / (K b)) + 1))          (reset "new")
-// against 1 / (E floor(X / b) + 1) if each allocation were a candidate. With
-// K b > X (mimalloc's 16 KiB mean against 64 KiB batches) every refill is sampled:
-// one sample per K allocations, K b / T times fewer than the bytes would give.
+// Closed form, one size class (requests of s bytes in blocks of b, K = floor(batch / b)
+// >= 2), stationary: after a sample with countdown C, refill j has charged (j K - 1) b
+// bytes when it decides on s, so the sample falls on the first j with
+// C - (j K - 1) b < s, i.e. j = floor((C + b - s) / (K b)) + 1, j K allocations after the
+// last (C = X under reset "new"; min(X, X') under "min"). For b = s:
+//   samples per allocation = 1 / (K (E floor(C / (K b)) + 1))
+// against 1 / (E floor(C / b) + 1) if each allocation were a candidate. With
+// K b > C (mimalloc's 16 KiB mean against 64 KiB batches) every refill is sampled:
+// one sample per K allocations, K b / E[C] times fewer than the bytes would give.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
