@@ -96,16 +96,33 @@ std::int64_t size_label(const pprof::Sample& sample, const StringTable& strings)
   return 0;
 }
 
+// The window a profile shows by default: its default_sample_type's (Go's allocs
+// profile names alloc_space, runtime/pprof writeHeapProto), else inuse when the
+// profile has it, else alloc when only that is there.
+std::string default_window(const pprof::Profile& profile, const StringTable& strings) {
+  if (profile.default_sample_type() != 0) {
+    const std::string& name = strings.at(profile.default_sample_type(), "default_sample_type");
+    if (name.rfind("alloc_", 0) == 0) return "alloc";
+    if (name.rfind("inuse_", 0) == 0) return "inuse";
+  }
+  if (sample_type_index(profile, strings, "inuse_space") < 0 &&
+      sample_type_index(profile, strings, "alloc_space") >= 0) {
+    return "alloc";
+  }
+  return "inuse";
+}
+
 }  // namespace
 
-HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& window) {
+HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& asked_window) {
   const pprof::Profile message = parse_message(data, path);
   const StringTable strings(message, path);
+  const std::string window = asked_window.empty() ? default_window(message, strings) : asked_window;
   const int objects_index = sample_type_index(message, strings, window + "_objects");
   const int bytes_index = sample_type_index(message, strings, window + "_space");
   if (objects_index < 0 || bytes_index < 0) {
     throw InputError(path + ": not a Go heap profile with " + window + "_objects and " + window +
-                     "_space (its sample types: " + sample_type_list(message, strings) + ")");
+                     "_space (its sample types: " + sample_type_list(message, strings) + "); " + kReadableFormats);
   }
   if (message.period() <= 0) {
     throw InputError(path + ": sampling rate (period) is " + std::to_string(message.period()) + ", not a rate >= 1");
