@@ -202,6 +202,7 @@ TEST(ProfileFormats, CorpusProfilesReadOrAreRefusedForTheirReason) {
       {"pprof-java.heap", "Java heapz"},
       {"pprof-cppbench.cpu", "legacy binary CPU"},
       {"ddgo-block.before.pprof", "not a Go heap profile"},
+      {"parca-query_alloc_space_delta.pb.gz", "delta profile"},
   };
   for (const auto& [name, reason] : refused) {
     try {

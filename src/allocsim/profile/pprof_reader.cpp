@@ -150,7 +150,15 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     }
     const auto objects = static_cast<double>(sample.value(objects_index));
     const auto bytes = static_cast<double>(sample.value(bytes_index));
-    if (objects < 0 || bytes < 0 || (objects == 0) != (bytes == 0) || objects > kMaxSamples) {
+    if (objects < 0 || bytes < 0) {
+      throw InputError(where + " has negative values (" + window + "_objects " +
+                       std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
+                       std::to_string(sample.value(bytes_index)) +
+                       "): a delta profile (one dump less another, as Parca and Datadog store them), not the "
+                       "counts of a heap profile; " +
+                       kReadableFormats);
+    }
+    if ((objects == 0) != (bytes == 0) || objects > kMaxSamples) {
       throw InputError(where + " has impossible values (" + window + "_objects " +
                        std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
                        std::to_string(sample.value(bytes_index)) + ")");
