@@ -43,7 +43,6 @@ expected_refusal() {
     pyro-jfr-dump2-alloc_in_new_tlab_bytes.pb.gz) echo "alloc_in_new_tlab_bytes" ;;
     pyro-jfr-dump2-live_count.pb.gz) echo "live/count" ;;
     pyro-og_convert_pprof_dotnet-pprof-3.pb.gz) echo "alloc-samples/count" ;;
-    pyro-og_convert_pprof_heap-js.pprof) echo "objects/count" ;;
     pyro-pprof_gotruncatefix_heap_go_truncated_*) echo "inuse_space/bytes" ;;
     *) echo "" ;;
   esac

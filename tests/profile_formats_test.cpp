@@ -167,6 +167,38 @@ TEST(ProfileFormats, AllEmptyStacksAreSaidInOneLine) {
   EXPECT_TRUE(some.note.empty());
 }
 
+TEST(ProfileFormats, V8ProfilesUnscaleItsRoundingHalfUp) {
+  // pprof-nodejs: objects/space, no "bytes" label, each (node, size) written as V8's
+  // ScaleSample: unsigned(k / (1 - exp(-s/R)) + 0.5). Every k = 1..2000 comes back.
+  const double rate = 524288;
+  for (const double size : {16.0, 1000.0, 524288.0, 2000000.0}) {
+    pprof::Profile message;
+    for (const char* text : {"", "objects", "count", "space", "bytes", "f"}) message.add_string_table(text);
+    for (const auto& [type, unit] : {std::pair{1, 2}, {3, 4}}) {
+      auto* value_type = message.add_sample_type();
+      value_type->set_type(type);
+      value_type->set_unit(unit);
+    }
+    message.mutable_period_type()->set_type(3);
+    message.mutable_period_type()->set_unit(4);
+    message.set_period(static_cast<std::int64_t>(rate));
+    const double f = 1 / -std::expm1(-size / rate);
+    for (int k = 1; k <= 2000; ++k) {
+      auto* sample = message.add_sample();
+      const auto count = static_cast<std::int64_t>(k * f + 0.5);
+      sample->add_value(count);
+      sample->add_value(count * static_cast<std::int64_t>(size));
+    }
+    const HeapProfile profile = parse_profile(message.SerializeAsString(), "v8", {});
+    ASSERT_EQ(profile.format, "v8 pprof");
+    EXPECT_EQ(profile.model.system, "v8");
+    for (int k = 1; k <= 2000; ++k) {
+      ASSERT_EQ(profile.entries[k - 1].samples, k) << "size " << size;
+      ASSERT_FALSE(profile.entries[k - 1].samples_approximate);
+    }
+  }
+}
+
 TEST(ProfileFormats, RefusalsNameWhatTheFileIsAndWhatIsRead) {
   for (const char* tag : {"growth", "growthz"}) {
     const std::string message = refusal(std::string("heap profile: 1: 8 [1: 8] @ ") + tag + "\n1: 8 [1: 8] @ 0x1\n");
@@ -197,6 +229,9 @@ TEST(ProfileFormats, CorpusProfilesReadOrAreRefusedForTheirReason) {
   const HeapProfile unsampled = read_profile(kCorpus + "issue-gperftools-822.heap", {});
   EXPECT_EQ(unsampled.entries.at(0).estimate_objects, 18949);
   EXPECT_EQ(read_profile(kCorpus + "issue-jemalloc-1461.heap", {}).note, kAllStacksEmpty);
+  for (const char* name : {"pyro-og_convert_pprof_nodejs-heap.pb.gz", "pyro-og_convert_pprof_heap-js.pprof"}) {
+    EXPECT_EQ(read_profile(kCorpus + name, {}).format, "v8 pprof") << name;
+  }
   const std::pair<const char*, const char*> refused[] = {
       {"pprof-cppbench.growth", "heap growth profile"},
       {"pprof-java.heap", "Java heapz"},
