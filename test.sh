@@ -31,3 +31,4 @@ build/bin/allocsim check --quiet --out build/regression-results \
   scenarios/figures/datadog-ruby-clamp.json  # figures whose derivation is their check (2, 2, 2, 3, 0.3, 1.5 s)
 scripts/conformance.sh --quick
 scripts/profile-real-check.sh
+if [ -d ../shared/corpus ]; then scripts/check-corpus-profiles.sh; fi  # the shared corpus of real profiles, when present

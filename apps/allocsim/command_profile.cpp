@@ -66,9 +66,14 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("profile", "Intervals, detection limits and rank stability for a real heap profile");
   auto options = std::make_shared<ProfileOptions>();
   options->report.threads = default_thread_count();
-  command->add_option("file", options->path, "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
+  command
+      ->add_option(
+          "file", options->path,
+          "Go heap pprof (gzip'd or not) or debug=1 text, jemalloc prof.dump, gperftools/tcmalloc heap profile")
       ->required();
-  command->add_option("--window", options->read.window, "inuse (live at the dump) or alloc")->capture_default_str();
+  command->add_option("--window", options->read.window,
+                      "inuse (live at the dump) or alloc; default: the profile's own (alloc for Go's allocs "
+                      "profile), else inuse");
   command
       ->add_option("--jemalloc-unbias", options->jemalloc_unbias,
                    "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
