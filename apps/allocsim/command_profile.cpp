@@ -78,7 +78,7 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       ->check(whole_number(1));
   command->add_option("--level", options->report.level, "Confidence level of the intervals")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--replications", options->report.replications, "Parametric resamples for rank stability")
       ->capture_default_str()
       ->check(whole_number(1, kMaxReplications));
