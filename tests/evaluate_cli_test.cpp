@@ -132,6 +132,23 @@ TEST_F(EvaluateCli, TextVerdictAndCharts) {
   }
 }
 
+// A --rate with two --windows gives each scheme an estimator per window: the profile
+// distance against the rate draws a series for each (it stopped with "two rows of
+// series "heapprofd" at x = 524288" after simulating).
+TEST_F(EvaluateCli, RateWithTwoWindowsDrawsASeriesPerWindow) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --rate 512KiB --window allocated" +
+                             " --window live_at_end --replications 8 --threads 2 --quiet --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string data = read_text(path("out") + "/evaluate-bc/charts/profile-distance.dat");
+  EXPECT_NE(data.find("\"heapprofd, bytes, per-sample weights summed\""), std::string::npos) << data;
+  EXPECT_NE(data.find("\"heapprofd, bytes, per-sample weights summed (live at the end)\""), std::string::npos) << data;
+  for (const char* chart : {"stack-error", "stack-seen"}) {
+    const std::string stacks = read_text(path("out") + "/evaluate-bc/charts/" + chart + ".dat");
+    EXPECT_NE(stacks.find("(live at the end)"), std::string::npos) << chart << "\n" << stacks;
+  }
+}
+
 // Bad input: one line naming the flag, exit 2, nothing written.
 TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
   const std::string common = " --out " + path("out") + " --save-scenario " + path("s.json");

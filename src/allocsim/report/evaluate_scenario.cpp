@@ -93,13 +93,21 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 }
 
 // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
+// With several windows each scheme has an estimator per window: a series each.
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
-                              bool stacks) {
+                              bool stacks, bool several_windows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   if (!stacks) return out;
-  const nlohmann::ordered_json series =
-      swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
-  const std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
+  nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
+  std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
+  nlohmann::ordered_json distance_series = "scheme";
+  std::string distance_title = "{scheme}";
+  if (several_windows) {
+    series.push_back("estimator");
+    distance_series = nlohmann::ordered_json{"scheme", "estimator"};
+    series_title += ", {estimator}";
+    distance_title += ", {estimator}";
+  }
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
                  {"title", subject + ": expected error of each stack's estimate against its size"},
@@ -146,8 +154,8 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                    {"y_min", 0},
                    {"y_label", "total variation distance (mean)"},
                    {"error", "se_distance"},
-                   {"series", "scheme"},
-                   {"series_title", "{scheme}"},
+                   {"series", distance_series},
+                   {"series_title", distance_title},
                    {"legend", "top left"}});
   }
   return out;
@@ -213,7 +221,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
   }
-  scenario["charts"] = charts(subject, estimators, swept, stacks);
+  scenario["charts"] = charts(subject, estimators, swept, stacks, o.windows.size() > 1);
   return scenario;
 }
 
