@@ -163,6 +163,13 @@ TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
       {path("missing.zst") + " --scheme heapprofd", path("missing.zst") + ": no such file"},
       {kTrace + " --scheme heapprofd --window live", "--window"},
       {kTrace + " --scheme ocaml --rate 4KiB", "--rate: no scheme given takes a byte rate"},
+      // Beside a scheme that takes the byte rate, one that does not would keep its own
+      // rate under the label of the swept one.
+      {kTrace + " --scheme go --scheme per-allocation --rate 512KiB",
+       "--rate: --scheme per-allocation counts its rate in allocations, not bytes"},
+      {kTrace + " --scheme go --scheme heapprofd:rate=64KiB --rate 512KiB",
+       "--rate: --scheme heapprofd:rate=64KiB fixes its rate in --scheme"},
+      {kTrace + " --scheme go --scheme ocaml --rate 512KiB", "--rate: --scheme ocaml has no byte rate"},
   };
   for (const auto& [arguments, message] : cases) {
     const auto r = run_cli("evaluate " + arguments + common, true);

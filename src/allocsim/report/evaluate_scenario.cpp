@@ -183,6 +183,23 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
     throw InputError("--rate: no scheme given takes a byte rate here (it is fixed in --scheme, or the scheme's "
                      "rate counts allocations or is a probability)");
   }
+  // Each scheme beside one that does would keep its own rate while its rows, verdict
+  // and chart series carry the swept byte rate: refused rather than mislabelled.
+  for (const SchemeArgument& s : schemes) {
+    if (!swept || s.takes_rate()) continue;
+    const SchemeDescriptor* descriptor = find_scheme(s.name);
+    const ParameterInfo* rate = descriptor->rate_parameter();
+    std::string why;
+    if (rate != nullptr && rate->find_in(s.params) != nullptr) {
+      why = "fixes its rate in --scheme; drop " + rate->name + "= there, or evaluate it without --rate";
+    } else if (rate != nullptr && descriptor->rate->unit == RateUnit::allocations) {
+      why = "counts its rate in allocations, not bytes; set it as --scheme " + s.name + ":" + rate->name +
+            "=N and evaluate it without --rate";
+    } else {
+      why = "has no byte rate (its sampling is set by a probability or is fixed); evaluate it without --rate";
+    }
+    throw InputError("--rate: --scheme " + printable_unquoted(s.label) + " " + why);
+  }
   nlohmann::ordered_json scheme_list = nlohmann::ordered_json::array();
   for (const SchemeArgument& s : schemes) {
     nlohmann::ordered_json entry = {{"scheme", s.name}, {"label", s.label}};
