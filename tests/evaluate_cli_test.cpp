@@ -236,5 +236,30 @@ TEST(DidYouMean, NearestCloseNameOnly) {
   EXPECT_EQ(did_you_mean("plot", known), "");
 }
 
+// A word cut short gets the one name it begins like, if the shared beginning is long.
+TEST(DidYouMean, AbbreviationGetsTheNameItBeginsLike) {
+  const std::vector<std::string> keys = {"counter", "passthrough", "rate", "seeding"};
+  EXPECT_EQ(closest_name("passthru", keys), "passthrough");
+  EXPECT_EQ(closest_name("seed", keys), "seeding");
+  EXPECT_EQ(closest_name("pass", keys), "passthrough");
+  EXPECT_EQ(closest_name("co", keys), "");
+  const std::vector<std::string> twins = {"live_bytes", "live_count"};
+  EXPECT_EQ(closest_name("live_", twins), "");  // two names begin alike: no guess
+}
+
+TEST_F(EvaluateCli, UnknownKeysAndEstimatorsGetASuggestion) {
+  auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd:passthru=none --out " + path("out"), true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("passthru: unknown key (did you mean \"passthrough\"?)"), std::string::npos) << r.output;
+  std::ofstream(path("s.json")) << R"({"name": "e", "replications": 4, "trace": {"allocations": 50,
+    "sizes": {"distribution": "constant", "size": 100}}, "schemes": [{"scheme": "poisson", "rate": "4KiB"}],
+    "estimators": ["byte"]})";
+  r = run_cli("run --no-charts --out " + path("out") + " " + path("s.json"), true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("no scheme has an estimator \"byte\" (did you mean \"bytes\"?)"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
 }  // namespace
 }  // namespace allocsim
