@@ -67,14 +67,14 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
   command
-      ->add_option("--threads", options->run.threads,
+      ->add_option("-j,--threads", options->run.threads,
                    "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
       ->check(thread_count());
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
       ->capture_default_str();
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
-  command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
+  command->add_flag("--no-charts,--no-chart", options->no_chart, "skip the gnuplot chart");
   command
       ->add_option("--simulate", options->simulate,
                    "judge N simulated conformance runs drawn from the model instead (false alarms, power)")

@@ -163,7 +163,7 @@ void add_margins_command(CLI::App& app, int& exit_code) {
   command->add_option("--check", o->check, "Check the bands by this many engine replications of the scheme")
       ->check(whole_number(0, kMaxReplications));
   command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(seed_number());
-  command->add_option("--threads", o->threads, "Worker threads of the check (default: all cores)")
+  command->add_option("-j,--threads", o->threads, "Worker threads of the check (default: all cores)")
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");

@@ -85,7 +85,7 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   command->add_option("--seed", options->report.seed, "Seed of the resamples")
       ->capture_default_str()
       ->check(seed_number());
-  command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
+  command->add_option("-j,--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
       ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");
