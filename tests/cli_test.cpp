@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <vector>
 
 #include "test_support.h"
 #include "testing/build_paths.h"
@@ -206,6 +209,34 @@ TEST_F(CliTest, FlagSpellingsShortFlagsAndHelpExamples) {
   for (const char* command : {"run", "check", "merge", "evaluate", "conformance"}) {
     EXPECT_NE(run_cli(std::string(command) + " --help").output.find("--no-charts,--no-chart"), std::string::npos)
         << command;
+  }
+}
+
+// The README and every page of docs/ link only to files that exist (the pages once
+// linked back to ../../README.md, outside the repository), and the terms allocsim
+// prints are explained in docs/glossary.md, which the top-level --help points to.
+TEST_F(CliTest, DocsLinksResolveAndTheGlossaryIsPointedTo) {
+  const fs::path source = allocsim::testing::source_dir();
+  std::vector<fs::path> pages = {source / "README.md"};
+  for (const auto& entry : fs::directory_iterator(source / "docs")) {
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  const std::regex link(R"(\]\(([^)\s#]+)(#[^)\s]*)?\))");
+  for (const fs::path& page : pages) {
+    std::ifstream in(page);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator m(text.begin(), text.end(), link), end; m != end; ++m) {
+      const std::string target = (*m)[1].str();
+      if (target.find("://") != std::string::npos) continue;
+      EXPECT_TRUE(fs::exists(page.parent_path() / target)) << page << " links to " << target;
+    }
+  }
+  const auto help = run_cli("--help");
+  EXPECT_NE(help.output.find("docs/glossary.md"), std::string::npos) << help.output;
+  std::ifstream in(source / "docs" / "glossary.md");
+  const std::string glossary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* term : {"wald", "Horvitz-Thompson", "Garwood", "Clopper-Pearson", "Šidák", "rRMSE", "misplcd"}) {
+    EXPECT_NE(glossary.find(term), std::string::npos) << term;
   }
 }
 

@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
   allocsim::cli::add_profile_command(app, exit_code);
   allocsim::cli::add_margins_command(app, exit_code);
   add_help_examples(app);
+  app.footer("Terms in the output (wald, Horvitz-Thompson, Garwood, Clopper-Pearson, Sidak, rRMSE, misplcd):\n"
+             "docs/glossary.md");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
