@@ -233,7 +233,9 @@ void add_interval_command(CLI::App& app, int& exit_code) {
       ->add_option("--tail-bytes", options->tail_bytes,
                    "Sum over samples of size - offset in bytes (u >= s; 4096, 64KiB)")
       ->transform(whole_byte_count(0, std::numeric_limits<std::int64_t>::max()));
-  command->add_option("--p", options->p, "Per-byte sampling probability in (0, 1): 1e-5, 1/102400 (--table default 1/102400)")
+  command
+      ->add_option("--p", options->p,
+                   "Per-byte sampling probability in (0, 1): 1e-5, 1/102400 (--table default 1/102400)")
       ->transform(open_fraction());
   command->add_option("--level", options->level, "Confidence level in (0, 1)")
       ->capture_default_str()
