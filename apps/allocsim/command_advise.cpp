@@ -116,18 +116,18 @@ void add_advise_command(CLI::App& app, int& exit_code) {
       "advise", "largest sampling interval per scheme that meets accuracy targets on a trace, and the frontier");
   command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a JSON trace object")->required();
   command->add_option("--total-error", o->total_error, "target: total bytes within +-e (a fraction, e.g. 0.02)")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--confidence", o->confidence, "confidence of the total target")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--stack-mape", o->stack_mape, "target: MAPE of each such stack <= m (a fraction)")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--stack-seen", o->stack_seen, "target: each such stack seen with probability >= q")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--replications", o->replications,
                    "Monte Carlo replications to confirm each choice (0: none, else at least 2)")

@@ -83,14 +83,14 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       ->check(whole_number(1));
   command->add_option("--level", options->report.level, "Confidence level of the intervals")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--replications", options->report.replications, "Parametric resamples for rank stability")
       ->capture_default_str()
       ->check(whole_number(1, kMaxReplications));
   command->add_option("--seed", options->report.seed, "Seed of the resamples")
       ->capture_default_str()
       ->check(seed_number());
-  command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
+  command->add_option("-j,--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
       ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");
