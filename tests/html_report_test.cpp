@@ -86,7 +86,7 @@ std::vector<std::string> unbalanced_tags(const std::string& html) {
   std::vector<std::string> problems;
   std::vector<std::string> open;
   std::string text = html;
-  for (std::size_t at; (at = text.find("<style>")) != std::string::npos;) {
+  for (std::size_t at = 0; (at = text.find("<style>", at)) != std::string::npos; at += 7) {
     text.erase(at + 7, text.find("</style>", at) - (at + 7));
   }
   for (auto it = std::sregex_iterator(text.begin(), text.end(), tag); it != std::sregex_iterator(); ++it) {
