@@ -8,6 +8,7 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/report/figures.h"
+#include "allocsim/report/html_report.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
@@ -140,6 +141,8 @@ CompletedScenario write_results(const Scenario& scenario, ScenarioResult result,
       done.figures.push_back(done.directory + file.substr(staged.path().size()));
     }
   }
+  // After the charts, which it embeds.
+  write_report_html(staged.path(), scenario, done.result, done.outcomes);
   staged.commit();
   return done;
 }
