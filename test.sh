@@ -7,7 +7,8 @@
 # the regression expectations of scenarios/regression/ (allocsim check) and the quick
 # conformance checks against the real samplers (scripts/conformance.sh --quick), and
 # a few real runs of the Go, jemalloc and gperftools profile programs whose sites'
-# intervals must cover their known bytes (scripts/profile-real-check.sh).
+# intervals must cover their known bytes (scripts/profile-real-check.sh), and, with
+# chromium installed, a report.html rendered offline (scripts/report-browser-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -30,4 +31,7 @@ build/bin/allocsim check --quiet --out build/regression-results \
   scenarios/figures/scalene-free-trigger.json \
   scenarios/figures/datadog-ruby-clamp.json  # figures whose derivation is their check (2, 2, 2, 3, 0.3, 1.5 s)
 scripts/conformance.sh --quick
+# report.html opened offline in headless Chromium (apt-get install -y chromium)
+if command -v chromium > /dev/null; then scripts/report-browser-check.sh; fi
 scripts/profile-real-check.sh
+if [ -d ../shared/corpus ]; then scripts/check-corpus-profiles.sh; fi  # the shared corpus of real profiles, when present

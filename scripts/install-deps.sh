@@ -15,6 +15,7 @@ packages=(
   libjemalloc-dev libgoogle-perftools-dev golang-go openjdk-17-jdk-headless
   libopenmpi-dev openmpi-bin
   linux-perf
+  chromium
 )
 
 missing=()

@@ -4,9 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <vector>
 
 #include "test_support.h"
+#include "testing/build_paths.h"
 
 namespace allocsim {
 namespace {
@@ -184,6 +188,67 @@ TEST_F(CliTest, SchemesJsonListsEverySchemeWithParameters) {
   }
   EXPECT_NE(std::find(names.begin(), names.end(), "poisson"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "per-byte"), names.end());
+}
+
+// One spelling of each flag everywhere, the other accepted: --no-charts (alias
+// --no-chart), -q for --quiet, -j for --threads; each command's --help ends in examples.
+TEST_F(CliTest, FlagSpellingsShortFlagsAndHelpExamples) {
+  const std::string scenario = write("s.json", kScenario);
+  for (const std::string flags : {"-q -j 2 --no-charts", "--quiet --threads 2 --no-chart"}) {
+    const auto r = run_cli("run " + flags + " --out " + out() + " " + scenario, true);
+    EXPECT_EQ(r.exit_code, 0) << flags << "\n" << r.output;
+    EXPECT_TRUE(fs::exists(out() + "/cli-demo/metrics.csv")) << flags;
+    EXPECT_FALSE(fs::exists(out() + "/cli-demo/charts")) << flags;
+  }
+  for (const char* command : {"run", "check", "merge", "evaluate", "schemes", "interval", "plot", "trace", "advise",
+                              "conformance", "profile", "margins"}) {
+    const auto help = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(help.exit_code, 0) << command;
+    EXPECT_NE(help.output.find("Examples:\n  allocsim "), std::string::npos) << command << "\n" << help.output;
+  }
+  for (const char* command : {"run", "check", "merge", "evaluate", "conformance"}) {
+    EXPECT_NE(run_cli(std::string(command) + " --help").output.find("--no-charts,--no-chart"), std::string::npos)
+        << command;
+  }
+}
+
+// The README and every page of docs/ link only to files that exist (the pages once
+// linked back to ../../README.md, outside the repository), and the terms allocsim
+// prints are explained in docs/glossary.md, which the top-level --help points to.
+TEST_F(CliTest, DocsLinksResolveAndTheGlossaryIsPointedTo) {
+  const fs::path source = allocsim::testing::source_dir();
+  std::vector<fs::path> pages = {source / "README.md"};
+  for (const auto& entry : fs::directory_iterator(source / "docs")) {
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  const std::regex link(R"(\]\(([^)\s#]+)(#[^)\s]*)?\))");
+  for (const fs::path& page : pages) {
+    std::ifstream in(page);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator m(text.begin(), text.end(), link), end; m != end; ++m) {
+      const std::string target = (*m)[1].str();
+      if (target.find("://") != std::string::npos) continue;
+      EXPECT_TRUE(fs::exists(page.parent_path() / target)) << page << " links to " << target;
+    }
+  }
+  const auto help = run_cli("--help");
+  EXPECT_NE(help.output.find("docs/glossary.md"), std::string::npos) << help.output;
+  std::ifstream in(source / "docs" / "glossary.md");
+  const std::string glossary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* term : {"wald", "Horvitz-Thompson", "Garwood", "Clopper-Pearson", "Šidák", "rRMSE", "misplcd"}) {
+    EXPECT_NE(glossary.find(term), std::string::npos) << term;
+  }
+}
+
+// --quiet silences progress, not where the results went.
+TEST_F(CliTest, QuietEvaluateStillSaysWhereTheResultsAre) {
+  const std::string trace = allocsim::testing::source_dir() + "/traces/bc.raw.zst";
+  const auto r =
+      run_cli("evaluate " + trace + " --scheme go -q -j 2 --replications 4 --no-charts --out " + out(), true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string last = "results in " + out() + "/evaluate-bc/ (report.html, metrics.csv, charts/)\n";
+  ASSERT_GE(r.output.size(), last.size()) << r.output;
+  EXPECT_EQ(r.output.substr(r.output.size() - last.size()), last) << r.output;
 }
 
 TEST_F(CliTest, VersionAndHelp) {

@@ -132,6 +132,23 @@ TEST_F(EvaluateCli, TextVerdictAndCharts) {
   }
 }
 
+// A --rate with two --windows gives each scheme an estimator per window: the profile
+// distance against the rate draws a series for each (it stopped with "two rows of
+// series "heapprofd" at x = 524288" after simulating).
+TEST_F(EvaluateCli, RateWithTwoWindowsDrawsASeriesPerWindow) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --rate 512KiB --window allocated" +
+                             " --window live_at_end --replications 8 --threads 2 --quiet --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string data = read_text(path("out") + "/evaluate-bc/charts/profile-distance.dat");
+  EXPECT_NE(data.find("\"heapprofd, bytes, per-sample weights summed\""), std::string::npos) << data;
+  EXPECT_NE(data.find("\"heapprofd, bytes, per-sample weights summed (live at the end)\""), std::string::npos) << data;
+  for (const char* chart : {"stack-error", "stack-seen"}) {
+    const std::string stacks = read_text(path("out") + "/evaluate-bc/charts/" + chart + ".dat");
+    EXPECT_NE(stacks.find("(live at the end)"), std::string::npos) << chart << "\n" << stacks;
+  }
+}
+
 // Bad input: one line naming the flag, exit 2, nothing written.
 TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
   const std::string common = " --out " + path("out") + " --save-scenario " + path("s.json");
@@ -146,6 +163,13 @@ TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
       {path("missing.zst") + " --scheme heapprofd", path("missing.zst") + ": no such file"},
       {kTrace + " --scheme heapprofd --window live", "--window"},
       {kTrace + " --scheme ocaml --rate 4KiB", "--rate: no scheme given takes a byte rate"},
+      // Beside a scheme that takes the byte rate, one that does not would keep its own
+      // rate under the label of the swept one.
+      {kTrace + " --scheme go --scheme per-allocation --rate 512KiB",
+       "--rate: --scheme per-allocation counts its rate in allocations, not bytes"},
+      {kTrace + " --scheme go --scheme heapprofd:rate=64KiB --rate 512KiB",
+       "--rate: --scheme heapprofd:rate=64KiB fixes its rate in --scheme"},
+      {kTrace + " --scheme go --scheme ocaml --rate 512KiB", "--rate: --scheme ocaml has no byte rate"},
   };
   for (const auto& [arguments, message] : cases) {
     const auto r = run_cli("evaluate " + arguments + common, true);
@@ -210,6 +234,31 @@ TEST(DidYouMean, NearestCloseNameOnly) {
   EXPECT_EQ(closest_name("xyz", known), "");
   EXPECT_EQ(did_you_mean("chekc", known), " (did you mean \"check\"?)");
   EXPECT_EQ(did_you_mean("plot", known), "");
+}
+
+// A word cut short gets the one name it begins like, if the shared beginning is long.
+TEST(DidYouMean, AbbreviationGetsTheNameItBeginsLike) {
+  const std::vector<std::string> keys = {"counter", "passthrough", "rate", "seeding"};
+  EXPECT_EQ(closest_name("passthru", keys), "passthrough");
+  EXPECT_EQ(closest_name("seed", keys), "seeding");
+  EXPECT_EQ(closest_name("pass", keys), "passthrough");
+  EXPECT_EQ(closest_name("co", keys), "");
+  const std::vector<std::string> twins = {"live_bytes", "live_count"};
+  EXPECT_EQ(closest_name("live_", twins), "");  // two names begin alike: no guess
+}
+
+TEST_F(EvaluateCli, UnknownKeysAndEstimatorsGetASuggestion) {
+  auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd:passthru=none --out " + path("out"), true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("passthru: unknown key (did you mean \"passthrough\"?)"), std::string::npos) << r.output;
+  std::ofstream(path("s.json")) << R"({"name": "e", "replications": 4, "trace": {"allocations": 50,
+    "sizes": {"distribution": "constant", "size": 100}}, "schemes": [{"scheme": "poisson", "rate": "4KiB"}],
+    "estimators": ["byte"]})";
+  r = run_cli("run --no-charts --out " + path("out") + " " + path("s.json"), true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("no scheme has an estimator \"byte\" (did you mean \"bytes\"?)"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(path("out")));
 }
 
 }  // namespace

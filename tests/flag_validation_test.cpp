@@ -124,6 +124,58 @@ TEST(FlagValidation, NanAndInfinityAreRefused) {
       dir);
 }
 
+// Every option that takes bytes reads units as scenarios do (json/byte_size.h), and
+// every probability a decimal, an exponent or a ratio: the output is the same as for
+// the plain number (one transform each in apps/allocsim/flag_checks.h).
+TEST(FlagValidation, ByteOptionsTakeUnitsAndProbabilitiesTakeRatios) {
+  const std::vector<std::pair<std::string, std::string>> same = {
+      {"interval --scheme go --samples 3 --size 1KiB --rate 512KiB --json",
+       "interval --scheme go --samples 3 --size 1024 --rate 524288 --json"},
+      {"interval --scheme heapprofd --samples 5 --size 1.5k --rate 32KiB --json",
+       "interval --scheme heapprofd --samples 5 --size 1536 --rate 32768 --json"},
+      {"interval --samples 3 --tail-bytes 4KiB --p 1/102400 --json",
+       "interval --samples 3 --tail-bytes 4096 --p 9.765625e-06 --json"},
+      {"interval --samples 3 --tail-bytes 4096 --p 1e-3 --level 19/20 --json",
+       "interval --samples 3 --tail-bytes 4096 --p 0.001 --level 0.95 --json"},
+      {"interval --table --p 1/1000 --json", "interval --table --p 0.001 --json"},
+      {"margins " + kSites + " --scheme go --rate 512KiB --false-failure 1/1000000 --json",
+       "margins " + kSites + " --scheme go --rate 524288 --false-failure 1e-6 --json"},
+      {"conformance go --rate 512KiB --alpha 1/1000 --simulate 2",
+       "conformance go --rate 524288 --alpha 0.001 --simulate 2"},
+  };
+  for (const auto& [with_units, plain] : same) {
+    const auto a = run_cli(with_units, true);
+    const auto b = run_cli(plain, true);
+    EXPECT_EQ(a.exit_code, 0) << with_units << "\n" << a.output;
+    EXPECT_EQ(a.output, b.output) << with_units << "\n" << plain;
+  }
+}
+
+TEST(FlagValidation, BadBytesAndProbabilitiesNameTheOptionAndTheValue) {
+  ScratchDirectory dir;
+  expect_refused(
+      {
+          {"margins " + kSites + " --scheme go --rate 5kB --out {out}", "--rate: ambiguous unit in \"5kB\""},
+          {"margins " + kSites + " --scheme go --rate 5XB --out {out}", "--rate: unknown unit in \"5XB\""},
+          {"margins " + kSites + " --scheme go --rate 0KiB --out {out}", "--rate: expected a number of bytes > 0"},
+          {"margins " + kSites + " --scheme go --rate 65536 --false-failure 1/0 --out {out}",
+           "--false-failure: expected a probability in (0, 1) such as 0.001, 1e-3 or 1/1000, got \"1/0\""},
+          {"margins " + kSites + " --scheme go --rate 65536 --min-share 3/2 --out {out}", "--min-share"},
+          {"conformance go --rate 1.5 --out {out}", "--rate: expected a whole number of bytes from 0 to 1073741824"},
+          {"conformance go --rate 2GiB --out {out}", "--rate: expected a whole number of bytes"},
+          {"conformance go --alpha 1/1 --out {out}", "--alpha: expected a probability in [1e-12, 0.5]"},
+          {"interval --samples 3 --tail-bytes 0.5 --p 0.01", "--tail-bytes: expected a whole number of bytes"},
+          {"interval --samples 3 --tail-bytes 4096 --p 1/x", "--p: expected a probability"},
+          {"interval --samples 3 --tail-bytes 4096 --p /2", "--p: expected a probability"},
+          {"interval --samples 3 --tail-bytes 4096 --p 1//2", "--p: expected a probability"},
+          {"interval --scheme go --samples 3 --size 1KB --rate 512KiB", "--size: ambiguous unit in \"1KB\""},
+          {"interval --scheme go --samples 3 --size 1KiB --rate -512KiB", "--rate: expected a number of bytes > 0"},
+          {"profile " + kHeap + " --level 1/1 --csv {out}", "--level: expected a probability in (0, 1)"},
+          {"advise " + kTrace + " --total-error 1/50x --out {out}", "--total-error: expected a probability"},
+      },
+      dir);
+}
+
 // Bands leave each site's share of the rate only by the mass their distributions
 // leave out, known to ~1e-16 per count (margins.h): the floor and the per-site guard.
 TEST(FlagValidation, FalseFailureBelowWhatTheBandsResolveIsRefused) {

@@ -176,7 +176,7 @@ TEST(ProfileReaders, BadInputIsRefusedWithOneLine) {
   expect_refused("heap_v2/64\n@ 0x1\n  t*: 9007199254740993: 9007199254740993 [0: 0]\nMAPPED_LIBRARIES:\n",
                  "beyond 2^52");
   expect_refused("heap profile: 1: 2 [1: 2] @ heap_v2/0\n", "rate 0");
-  expect_refused("heap profile: 1: 2 [1: 2] @ heap/64\n", "no \"heap profile: ... @ heap_v2/RATE\" header");
+  expect_refused("heap profile: 1: 2 [1: 2] @ heapy/64\n", "of kind \"heapy/64\"");
   expect_refused("heap_v2/64\n@ 0x1\n  t*: 0: 0 [0: 0]\nMAPPED_LIBRARIES:\n", "no sampled inuse records");
   ReadOptions alloc;
   alloc.window = "alloc";

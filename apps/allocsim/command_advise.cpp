@@ -125,22 +125,22 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   command
       ->add_option("--total-error", o->total_error,
                    "target: total bytes within +-e (a fraction; default with no target given: 0.02)")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--confidence", o->confidence, "confidence of the total target")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--stack-share", o->stack_share, "stack targets apply to stacks holding >= this fraction of bytes")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--stack-mape", o->stack_mape,
                    "target: MAPE of each such stack <= m (a fraction; default with no target given: 0.1)")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--stack-seen", o->stack_seen,
                    "target: each such stack seen with probability >= q (default with no target given: 0.99)")
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--replications", o->replications,
                    "Monte Carlo replications to confirm each choice (0: none, else at least 2)")
@@ -157,7 +157,7 @@ void add_advise_command(CLI::App& app, int& exit_code) {
                    "--out: the expected samples (per MB of requests) the probability curves are drawn at")
       ->capture_default_str()
       ->check(positive_number());
-  command->add_option("--threads", o->threads, "worker threads of the Monte Carlo check (default: all cores)")
+  command->add_option("-j,--threads", o->threads, "worker threads of the Monte Carlo check (default: all cores)")
       ->check(thread_count());
   command->add_flag("--json", o->json, "print JSON");
   command->callback([o, &exit_code] {

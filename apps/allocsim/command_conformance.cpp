@@ -50,14 +50,14 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   command
       ->add_option_function<std::uint64_t>(
           "--rate", [options](std::uint64_t rate) { options->run.rate = rate; },
-          "sampling rate in bytes (default: the system's)")
-      ->check(whole_number(0, kMaxConformanceRate));  // below 2: conformance_plan says why
+          "sampling rate in bytes: 524288, 512KiB (default: the system's)")
+      ->transform(whole_byte_count(0, kMaxConformanceRate));  // below 2: conformance_plan says why
   command->add_option("--scale", options->run.plan_scale, "multiply the plan's allocation counts")
       ->capture_default_str()
       ->check(positive_number());
   command->add_option("--alpha", options->run.alpha, "family-wise false-alarm rate of the verdict")
       ->capture_default_str()
-      ->check(real_number({1e-12, 0.5}));
+      ->transform(probability({1e-12, 0.5}));
   command->add_option("--jobs", options->run.parallel, "driver processes at a time")
       ->capture_default_str()
       ->check(whole_number(1, 4096));
@@ -67,14 +67,14 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
   command
-      ->add_option("--threads", options->run.threads,
+      ->add_option("-j,--threads", options->run.threads,
                    "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
       ->check(thread_count());
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
       ->capture_default_str();
   command->add_option("--build-dir", options->run.build_dir, "where drivers are built")->capture_default_str();
-  command->add_flag("--no-chart", options->no_chart, "skip the gnuplot chart");
+  command->add_flag("--no-charts,--no-chart", options->no_chart, "skip the gnuplot chart");
   command
       ->add_option("--simulate", options->simulate,
                    "judge N simulated conformance runs drawn from the model instead (false alarms, power)")

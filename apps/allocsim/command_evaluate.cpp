@@ -69,9 +69,9 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
   command->add_option("--name", o->request.name, "scenario name and results folder (default: evaluate-<trace>)");
   command->add_option("--save-scenario", o->save_scenario, "also write the scenario built here to this file");
   command->add_option("--out", o->run.out, "directory the results go under")->capture_default_str();
-  command->add_option("--threads", o->run.threads, "worker threads (default: all cores)")->check(thread_count());
-  command->add_flag("--no-charts", o->run.no_charts, "do not draw charts");
-  command->add_flag("--quiet", o->run.quiet, "no progress line");
+  command->add_option("-j,--threads", o->run.threads, "worker threads (default: all cores)")->check(thread_count());
+  command->add_flag("--no-charts,--no-chart", o->run.no_charts, "do not draw charts");
+  command->add_flag("-q,--quiet", o->run.quiet, "no progress line (the last line still says where the results are)");
   add_verdict_options(*command, o->verdict);
   command->callback([o, &exit_code] {
     handle_interrupts();
@@ -90,8 +90,8 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     nlohmann::ordered_json verdicts;
     report_verdict(scenario, done, o->verdict, verdicts);
     if (o->verdict.json) std::printf("%s\n", json_text(verdicts.front(), 2).c_str());
-    if (!o->run.quiet && !o->verdict.json) {
-      std::fprintf(stderr, "results in %s/ (metrics.csv, charts/)%s\n", done.directory.c_str(),
+    if (!o->verdict.json) {  // --quiet too: it silences the progress, not where the results are
+      std::fprintf(stderr, "results in %s/ (report.html, metrics.csv, charts/)%s\n", done.directory.c_str(),
                    o->save_scenario.empty() ? "" : ("; scenario in " + o->save_scenario).c_str());
     }
     exit_code = 0;

@@ -229,13 +229,17 @@ void add_interval_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<IntervalOptions>();
   command->add_option("--samples", options->samples, "Sample events in the window (s >= 0)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
-  command->add_option("--tail-bytes", options->tail_bytes, "Sum over samples of size - offset (u >= s)")
-      ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
-  command->add_option("--p", options->p, "Per-byte sampling probability in (0, 1); --table default 1/102400")
-      ->check(open_fraction());
+  command
+      ->add_option("--tail-bytes", options->tail_bytes,
+                   "Sum over samples of size - offset in bytes (u >= s; 4096, 64KiB)")
+      ->transform(whole_byte_count(0, std::numeric_limits<std::int64_t>::max()));
+  command
+      ->add_option("--p", options->p,
+                   "Per-byte sampling probability in (0, 1): 1e-5, 1/102400 (--table default 1/102400)")
+      ->transform(open_fraction());
   command->add_option("--level", options->level, "Confidence level in (0, 1)")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--method", options->method, "exact, camp-paulson or both")->capture_default_str();
   command
       ->add_option("--rounding", options->rounding,
@@ -247,13 +251,14 @@ void add_interval_command(CLI::App& app, int& exit_code) {
   command->add_flag("--table", options->table, "Print the .NET document's quantile table for both methods");
   command->add_option("--scheme", options->scheme,
                       "Entry interval for this scheme's profiles (with --samples, --size, --rate)");
-  command->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme), below 2^64")
-      ->check(real_number({0, 0x1p64, true, true}));
+  command
+      ->add_option("--size", options->size, "Object size of the entry in bytes (with --scheme): 48, 1KiB, below 2^64")
+      ->transform(byte_amount({0, 0x1p64, true, true}));
   command
       ->add_option("--rate", options->rate,
                    "Sampling rate T of the scheme: mean bytes (allocations for per-allocation) "
-                   "between samples")
-      ->check(positive_number());
+                   "between samples: 524288, 512KiB")
+      ->transform(positive_byte_amount());
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([command, options, &exit_code] {
     run_interval(*command, *options);

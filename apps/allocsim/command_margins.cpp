@@ -132,12 +132,12 @@ void add_margins_command(CLI::App& app, int& exit_code) {
                    "Site list (.json with \"sites\"), trace file, or a scenario's trace object (.json)")
       ->required();
   command->add_option("--scheme", o->scheme, "Scheme of the profiler under test (allocsim schemes)")->required();
-  command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples)")
+  command->add_option("--rate", o->rate, "Its sampling rate T (mean bytes between samples): 524288, 512KiB")
       ->required()
-      ->check(positive_number());
+      ->transform(positive_byte_amount());
   command->add_option("--false-failure", o->margin.false_failure, "False-failure rate of the whole test")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command
       ->add_option("--split", o->split,
                    "How it is split over the sites: sidak (exact for independent sites) "
@@ -159,11 +159,11 @@ void add_margins_command(CLI::App& app, int& exit_code) {
                    "Trace workloads: check the stacks holding at least this share "
                    "of the bytes")
       ->capture_default_str()
-      ->check(real_number({0, 1, false, true}));
+      ->transform(probability({0, 1, false, true}));
   command->add_option("--check", o->check, "Check the bands by this many engine replications of the scheme")
       ->check(whole_number(0, kMaxReplications));
   command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(seed_number());
-  command->add_option("--threads", o->threads, "Worker threads of the check (default: all cores)")
+  command->add_option("-j,--threads", o->threads, "Worker threads of the check (default: all cores)")
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");

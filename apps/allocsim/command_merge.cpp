@@ -34,10 +34,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
       "merge", "join the part files of `run --shard K/N` into results/<scenario>/, as one `run` writes them");
   command->add_option("parts", *parts, "part files, one per shard, in any order")->required();
   command->add_option("--out", options->out, "directory the results go under")->capture_default_str();
-  command->add_option("--threads", options->threads, "worker threads for the set-up (default: all cores)")
+  command->add_option("-j,--threads", options->threads, "worker threads for the set-up (default: all cores)")
       ->check(thread_count());
-  command->add_flag("--quiet", options->quiet, "no progress line");
-  command->add_flag("--no-charts", options->no_charts, "do not render the scenario's charts and tables");
+  command->add_flag("-q,--quiet", options->quiet, "no progress line");
+  command->add_flag("--no-charts,--no-chart", options->no_charts, "do not render the scenario's charts and tables");
   command->callback([parts, options, &exit_code] {
     handle_interrupts();
     options->other_inputs = *parts;

@@ -16,7 +16,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
   auto quiet = std::make_shared<bool>(false);
   CLI::App* command = app.add_subcommand("plot", "redraw the charts and tables of results directories");
   command->add_option("results", *directories, "results directories (results/<scenario>)")->required();
-  command->add_flag("--quiet", *quiet, "print nothing");
+  command->add_flag("-q,--quiet", *quiet, "print nothing");
   command->callback([directories, quiet, &exit_code] {
     // Read every directory's specs first, so a bad one stops the command before anything is drawn.
     std::vector<FigureSpecs> specs;

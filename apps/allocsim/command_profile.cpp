@@ -66,9 +66,14 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("profile", "Intervals, detection limits and rank stability for a real heap profile");
   auto options = std::make_shared<ProfileOptions>();
   options->report.threads = default_thread_count();
-  command->add_option("file", options->path, "Go heap pprof (.pb.gz), jemalloc prof.dump or gperftools heap profile")
+  command
+      ->add_option(
+          "file", options->path,
+          "Go heap pprof (gzip'd or not) or debug=1 text, jemalloc prof.dump, gperftools/tcmalloc heap profile")
       ->required();
-  command->add_option("--window", options->read.window, "inuse (live at the dump) or alloc")->capture_default_str();
+  command->add_option("--window", options->read.window,
+                      "inuse (live at the dump) or alloc; default: the profile's own (alloc for Go's allocs "
+                      "profile), else inuse");
   command
       ->add_option("--jemalloc-unbias", options->jemalloc_unbias,
                    "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
@@ -78,14 +83,14 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       ->check(whole_number(1));
   command->add_option("--level", options->report.level, "Confidence level of the intervals")
       ->capture_default_str()
-      ->check(open_fraction());
+      ->transform(open_fraction());
   command->add_option("--replications", options->report.replications, "Parametric resamples for rank stability")
       ->capture_default_str()
       ->check(whole_number(1, kMaxReplications));
   command->add_option("--seed", options->report.seed, "Seed of the resamples")
       ->capture_default_str()
       ->check(seed_number());
-  command->add_option("--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
+  command->add_option("-j,--threads", options->report.threads, "Worker threads of the resamples (default: all cores)")
       ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");

@@ -28,8 +28,26 @@ struct NumberRange {
 };
 CLI::Validator real_number(NumberRange range);
 
-// (0, 1): probabilities, confidence levels, relative errors.
-inline CLI::Validator open_fraction() { return real_number({0, 1, true, true}); }
+// A probability or fraction in `range`, written as a decimal (0.001), with an exponent
+// (1e-3) or as a ratio of two such numbers (1/1000, 1/102400). A transform: give it to
+// ->transform(), which passes the option the value as a decimal number.
+CLI::Validator probability(NumberRange range);
+
+// (0, 1): probabilities, confidence levels, relative errors (->transform()).
+inline CLI::Validator open_fraction() { return probability({0, 1, true, true}); }
+
+// A number of bytes in `range`, with or without a unit as in scenarios: 4096, 4k,
+// 512KiB, 1.5MiB (allocsim/json/byte_size.h: powers of 1024; "kB" is refused as
+// ambiguous). A transform: ->transform() passes the option the number of bytes;
+// ->check() only checks and leaves the text as written (for options read later as a
+// scenario's byte sizes).
+CLI::Validator byte_amount(NumberRange range);
+// Any number of bytes > 0.
+inline CLI::Validator positive_byte_amount() {
+  return byte_amount({0, std::numeric_limits<double>::max(), true, false});
+}
+// A whole number of bytes in [low, high] (->transform()).
+CLI::Validator whole_byte_count(std::uint64_t low, std::uint64_t high);
 // Any finite number > 0.
 inline CLI::Validator positive_number() { return real_number({0, std::numeric_limits<double>::max(), true, false}); }
 

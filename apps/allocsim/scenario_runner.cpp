@@ -8,6 +8,7 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/report/figures.h"
+#include "allocsim/report/html_report.h"
 #include "allocsim/report/results_writer.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/util/error.h"
@@ -61,12 +62,12 @@ void check_source_name(const Scenario& scenario) {
 void add_scenario_options(CLI::App& command, ScenarioOptions& options) {
   command.add_option("scenarios", options.files, "scenario JSON files")->required();
   command.add_option("--out", options.out, "directory the results go under")->capture_default_str();
-  command.add_option("--threads", options.threads, "worker threads (default: all cores)")->check(thread_count());
+  command.add_option("-j,--threads", options.threads, "worker threads (default: all cores)")->check(thread_count());
   command.add_option("--seed", options.seed, "override the scenarios' seed")->check(seed_number());
   command.add_option("--replications", options.replications, "override the scenarios' replications")
       ->check(whole_number(kMinReplications, kMaxReplications));
-  command.add_flag("--quiet", options.quiet, "no progress line");
-  command.add_flag("--no-charts", options.no_charts, "do not render the scenarios' charts and tables");
+  command.add_flag("-q,--quiet", options.quiet, "no progress line");
+  command.add_flag("--no-charts,--no-chart", options.no_charts, "do not render the scenarios' charts and tables");
   command.add_option("--replay", options.replay, "override the scenarios' replay mode")
       ->check(CLI::IsMember({"skip_ahead", "streaming"}));
 }
@@ -140,6 +141,8 @@ CompletedScenario write_results(const Scenario& scenario, ScenarioResult result,
       done.figures.push_back(done.directory + file.substr(staged.path().size()));
     }
   }
+  // After the charts, which it embeds.
+  write_report_html(staged.path(), scenario, done.result, done.outcomes);
   staged.commit();
   return done;
 }

@@ -18,6 +18,7 @@ inline nlohmann::json sample_often_parameters(const SchemeDescriptor& d) {
   if (d.name == "optimal-size-class") params["samples"] = 50;  // no rate: its budget
   if (d.name == "gperftools") params["startup_counter"] = 0;   // no unsampled start
   if (d.name == "jfr") params["tlab"] = 1024;                  // no rate (events/s): small TLABs refill often
+  if (d.name == "bun") params["min_interval"] = 0;             // its floor (64 KiB) is above the lowered rate
   if (d.name == "ddprof-java") {                               // no rate (a PID sets it): start at 256 bytes
     params["interval"] = 256;
     params["floor"] = 256;

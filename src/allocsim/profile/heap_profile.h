@@ -41,6 +41,16 @@ inline constexpr std::size_t kMaxFrames = std::size_t{1} << 23;
 // a bare "@" when unwinding failed; pprof a sample without locations).
 inline constexpr const char* kNoFrames = "(no frames)";
 
+// The note of a profile whose every record has an empty stack.
+inline constexpr const char* kAllStacksEmpty =
+    "every record has an empty stack: the profiler could not unwind (as in jemalloc#1461), so the numbers "
+    "belong to no call site";
+
+// What allocsim reads, closing each refusal of a file it does not.
+inline constexpr const char* kReadableFormats =
+    "allocsim reads heap profiles: pprof (gzip'd or not: Go heap/allocs), Go debug=1 text (heap/2R), "
+    "jemalloc heap_v2, gperftools heap_v2 and heapprofile, tcmalloc heapz_v2";
+
 struct HeapProfile {
   std::string path;
   std::string format;  // "pprof", "jemalloc heap_v2", "gperftools heap_v2"
@@ -49,6 +59,7 @@ struct HeapProfile {
   std::vector<std::string> value_names;  // names of ProfileEntry::values, with units
   std::vector<ProfileEntry> entries;     // records with at least one sample
   std::string samples_note;              // how the samples were recovered
+  std::string note;                      // one line on what the numbers cannot say, or empty
 };
 
 // Estimates beyond 2^62 objects (or of bytes that are not finite) are refused: no

@@ -96,31 +96,63 @@ std::int64_t size_label(const pprof::Sample& sample, const StringTable& strings)
   return 0;
 }
 
+// The window a profile shows by default: its default_sample_type's (Go's allocs
+// profile names alloc_space, runtime/pprof writeHeapProto), else inuse when the
+// profile has it, else alloc when only that is there.
+std::string default_window(const pprof::Profile& profile, const StringTable& strings) {
+  if (profile.default_sample_type() != 0) {
+    const std::string& name = strings.at(profile.default_sample_type(), "default_sample_type");
+    if (name.rfind("alloc_", 0) == 0) return "alloc";
+    if (name.rfind("inuse_", 0) == 0) return "inuse";
+  }
+  if (sample_type_index(profile, strings, "inuse_space") < 0 &&
+      sample_type_index(profile, strings, "alloc_space") >= 0) {
+    return "alloc";
+  }
+  return "inuse";
+}
+
 }  // namespace
 
-HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& window) {
+HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& asked_window) {
   const pprof::Profile message = parse_message(data, path);
   const StringTable strings(message, path);
-  const int objects_index = sample_type_index(message, strings, window + "_objects");
-  const int bytes_index = sample_type_index(message, strings, window + "_space");
+  const std::string window = asked_window.empty() ? default_window(message, strings) : asked_window;
+  int objects_index = sample_type_index(message, strings, window + "_objects");
+  int bytes_index = sample_type_index(message, strings, window + "_space");
+  // Node.js (V8's SamplingHeapProfiler through pprof-nodejs) writes objects/space, or
+  // inuse_objects/inuse_space as Pyroscope renames them, never a "bytes" label: what
+  // is live, scaled by V8's ScaleSample, rounded half up.
+  const bool v8_types = objects_index < 0 && window == "inuse" && sample_type_index(message, strings, "objects") >= 0 &&
+                        sample_type_index(message, strings, "space") >= 0;
+  if (v8_types) {
+    objects_index = sample_type_index(message, strings, "objects");
+    bytes_index = sample_type_index(message, strings, "space");
+  }
   if (objects_index < 0 || bytes_index < 0) {
     throw InputError(path + ": not a Go heap profile with " + window + "_objects and " + window +
-                     "_space (its sample types: " + sample_type_list(message, strings) + ")");
+                     "_space (its sample types: " + sample_type_list(message, strings) + "); " + kReadableFormats);
   }
   if (message.period() <= 0) {
     throw InputError(path + ": sampling rate (period) is " + std::to_string(message.period()) + ", not a rate >= 1");
   }
+  bool any_size_label = false;
+  for (const auto& sample : message.sample()) any_size_label = any_size_label || size_label(sample, strings) > 0;
+  const bool v8 = v8_types || (!any_size_label && message.sample_size() > 0 &&
+                               sample_type_index(message, strings, "alloc_objects") < 0);
   HeapProfile profile;
   profile.path = path;
-  profile.format = "pprof";
+  profile.format = v8 ? "v8 pprof" : "pprof";
   profile.window = window;
   profile.model = model_for_profile_format(profile.format, static_cast<double>(message.period()));
   for (const auto& type : message.sample_type()) {
     profile.value_names.push_back(strings.at(type.type(), "sample_type") + "/" +
                                   strings.at(type.unit(), "sample_type"));
   }
-  profile.samples_note = "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
-                         "record's \"bytes\" label";
+  profile.samples_note = v8 ? "samples are the written values unscaled by V8's ScaleSample (rounded half up), "
+                              "exact for a record of one size"
+                            : "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
+                              "record's \"bytes\" label";
   const double rate = static_cast<double>(message.period());
   const auto frames = location_frames(message, strings, path);
   std::size_t frame_count = 0;
@@ -133,7 +165,15 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     }
     const auto objects = static_cast<double>(sample.value(objects_index));
     const auto bytes = static_cast<double>(sample.value(bytes_index));
-    if (objects < 0 || bytes < 0 || (objects == 0) != (bytes == 0) || objects > kMaxSamples) {
+    if (objects < 0 || bytes < 0) {
+      throw InputError(where + " has negative values (" + window + "_objects " +
+                       std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
+                       std::to_string(sample.value(bytes_index)) +
+                       "): a delta profile (one dump less another, as Parca and Datadog store them), not the "
+                       "counts of a heap profile; " +
+                       kReadableFormats);
+    }
+    if ((objects == 0) != (bytes == 0) || objects > kMaxSamples) {
       throw InputError(where + " has impossible values (" + window + "_objects " +
                        std::to_string(sample.value(objects_index)) + ", " + window + "_space " +
                        std::to_string(sample.value(bytes_index)) + ")");
@@ -156,7 +196,16 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     // scaleHeapSample: written = floor(k f); rate 1 means every allocation, f = 1.
     const double scale = rate <= 1 ? 1.0 : 1.0 / -std::expm1(-entry.object_size / rate);
     const double unscaled = objects / scale;
-    entry.samples = std::fmax(1.0, std::ceil(unscaled - 1e-9 * unscaled));
+    if (v8) {
+      // V8's ScaleSample writes floor(k f + 0.5) per (node, size): written/f lies within
+      // 0.5/f <= 0.5 of k, so k is its nearest whole number when the record holds one
+      // size (its space a whole multiple of its objects); else the sizes are mixed.
+      entry.mixed_sizes = std::fmod(bytes, objects) != 0;
+      entry.samples_approximate = entry.mixed_sizes;
+      entry.samples = std::fmax(1.0, std::round(unscaled));
+    } else {
+      entry.samples = std::fmax(1.0, std::ceil(unscaled - 1e-9 * unscaled));
+    }
     entry.estimate_objects = objects;
     entry.estimate_bytes = bytes;
     entry.values.assign(sample.value().begin(), sample.value().end());

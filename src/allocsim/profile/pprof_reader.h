@@ -15,7 +15,8 @@
 
 namespace allocsim::profile {
 
-// `data` is the decompressed protobuf.
+// `data` is the decompressed protobuf; an empty `window` is the profile's default
+// (default_sample_type: alloc_space in Go's allocs profile), else inuse.
 HeapProfile read_pprof(const std::string& data, const std::string& path, const std::string& window);
 
 }  // namespace allocsim::profile

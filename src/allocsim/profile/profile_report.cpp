@@ -82,6 +82,7 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
                 profile.window.c_str(), number(profile.model.rate).c_str(), profile.entries.size());
   out += line;
   out += "model: " + model_name(profile.model.kind) + "; " + profile.samples_note + "\n";
+  if (!profile.note.empty()) out += "note: " + profile.note + "\n";
   std::snprintf(line, sizeof line,
                 "an entry of B true bytes is missing with probability exp(-B/T): it needs %s bytes "
                 "for a 50%% chance to appear, %s for 95%%\n",
@@ -160,7 +161,7 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
          {"p_in_top", row.in_top},
          {"p_value_equal_next", row.p_value_next < 0 ? nlohmann::json() : nlohmann::json(row.p_value_next)}});
   }
-  const nlohmann::json document = {
+  nlohmann::json document = {
       {"path", profile.path},
       {"format", profile.format},
       {"system", profile.model.system},
@@ -175,6 +176,7 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
       {"replications", report.options.replications},
       {"seed", report.options.seed},
       {"entries", entries}};
+  if (!profile.note.empty()) document["note"] = profile.note;
   return json_text(document, 2) + "\n";
 }
 

@@ -1,5 +1,6 @@
 #include "allocsim/profile/read_profile.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -22,24 +23,64 @@ bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
 }
 
+// Whether `data` opens as an uncompressed profile.proto: its first byte is the tag of
+// a Profile field with that field's wire type (1-6, 11: messages and strings; 7-10,
+// 12-14: numbers; 13 packed or not), and it holds bytes no text has (a protobuf's
+// small varints and lengths). dd-trace-go's fastdelta fixtures and Pyroscope's
+// heap.pb are such files; the wire scan then checks the rest.
+bool looks_like_protobuf(const std::string& data) {
+  if (data.empty()) return false;
+  const auto tag = static_cast<unsigned char>(data[0]);
+  const unsigned field = tag >> 3;
+  const unsigned wire = tag & 7;
+  const bool length = wire == 2 && ((field >= 1 && field <= 6) || field == 11 || field == 13);
+  const bool varint = wire == 0 && ((field >= 7 && field <= 10) || (field >= 12 && field <= 14));
+  if (!length && !varint) return false;
+  const std::size_t look = std::min<std::size_t>(data.size(), 4096);
+  for (std::size_t i = 0; i < look; ++i) {
+    const auto c = static_cast<unsigned char>(data[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return true;
+  }
+  return false;
+}
+
+// One line for a file allocsim does not read: what it is, when its first bytes say.
+[[noreturn]] void refuse_unknown(const std::string& contents, const std::string& path) {
+  std::string what = "neither pprof (gzip'd or not) nor a \"heap_v2/\" or \"heap profile:\" text header";
+  if (starts_with(contents, "--- heapz")) {
+    what = "a Java heapz text profile (pprof's legacy Java format, whose sampling allocsim does not model)";
+  } else if (starts_with(contents, "--- contention")) {
+    what = "a contention profile (lock waits, not allocations)";
+  } else if (starts_with(contents, "threadcreate profile:") || starts_with(contents, "goroutine profile:")) {
+    what = "a Go " + contents.substr(0, contents.find(' ')) + " profile (stacks, not allocations)";
+  } else if (contents.size() >= 8 && contents.compare(0, 4, std::string(4, '\0')) == 0) {
+    what = "a legacy binary CPU profile (gperftools' profiler or Go before 1.9: time, not allocations)";
+  }
+  throw InputError(path + ": not a heap profile: " + what + "; " + kReadableFormats);
+}
+
 }  // namespace
 
 HeapProfile parse_profile(const std::string& contents, const std::string& path, const ReadOptions& options) {
-  if (options.window != "inuse" && options.window != "alloc") {
+  if (!options.window.empty() && options.window != "inuse" && options.window != "alloc") {
     throw InputError("--window must be inuse or alloc, got " + printable(options.window));
   }
+  // The text formats have no default window of their own: live objects, as their tools show.
+  const std::string text_window = options.window.empty() ? "inuse" : options.window;
   HeapProfile profile;
   if (is_gzip(contents)) {
     profile = read_pprof(gunzip(contents, path, kMaxPprofBytes), path, options.window);
   } else if (starts_with(contents, "heap_v2/")) {
-    profile = read_jemalloc_heap(contents, path, options.window, options.jemalloc_unbias);
+    profile = read_jemalloc_heap(contents, path, text_window, options.jemalloc_unbias);
   } else if (starts_with(contents, "heap profile:")) {
-    profile = read_gperftools_heap(contents, path, options.window);
+    profile = read_gperftools_heap(contents, path, text_window);
+  } else if (looks_like_protobuf(contents)) {
+    if (contents.size() > kMaxPprofBytes) throw InputError(path + ": a protobuf larger than 256 MiB (the limit)");
+    profile = read_pprof(contents, path, options.window);
   } else {
-    throw InputError(path + ": not a heap profile (neither gzip'd pprof nor a \"heap_v2/\" or "
-                            "\"heap profile:\" text header)");
+    refuse_unknown(contents, path);
   }
-  if (profile.entries.empty()) throw InputError(path + ": no sampled " + options.window + " records");
+  if (profile.entries.empty()) throw InputError(path + ": no sampled " + profile.window + " records");
   return profile;
 }
 

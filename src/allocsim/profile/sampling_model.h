@@ -17,6 +17,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace allocsim {
 class Scheme;
@@ -61,6 +62,16 @@ SamplingModel with_pass_through(SamplingModel model, const Scheme& scheme);
 // The model of the system that writes heap profiles of `format` ("pprof", "jemalloc
 // heap_v2", "gperftools heap_v2": SchemeDescriptor::profile_formats) at `rate`.
 SamplingModel model_for_profile_format(std::string_view format, double rate);
+
+// The model of a profile that records every allocation (gperftools' or jemalloc's
+// "@ heapprofile", Go at MemProfileRate 1): p = 1, each entry's interval a point.
+// `system` names who wrote it.
+inline SamplingModel unsampled_model(std::string system) {
+  return {ModelKind::per_allocation_fixed, 1.0, std::move(system)};
+}
+inline bool is_unsampled(const SamplingModel& model) {
+  return model.kind == ModelKind::per_allocation_fixed && model.rate == 1.0;
+}
 
 std::string model_name(ModelKind kind);  // "binomial (p = 1 - exp(-s/T))", ...
 // The model in words: model_name, and the pass-through size when there is one.

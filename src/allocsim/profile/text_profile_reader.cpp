@@ -25,7 +25,8 @@ struct Counts {
 struct Record {
   std::vector<std::string> frames;
   Counts counts;
-  std::string where;  // "path:line" of its counts
+  std::string where;   // "path:line" of its counts
+  bool mixed = false;  // the record's objects are of several sizes
 };
 
 std::string at_line(const std::string& path, std::size_t line) { return path + ":" + std::to_string(line); }
@@ -160,10 +161,11 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
     ProfileEntry entry;
     entry.frames = record.frames;
     entry.object_size = bytes / objects;
-    entry.mixed_sizes = mixed_sizes;
+    entry.mixed_sizes = mixed_sizes || record.mixed;
     entry.samples = objects;
     entry.samples_approximate = !samples_exact;
-    const double scale = 1.0 / -std::expm1(-entry.object_size / profile.model.rate);
+    // An unsampled profile holds every allocation: its counts are the estimate.
+    const double scale = is_unsampled(profile.model) ? 1.0 : 1.0 / -std::expm1(-entry.object_size / profile.model.rate);
     entry.estimate_objects = objects * scale;
     entry.estimate_bytes = bytes * scale;
     entry.values = {static_cast<std::int64_t>(object_count), static_cast<std::int64_t>(byte_count)};
@@ -181,8 +183,22 @@ HeapProfile text_profile(const std::string& path, const char* format, const std:
   profile.path = path;
   profile.format = format;
   profile.window = window;
-  profile.model = model_for_profile_format(format, rate);
+  const std::string_view name = format;
+  profile.model = rate > 0                 ? model_for_profile_format(format, rate)
+                  : name == "go heap text" ? unsampled_model("go")
+                                           : unsampled_model("gperftools or jemalloc (unsampled)");
   return profile;
+}
+
+// The profile's note when every record's stack is a bare "@": the profiler could not
+// unwind (jemalloc#1461: jemalloc on ARM without a working unwinder wrote one
+// empty-stack record), so no entry can be told from another.
+void note_empty_stacks(HeapProfile& profile, const std::vector<Record>& records) {
+  if (records.empty()) return;
+  for (const Record& record : records) {
+    if (!record.frames.empty()) return;
+  }
+  profile.note = kAllStacksEmpty;
 }
 
 // Calls visit(line, where) for each non-empty line after the header up to the
@@ -193,7 +209,9 @@ template <class Visit>
 void for_each_record_line(Lines& lines, const std::string& path, Visit visit) {
   for (std::string_view line; lines.next(line);) {
     if (line.empty()) continue;
-    if (line == "MAPPED_LIBRARIES:") return;
+    // pprof's legacy parser ends the records at either (legacy_profile.go); google/pprof's
+    // cppbench.heap (tcmalloc heapz_v2) has the second.
+    if (line == "MAPPED_LIBRARIES:" || line == "--- Memory map: ---") return;
     visit(line, at_line(path, lines.number()));
   }
   throw InputError(at_line(path, lines.number()) +
@@ -238,24 +256,101 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
       throw InputError(where + ": unexpected line " + printable(line));
     }
   });
+  note_empty_stacks(profile, records);
   add_entries(profile, records, !unbias, true);
   return profile;
 }
+
+namespace {
+
+// The kinds of "heap profile:" text, told apart by the word after the header's "@"
+// (pprof's legacy_profile.go parseHeapHeader reads the same words).
+enum class HeapText { gperftools_v2, tcmalloc_heapz_v2, unsampled, go_debug1 };
+
+struct HeapHeader {
+  HeapText kind;
+  const char* format;
+  double rate;  // 0 for an unsampled profile
+};
+
+HeapHeader parse_heap_header(std::string_view line, const std::string& path) {
+  const std::string where = at_line(path, 1);
+  const std::size_t at = line.rfind(" @ ");
+  if (!starts_with(line, "heap profile:") || at == std::string_view::npos) {
+    throw InputError(where + ": not a heap profile (no \"heap profile: ... @ KIND\" header); " + kReadableFormats);
+  }
+  const std::string_view tag = line.substr(at + 3);
+  const auto rate_after = [&](std::string_view mark) { return parse_rate(tag.substr(mark.size()), where); };
+  if (starts_with(tag, "heap_v2/")) return {HeapText::gperftools_v2, "gperftools heap_v2", rate_after("heap_v2/")};
+  if (starts_with(tag, "heapz_v2/")) {
+    return {HeapText::tcmalloc_heapz_v2, "tcmalloc heapz_v2", rate_after("heapz_v2/")};
+  }
+  if (tag == "heapprofile") return {HeapText::unsampled, "heapprofile (unsampled)", 0};
+  // Go's debug=1 text writes 2 x MemProfileRate after "heap/" (runtime/pprof
+  // writeHeapInternal); MemProfileRate 1 records every allocation.
+  if (starts_with(tag, "heap/")) {
+    const double rate = rate_after("heap/") / 2;
+    return {HeapText::go_debug1, "go heap text", rate <= 1 ? 0 : rate};
+  }
+  if (tag == "growth" || tag == "growthz") {
+    throw InputError(path + ": a heap growth profile (\"@ " + std::string(tag) +
+                     "\": the stacks at which the heap grew, each growth written whole, not sampled "
+                     "allocations), which has no sampling to put intervals on; " +
+                     kReadableFormats);
+  }
+  throw InputError(where + ": a \"heap profile:\" of kind " + printable(tag) + ", which allocsim does not know; " +
+                   kReadableFormats);
+}
+
+// A Go debug=1 record's objects mix sizes when its average in use and allocated
+// differ or is not whole (Go 1.19 keys records by stack and size; older Go did not).
+bool mixed_go_record(const Counts& counts) {
+  const auto uneven = [](unsigned long long objects, unsigned long long bytes) {
+    return objects > 0 && bytes % objects != 0;
+  };
+  if (uneven(counts.inuse_objects, counts.inuse_bytes) || uneven(counts.alloc_objects, counts.alloc_bytes)) return true;
+  return counts.inuse_objects > 0 && counts.alloc_objects > 0 &&
+         counts.inuse_bytes / counts.inuse_objects != counts.alloc_bytes / counts.alloc_objects;
+}
+
+// Go debug=1: one "c: b [c: b] @ 0x.." line per record, each followed by "#\t0x.."
+// symbol lines, then "# runtime.MemStats" lines; no "MAPPED_LIBRARIES:". Raw counts.
+HeapProfile read_go_heap_text(Lines& lines, HeapProfile profile, const std::string& text, const std::string& path) {
+  profile.samples_note = "raw counts (Go debug=1 text): samples exact";
+  std::vector<Record> records;
+  std::size_t frames = 0;
+  for (std::string_view line; lines.next(line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::string where = at_line(path, lines.number());
+    Counts counts;
+    const std::size_t rest = CountsParser(line, where).parse(counts);
+    const std::size_t at = line.find('@', rest);
+    if (at == std::string_view::npos) throw InputError(where + ": a record with no \"@\" stack");
+    check_profile_size(records.size() + 1, frames, path);
+    records.push_back({parse_frames(line.substr(at + 1), where, frames, path), counts, where, mixed_go_record(counts)});
+    frames += records.back().frames.size();
+  }
+  // Go ends every line with a newline: a last line without one was cut short.
+  if (!text.empty() && text.back() != '\n') {
+    throw InputError(at_line(path, lines.number()) + ": the profile ends inside a line (truncated?)");
+  }
+  note_empty_stacks(profile, records);
+  add_entries(profile, records, true, false);
+  return profile;
+}
+
+}  // namespace
 
 HeapProfile read_gperftools_heap(const std::string& text, const std::string& path, const std::string& window) {
   Lines lines(text);
   std::string_view line;
   lines.next(line);
-  const std::string_view magic = "heap profile:";
-  const std::string_view rate_mark = "@ heap_v2/";
-  const std::size_t rate_at = line.find(rate_mark);
-  if (!starts_with(line, magic) || rate_at == std::string_view::npos) {
-    throw InputError(at_line(path, 1) +
-                     ": not a gperftools heap profile (no \"heap profile: ... @ heap_v2/RATE\" header)");
-  }
-  HeapProfile profile = text_profile(path, "gperftools heap_v2", window,
-                                     parse_rate(line.substr(rate_at + rate_mark.size()), at_line(path, 1)));
-  profile.samples_note = "raw counts: samples exact";
+  const HeapHeader header = parse_heap_header(line, path);
+  HeapProfile profile = text_profile(path, header.format, window, header.rate);
+  if (header.kind == HeapText::go_debug1) return read_go_heap_text(lines, std::move(profile), text, path);
+  profile.samples_note = header.kind == HeapText::unsampled
+                             ? "unsampled (every allocation recorded): counts exact, intervals are points"
+                             : "raw counts: samples exact";
   // Records of one stack and one object size are merged; a line of several objects
   // of different sizes (HeapProfilerDump buckets) stays a mixed-size record.
   std::map<std::pair<std::vector<std::string>, double>, Record> merged;
@@ -291,7 +386,9 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
   std::vector<Record> records;
   records.reserve(merged.size());
   for (auto& [key, record] : merged) records.push_back(std::move(record));
-  add_entries(profile, records, true, mixed);
+  note_empty_stacks(profile, records);
+  // Unsampled counts are exact whatever the sizes a record mixes: its bytes are written.
+  add_entries(profile, records, true, mixed && header.kind != HeapText::unsampled);
   return profile;
 }
 

@@ -93,13 +93,21 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 }
 
 // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
+// With several windows each scheme has an estimator per window: a series each.
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
-                              bool stacks) {
+                              bool stacks, bool several_windows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   if (!stacks) return out;
-  const nlohmann::ordered_json series =
-      swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
-  const std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
+  nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
+  std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
+  nlohmann::ordered_json distance_series = "scheme";
+  std::string distance_title = "{scheme}";
+  if (several_windows) {
+    series.push_back("estimator");
+    distance_series = nlohmann::ordered_json{"scheme", "estimator"};
+    series_title += ", {estimator}";
+    distance_title += ", {estimator}";
+  }
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
                  {"title", subject + ": expected error of each stack's estimate against its size"},
@@ -146,8 +154,8 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                    {"y_min", 0},
                    {"y_label", "total variation distance (mean)"},
                    {"error", "se_distance"},
-                   {"series", "scheme"},
-                   {"series_title", "{scheme}"},
+                   {"series", distance_series},
+                   {"series_title", distance_title},
                    {"legend", "top left"}});
   }
   return out;
@@ -174,6 +182,23 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   if (swept && std::none_of(schemes.begin(), schemes.end(), [](const SchemeArgument& s) { return s.takes_rate(); })) {
     throw InputError("--rate: no scheme given takes a byte rate here (it is fixed in --scheme, or the scheme's "
                      "rate counts allocations or is a probability)");
+  }
+  // Each scheme beside one that does would keep its own rate while its rows, verdict
+  // and chart series carry the swept byte rate: refused rather than mislabelled.
+  for (const SchemeArgument& s : schemes) {
+    if (!swept || s.takes_rate()) continue;
+    const SchemeDescriptor* descriptor = find_scheme(s.name);
+    const ParameterInfo* rate = descriptor->rate_parameter();
+    std::string why;
+    if (rate != nullptr && rate->find_in(s.params) != nullptr) {
+      why = "fixes its rate in --scheme; drop " + rate->name + "= there, or evaluate it without --rate";
+    } else if (rate != nullptr && descriptor->rate->unit == RateUnit::allocations) {
+      why = "counts its rate in allocations, not bytes; set it as --scheme " + s.name + ":" + rate->name +
+            "=N and evaluate it without --rate";
+    } else {
+      why = "has no byte rate (its sampling is set by a probability or is fixed); evaluate it without --rate";
+    }
+    throw InputError("--rate: --scheme " + printable_unquoted(s.label) + " " + why);
   }
   nlohmann::ordered_json scheme_list = nlohmann::ordered_json::array();
   for (const SchemeArgument& s : schemes) {
@@ -213,7 +238,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
   }
-  scenario["charts"] = charts(subject, estimators, swept, stacks);
+  scenario["charts"] = charts(subject, estimators, swept, stacks, o.windows.size() > 1);
   return scenario;
 }
 

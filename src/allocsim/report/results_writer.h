@@ -6,8 +6,9 @@
 // profiles.csv when groups other than the total are evaluated (the distance of the
 // estimated profile from the true one) and, when
 // asked, estimates.csv (every replication's whole-trace estimate). The caller writes
-// them into a staged directory (util/staged_directory.h) and commits it as a whole, so
-// no file of an earlier run (an estimates.csv no longer asked for) survives.
+// them into a staged directory (util/staged_directory.h), beside the charts and
+// report.html (html_report.h), and commits it as a whole, so no file of an earlier
+// run (an estimates.csv no longer asked for) survives.
 #include <string>
 #include <vector>
 

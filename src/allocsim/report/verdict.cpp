@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/report/verdict_format.h"
 #include "allocsim/stats/result_tables.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/json_text.h"
@@ -104,29 +105,8 @@ Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std
 
 namespace {
 
-// "-0.012%", "3.1%", "45%": two significant digits below 10%, whole percents above.
-std::string percent(double fraction) {
-  if (std::isnan(fraction)) return "n/a";
-  const double p = 100 * fraction;
-  char text[32];
-  if (std::fabs(p) >= 9.95) {
-    std::snprintf(text, sizeof text, "%.0f%%", p);
-  } else {
-    std::snprintf(text, sizeof text, "%.2g%%", p);
-  }
-  return text;
-}
-
-std::string point_text(const Scenario& scenario, std::size_t point) {
-  std::string out;
-  for (std::size_t v = 0; v < scenario.sweep.size(); ++v) {
-    const nlohmann::json& value = scenario.points[point].values[v];
-    const bool byte_size = scenario.sweep[v].name == "rate" && value.is_number();
-    out += ", " + scenario.sweep[v].name + " " +
-           (byte_size ? bytes_exact(value.get<double>()) : format_sweep_value(value));
-  }
-  return out;
-}
+std::string percent(double fraction) { return verdict_percent(fraction); }
+std::string point_text(const Scenario& scenario, std::size_t point) { return verdict_point_text(scenario, point); }
 
 std::string shortened(const std::string& label, std::size_t width) {
   if (label.size() <= width) return label;

@@ -5,6 +5,7 @@
 #include "allocsim/sampler/references/per_byte.h"
 #include "allocsim/sampler/references/poisson.h"
 #include "allocsim/sampler/systems/async-profiler/async_profiler.h"
+#include "allocsim/sampler/systems/bun/bun.h"
 #include "allocsim/sampler/systems/chromium/chromium.h"
 #include "allocsim/sampler/systems/dd-trace-php/dd_trace_php.h"
 #include "allocsim/sampler/systems/dd-trace-rb/dd_trace_rb.h"
@@ -19,6 +20,7 @@
 #include "allocsim/sampler/systems/jfr/jfr.h"
 #include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/sampler/systems/memleak/memleak.h"
+#include "allocsim/sampler/systems/mimalloc/mimalloc.h"
 #include "allocsim/sampler/systems/memray/memray.h"
 #include "allocsim/sampler/systems/ocaml/ocaml.h"
 #include "allocsim/sampler/systems/scalene/scalene.h"
@@ -39,6 +41,7 @@ const std::vector<SchemeDescriptor>& scheme_registry() {
       v8_scheme(),         ocaml_scheme(),           dd_trace_php_scheme(),   optimal_size_class_scheme(),
       jfr_scheme(),        memleak_scheme(),         scalene_scheme(),        dd_trace_rb_scheme(),
       ddprof_java_scheme(),
+      mimalloc_scheme(),   bun_scheme(),
   };
   return registry;
 }

@@ -9,6 +9,7 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/scenario/result_files.h"
+#include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
@@ -303,7 +304,8 @@ void require_known_estimators(const Scenario& scenario) {
   for (std::size_t i = 0; i < scenario.estimators.size(); ++i) {
     if (known.count(scenario.estimators[i]) == 0) {
       throw InputError("$.estimators[" + std::to_string(i) + "]: no scheme has an estimator " +
-                       printable(scenario.estimators[i]));
+                       printable(scenario.estimators[i]) +
+                       did_you_mean(scenario.estimators[i], std::vector<std::string>(known.begin(), known.end())));
     }
   }
 }

@@ -38,7 +38,23 @@ std::string closest_name(std::string_view word, const std::vector<std::string>& 
       best_distance = distance;
     }
   }
-  return best;
+  if (!best.empty()) return best;
+  // An abbreviation or a word cut short: the longest shared beginning, if one name alone has it.
+  std::size_t best_prefix = 0;
+  bool unique = false;
+  for (const std::string& name : known) {
+    if (name == word) continue;
+    std::size_t n = 0;
+    while (n < word.size() && n < name.size() && lower(word[n]) == lower(name[n])) ++n;
+    if (n > best_prefix) {
+      best_prefix = n;
+      best = name;
+      unique = true;
+    } else if (n == best_prefix && n > 0) {
+      unique = false;
+    }
+  }
+  return unique && best_prefix >= 4 && 3 * best_prefix >= 2 * word.size() ? best : "";
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& known) {

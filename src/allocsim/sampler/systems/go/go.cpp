@@ -226,7 +226,7 @@ SchemeDescriptor go_scheme() {
       .rate = SchemeRate{},
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
-      .profile_formats = {"pprof"},
+      .profile_formats = {"pprof", "go heap text"},
       .conformance = {go_driver()},
       .estimator_legends = {{"bytes_merged", "bytes, merged per record then scaled (int64)"},
                             {"count_merged", "count, merged per record then scaled (int64)"},

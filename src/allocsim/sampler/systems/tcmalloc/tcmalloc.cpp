@@ -212,6 +212,7 @@ SchemeDescriptor tcmalloc_scheme() {
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
       .advice = AdviceRule{},
+      .profile_formats = {"tcmalloc heapz_v2"},
   };
 }
 

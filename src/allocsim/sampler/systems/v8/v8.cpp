@@ -124,6 +124,7 @@ SchemeDescriptor v8_scheme() {
       .rate = SchemeRate{},
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
+      .profile_formats = {"v8 pprof"},
       .estimator_legends = {{"bytes_rounded", "bytes, rounded per record"},
                             {"count_rounded", "count, rounded per record"}},
   };

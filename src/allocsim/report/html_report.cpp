@@ -1,0 +1,331 @@
+#include "allocsim/report/html_report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "allocsim/outputs/value_format.h"
+#include "allocsim/report/html_writer.h"
+#include "allocsim/report/inline_svg.h"
+#include "allocsim/report/monte_carlo_rows.h"
+#include "allocsim/report/verdict.h"
+#include "allocsim/report/verdict_format.h"
+#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/byte_units.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Inline, so that the page needs no other file; system fonts only.
+constexpr const char* kStyle = R"(
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1d2330;
+       max-width: 1150px; margin: 0 auto; padding: 1.5em 2em 4em; line-height: 1.45; }
+h1 { font-size: 1.7em; margin-bottom: 0.1em; }
+h2 { border-bottom: 2px solid #d8dde6; padding-bottom: 0.2em; margin-top: 2em; }
+h3 { margin: 1.2em 0 0.4em; font-size: 1.1em; }
+.sub { color: #5a6375; margin-top: 0; }
+.card { border: 1px solid #d8dde6; border-left: 5px solid #3a6fd8; border-radius: 4px; padding: 0.4em 1em 0.8em;
+        margin: 1em 0; background: #fafbfd; }
+.headline { font-size: 1.05em; }
+.big { font-weight: 600; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
+th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: left; vertical-align: top; }
+th { background: #eef1f6; font-weight: 600; }
+tr:nth-child(even) td { background: #f7f8fb; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.stack { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.85em; word-break: break-all; }
+.pass { color: #1a7f37; font-weight: 600; } .fail { color: #c62828; font-weight: 600; }
+.howto { background: #f4f6fa; border-radius: 4px; padding: 0.5em 1.2em; }
+.howto dt { font-weight: 600; margin-top: 0.5em; } .howto dd { margin-left: 1.2em; }
+figure { margin: 1em 0 2em; } figcaption { color: #5a6375; font-size: 0.9em; }
+figure svg { width: 100%; height: auto; max-width: 1100px; border: 1px solid #e3e7ee; }
+.wide { overflow-x: auto; } .wide td { white-space: nowrap; }
+footer { margin-top: 3em; color: #5a6375; font-size: 0.85em; }
+)";
+
+std::string entry_title(const Scenario& scenario, const SchemeVerdict& entry) {
+  return entry.scheme + verdict_point_text(scenario, entry.point) + ", " + entry.window;
+}
+
+std::string entry_id(std::size_t i) { return "entry-" + std::to_string(i + 1); }
+
+void cell(HtmlWriter& page, const std::string& text, bool numeric = false) {
+  if (numeric) {
+    page.element("td", text, {{"class", "num"}});
+  } else {
+    page.element("td", text);
+  }
+}
+
+void header_row(HtmlWriter& page, std::initializer_list<std::pair<const char*, bool>> columns) {
+  page.open("tr");
+  for (const auto& [name, numeric] : columns) {
+    if (numeric) {
+      page.element("th", name, {{"class", "num"}});
+    } else {
+      page.element("th", name);
+    }
+  }
+  page.close();
+}
+
+void expectations(HtmlWriter& page, const std::vector<ExpectationOutcome>& outcomes) {
+  if (outcomes.empty()) return;
+  std::size_t held = 0;
+  for (const ExpectationOutcome& o : outcomes) held += o.passed ? 1 : 0;
+  page.open("p", {{"class", "headline"}});
+  page.text("Expectations: ");
+  page.element("span", std::to_string(held) + " of " + std::to_string(outcomes.size()) + " hold",
+               {{"class", held == outcomes.size() ? "pass" : "fail"}});
+  page.close();
+  page.open("table");
+  header_row(page, {{"expectation", false}, {"row", false}, {"value", true}, {"test", false}, {"", false}});
+  for (const ExpectationOutcome& o : outcomes) {
+    page.open("tr");
+    cell(page, o.name);
+    cell(page, o.row);
+    cell(page, format_value(o.value, Unit::none, 6), true);
+    cell(page, o.bound);
+    page.element("td", o.passed ? "holds" : "FAILS", {{"class", o.passed ? "pass" : "fail"}});
+    page.close();
+  }
+  page.close();
+}
+
+// One entry of the verdict: the whole heap in a sentence, the profile, the largest
+// stacks and those probably missed; the numbers written as the text verdict writes them.
+void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdict& entry, std::size_t i) {
+  const Metrics& total = entry.total.row->metrics;
+  page.open("div", {{"class", "card"}, {"id", entry_id(i)}});
+  page.element("h3", entry_title(scenario, entry) + " (estimator " + entry.estimator + ")");
+  page.open("p", {{"class", "headline"}});
+  page.text("Whole heap " + bytes_approx(total.truth) + ": typical error ");
+  page.element("span", verdict_percent(total.mape), {{"class", "big"}});
+  page.text("; bias " + verdict_percent(total.rel_bias) + " ± " + verdict_percent(total.se_bias / total.truth) +
+            " (1 SE)");
+  if (entry.total.interval != nullptr) {
+    page.text("; its " + verdict_percent(entry.total.interval->metrics.level) + " " + entry.total.interval->interval +
+              " interval covers ");
+    page.element("span", verdict_percent(entry.total.interval->metrics.coverage), {{"class", "big"}});
+  }
+  page.text(".");
+  page.close();
+  if (entry.profile != nullptr) {
+    page.element("p", "Profile: " + verdict_percent(entry.profile->mean_distance) + " ± " +
+                          verdict_percent(entry.profile->se_distance) + " from the truth (total variation over " +
+                          std::to_string(entry.profile->groups) + " stacks: 0 exact, 100% disjoint).");
+  }
+  if (!entry.top_stacks.empty()) {
+    page.element("p", "Probably missed: " + std::to_string(entry.stacks_probably_missed) + " of " +
+                          std::to_string(entry.stacks) + " stacks (" + verdict_percent(entry.truth_probably_missed) +
+                          " of the bytes), each sampled in fewer than half of the profiles.");
+    page.open("table");
+    header_row(page, {{"largest stacks: true", true},
+                      {"typical error", true},
+                      {"P(seen)", true},
+                      {"covered", true},
+                      {"stack", false}});
+    for (const GroupVerdict& stack : entry.top_stacks) {
+      const Metrics& m = stack.row->metrics;
+      page.open("tr");
+      cell(page, bytes_approx(m.truth), true);
+      cell(page, verdict_percent(m.mape), true);
+      cell(page, verdict_percent(m.p_any_sample), true);
+      cell(page, stack.interval == nullptr ? "-" : verdict_percent(stack.interval->metrics.coverage), true);
+      page.element("td", stack.row->group, {{"class", "stack"}});
+      page.close();
+    }
+    page.close();
+  }
+  page.close();
+}
+
+void how_to_read(HtmlWriter& page, const Scenario& scenario) {
+  page.element("h2", "How to read this");
+  page.open("dl", {{"class", "howto"}});
+  const auto item = [&](const char* term, const std::string& text) {
+    page.element("dt", term);
+    page.element("dd", text);
+  };
+  item("Simulated profiles",
+       "Each scheme replays the trace " + std::to_string(scenario.replications) +
+           " times with independent random draws (seed " + std::to_string(scenario.seed) + "), as " +
+           std::to_string(scenario.replications) +
+           " runs of the real profiler would; each run's estimate is compared with the exact truth of the trace.");
+  item("Typical error", "|estimate − truth| / truth, averaged over the profiles: how far one profile's number is "
+                        "from the truth, typically.");
+  item("Bias", "mean estimate − truth. A relative bias within about 2 standard errors of 0 is consistent with "
+               "an unbiased estimator; a larger one is a systematic error that more profiles do not remove.");
+  item("Estimate [lower, upper]",
+       "Every Monte Carlo number is itself an estimate from a finite number of profiles. [lower, upper] is its " +
+           format_value(kMonteCarloLevel, Unit::percent) +
+           " interval, estimate ± 1.96 Monte Carlo standard errors (MC SE); more replications narrow it.");
+  item("P(seen) and probably missed", "the share of profiles that sample a stack at least once; a stack seen in "
+                                      "fewer than half of them is probably missed by a single profile.");
+  item("Coverage", "how often the scheme's own confidence interval contains the truth; a good interval covers "
+                   "about its nominal level.");
+  item("Profile distance", "total variation distance between the estimated and the true share of each stack: "
+                           "0 is an exact profile, 100% one with nothing in common with the truth.");
+  item("Files", "metrics.csv, intervals.csv and profiles.csv in this directory hold every number at full "
+                "precision; summary.json the scenario as run; charts/ the charts below as PNG and SVG.");
+  page.close();
+}
+
+void comparison(HtmlWriter& page, const Scenario& scenario, const Verdict& verdict) {
+  page.element("h2", "Comparison");
+  page.open("div", {{"class", "wide"}});
+  page.open("table");
+  page.open("tr");
+  page.element("th", "scheme");
+  for (const SweepVariable& v : scenario.sweep) page.element("th", v.name);
+  page.element("th", "window");
+  for (const char* name : {"truth", "typical error", "relative bias ± SE", "interval coverage", "profile distance",
+                           "stacks probably missed"}) {
+    page.element("th", name, {{"class", "num"}});
+  }
+  page.close();
+  for (std::size_t i = 0; i < verdict.entries.size(); ++i) {
+    const SchemeVerdict& entry = verdict.entries[i];
+    const Metrics& total = entry.total.row->metrics;
+    page.open("tr");
+    page.open("td");
+    page.element("a", entry.scheme, {{"href", std::string("#") + entry_id(i)}});
+    page.close();
+    for (std::size_t v = 0; v < scenario.sweep.size(); ++v) cell(page, verdict_sweep_value(scenario, entry.point, v));
+    cell(page, entry.window);
+    cell(page, bytes_approx(total.truth), true);
+    cell(page, verdict_percent(total.mape), true);
+    cell(page, verdict_percent(total.rel_bias) + " ± " + verdict_percent(total.se_bias / total.truth), true);
+    cell(page,
+         entry.total.interval == nullptr
+             ? "-"
+             : verdict_percent(entry.total.interval->metrics.coverage) + " (" +
+                   verdict_percent(entry.total.interval->metrics.level) + " " + entry.total.interval->interval + ")",
+         true);
+    cell(page, entry.profile == nullptr ? "-" : verdict_percent(entry.profile->mean_distance), true);
+    cell(page,
+         entry.stacks == 0 ? "-"
+                           : std::to_string(entry.stacks_probably_missed) + " of " + std::to_string(entry.stacks) +
+                                 " (" + verdict_percent(entry.truth_probably_missed) + " of bytes)",
+         true);
+    page.close();
+  }
+  page.close();
+  page.close();
+}
+
+std::string shown(double value, Unit unit) {
+  if (std::isnan(value)) return "n/a";
+  return format_value(value, unit, 3);
+}
+
+void estimates(HtmlWriter& page, const Scenario& scenario, const Verdict& verdict) {
+  page.element("h2", "Estimates");
+  page.element("p",
+               "The whole heap of each scheme, sweep point and window: each number with its " +
+                   format_value(kMonteCarloLevel, Unit::percent) + " Monte Carlo interval and standard error, over " +
+                   std::to_string(scenario.replications) + " simulated profiles.",
+               {{"class", "sub"}});
+  for (std::size_t i = 0; i < verdict.entries.size(); ++i) {
+    const SchemeVerdict& entry = verdict.entries[i];
+    page.element("h3", entry_title(scenario, entry) + ": truth " + bytes_approx(entry.total.row->metrics.truth),
+                 {{"id", entry_id(i) + "-estimates"}});
+    page.open("table");
+    header_row(page,
+               {{"quantity", false}, {"estimate", true}, {"[lower, upper]", true}, {"level", true}, {"MC SE", true}});
+    for (const MonteCarloEstimate& e : monte_carlo_estimates(entry)) {
+      page.open("tr");
+      cell(page, e.label);
+      cell(page, shown(e.estimate, e.unit), true);
+      const double half = kMonteCarloZ * e.se;
+      cell(page,
+           std::isnan(e.estimate) || std::isnan(e.se)
+               ? "n/a"
+               : std::string("[") + shown(e.estimate - half, e.unit) + ", " + shown(e.estimate + half, e.unit) + "]",
+           true);
+      cell(page, format_value(kMonteCarloLevel, Unit::percent), true);
+      cell(page, shown(e.se, e.unit), true);
+      page.close();
+    }
+    page.close();
+  }
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void charts(HtmlWriter& page, const Scenario& scenario, const std::string& results_dir) {
+  if (scenario.charts.empty()) return;
+  page.element("h2", "Charts");
+  for (std::size_t c = 0; c < scenario.charts.size(); ++c) {
+    const ChartSpec& chart = scenario.charts[c];
+    const fs::path file = fs::path(results_dir) / "charts" / (chart.name + ".svg");
+    if (!fs::exists(file)) {
+      page.element("p", (chart.title.empty() ? chart.name : chart.title) + ": not drawn (the run had --no-charts).",
+                   {{"class", "sub"}});
+      continue;
+    }
+    const std::optional<std::string> svg = inline_svg(read_text(file), std::string("c") + std::to_string(c + 1) + "-");
+    page.open("figure");
+    if (svg) {
+      page.raw(*svg);
+    } else {
+      page.element("p", "Not embedded: the SVG refers to files outside itself.");
+    }
+    page.element("figcaption", "charts/" + chart.name + ".svg (and .png)");
+    page.close();
+  }
+}
+
+}  // namespace
+
+std::string report_html(const Scenario& scenario, const ScenarioResult& result,
+                        const std::vector<ExpectationOutcome>& outcomes, const std::string& results_dir) {
+  const Verdict verdict = make_verdict(scenario, result);
+  HtmlWriter page;
+  page.open("html", {{"lang", "en"}});
+  page.open("head");
+  page.empty("meta", {{"charset", "utf-8"}});
+  page.empty("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
+  page.element("title", "allocsim report: " + scenario.name);
+  page.open("style");
+  page.raw(kStyle);
+  page.close();
+  page.close();
+  page.open("body");
+  page.element("h1", scenario.name);
+  if (!scenario.description.empty()) page.element("p", scenario.description, {{"class", "sub"}});
+  page.element("p",
+               "allocsim report: " + std::to_string(scenario.replications) +
+                   " simulated profiles per scheme and sweep point; every number below is read from the CSV "
+                   "files beside this page.",
+               {{"class", "sub"}});
+  page.element("h2", "Verdict");
+  expectations(page, outcomes);
+  for (std::size_t i = 0; i < verdict.entries.size(); ++i) verdict_card(page, scenario, verdict.entries[i], i);
+  if (verdict.entries.empty()) page.element("p", "No whole-heap row in the results: nothing to judge.");
+  how_to_read(page, scenario);
+  if (!verdict.entries.empty()) {
+    comparison(page, scenario, verdict);
+    estimates(page, scenario, verdict);
+  }
+  charts(page, scenario, results_dir);
+  page.element("footer", "Written by allocsim " ALLOCSIM_VERSION " from the result rows of metrics.csv, intervals.csv "
+                         "and profiles.csv in this directory (scenario " +
+                             scenario.source + ", seed " + std::to_string(scenario.seed) + ").");
+  return page.finish();
+}
+
+void write_report_html(const std::string& results_dir, const Scenario& scenario, const ScenarioResult& result,
+                       const std::vector<ExpectationOutcome>& outcomes) {
+  write_file_atomically((fs::path(results_dir) / "report.html").string(),
+                        report_html(scenario, result, outcomes, results_dir));
+}
+
+}  // namespace allocsim

@@ -1,0 +1,181 @@
+// report.html (report/html_report.h): the HTML writer's escaping and balance, a
+// gnuplot SVG made fit to embed, and the page `evaluate` and `run` write beside their
+// CSV files: well-formed, self-contained (nothing fetched from anywhere), holding the
+// verdict's numbers.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "allocsim/report/html_writer.h"
+#include "allocsim/report/inline_svg.h"
+#include "test_support.h"
+#include "testing/build_paths.h"
+#include "trace_test_files.h"
+
+namespace allocsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+TEST(HtmlEscape, EscapesMarkupCharactersOnly) {
+  EXPECT_EQ(html_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("± 3.1% of 1.4 MiB"), "± 3.1% of 1.4 MiB");
+}
+
+TEST(HtmlWriter, ClosesWhatItOpensAndEscapesTextAndAttributes) {
+  HtmlWriter page;
+  page.open("html");
+  page.open("body", {{"class", "a\"b"}});
+  page.element("p", "1 < 2");
+  page.empty("meta", {{"charset", "utf-8"}});
+  page.open("div");
+  page.open("span");
+  EXPECT_EQ(page.finish(), "<!DOCTYPE html>\n<html><body class=\"a&quot;b\"><p>1 &lt; 2</p>\n<meta charset=\"utf-8\">\n"
+                           "<div><span></span></div>\n</body>\n</html>\n");
+}
+
+TEST(HtmlWriter, CloseWithNothingOpenIsAProgrammingError) {
+  HtmlWriter page;
+  EXPECT_THROW(page.close(), std::logic_error);
+}
+
+constexpr const char* kGnuplotSvg = R"svg(<?xml version="1.0" encoding="utf-8"  standalone="no"?>
+<svg 
+ viewBox="0 0 1100 700"
+ xmlns="http://www.w3.org/2000/svg"
+ xmlns:xlink="http://www.w3.org/1999/xlink"
+>
+<defs><path id='gpPt0' d='M-1,0 h2'/><use xlink:href='#gpPt0' id="gpPt1"/></defs>
+<g id="gnuplot_plot_1" style="clip-path: url(#clip1)"><use xlink:href='#gpPt1'/></g>
+</svg>
+)svg";
+
+TEST(InlineSvg, DropsPrologAndNamespacesAndPrefixesEveryIdAndReference) {
+  const std::optional<std::string> svg = inline_svg(kGnuplotSvg, "c2-");
+  ASSERT_TRUE(svg.has_value());
+  EXPECT_EQ(svg->rfind("<svg", 0), 0u) << *svg;
+  EXPECT_EQ(svg->find("xmlns"), std::string::npos) << *svg;
+  EXPECT_EQ(svg->find("http"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("id='c2-gpPt0'"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("id=\"c2-gpPt1\""), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("xlink:href='#c2-gpPt0'"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("xlink:href='#c2-gpPt1'"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("url(#c2-clip1)"), std::string::npos) << *svg;
+  EXPECT_EQ(svg->substr(svg->size() - 6), "</svg>");
+}
+
+TEST(InlineSvg, RefusesAnSvgThatReachesOutside) {
+  // gnuplot's "mouse" option loads a script file; an image may name a file or a URL.
+  EXPECT_FALSE(inline_svg("<svg><script xlink:href='gnuplot_svg.js'/></svg>", "c1-"));
+  EXPECT_FALSE(inline_svg("<svg><image href=\"https://example.org/a.png\"/></svg>", "c1-"));
+  EXPECT_FALSE(inline_svg("<svg><g style=\"fill: url(pattern.svg#p)\"/></svg>", "c1-"));
+  EXPECT_FALSE(inline_svg("<svg><img src=\"a.png\"/></svg>", "c1-"));
+  EXPECT_FALSE(inline_svg("not an svg", "c1-"));
+}
+
+// Tags of `html` that do not balance, as "expected X, got Y" (empty: balanced). The
+// contents of <style> are skipped; void elements and "/>" open nothing.
+std::vector<std::string> unbalanced_tags(const std::string& html) {
+  static const std::set<std::string> kVoid = {"meta", "br", "img", "hr", "input", "link", "col", "source", "wbr"};
+  static const std::regex tag(R"(<(/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*?(/?)>)");
+  std::vector<std::string> problems;
+  std::vector<std::string> open;
+  std::string text = html;
+  for (std::size_t at = 0; (at = text.find("<style>", at)) != std::string::npos; at += 7) {
+    text.erase(at + 7, text.find("</style>", at) - (at + 7));
+  }
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), tag); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[2];
+    if ((*it)[1].length() > 0) {
+      if (open.empty() || open.back() != name) {
+        problems.push_back("</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">"));
+      } else {
+        open.pop_back();
+      }
+    } else if ((*it)[3].length() == 0 && !kVoid.count(name)) {
+      open.push_back(name);
+    }
+  }
+  for (const std::string& name : open) problems.push_back("<" + name + "> never closed");
+  return problems;
+}
+
+TEST(HtmlTagChecker, FindsWhatDoesNotBalance) {
+  EXPECT_TRUE(unbalanced_tags("<html><body><p>a<br>b</p><svg><path d='x'/></svg></body></html>").empty());
+  EXPECT_EQ(unbalanced_tags("<div><p></div>").size(), 2u);  // </div> closes <p>; <div>, <p> never closed
+}
+
+// Every number with its unit in the text verdict: "1.4 MiB", "-0.012%", "95%".
+std::vector<std::string> verdict_numbers(const std::string& verdict) {
+  static const std::regex number(R"(-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?( B| KiB| MiB| GiB|%))");
+  std::vector<std::string> numbers;
+  for (auto it = std::sregex_iterator(verdict.begin(), verdict.end(), number); it != std::sregex_iterator(); ++it) {
+    numbers.push_back(it->str());
+  }
+  return numbers;
+}
+
+void expect_self_contained(const std::string& html) {
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"(\bsrc\s*=)", std::regex::icase)));
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"(<(script|link|iframe|object|embed|img)\b)", std::regex::icase)));
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"(url\(\s*[^#\s])"))) << "only url(#id) inside the page";
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"(href\s*=\s*['"][^#'"])"))) << "only links inside the page";
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"(@import|@font-face)")));
+}
+
+const std::string kTrace = allocsim::testing::source_dir() + "/traces/bc.raw.zst";
+
+TEST(HtmlReportCli, EvaluateWritesASelfContainedPageWithTheVerdictsNumbers) {
+  const testing::ScratchDirectory dir;
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --scheme jemalloc --rate 4KiB --rate 64KiB" +
+                         " --replications 64 --threads 2 --quiet --out " + dir.file("out") + " --save-scenario " +
+                         dir.file("s.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string results = dir.file("out") + "/evaluate-bc";
+  ASSERT_TRUE(fs::exists(results + "/report.html"));
+  const std::string html = testing::read_bytes(results + "/report.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::vector<std::string> problems = unbalanced_tags(html);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  expect_self_contained(html);
+
+  // The verdict comes first, and holds every number the text verdict prints.
+  EXPECT_LT(html.find("<h2>Verdict</h2>"), html.find("<h2>How to read this</h2>"));
+  EXPECT_LT(html.find("<h2>How to read this</h2>"), html.find("<h2>Comparison</h2>"));
+  const std::vector<std::string> numbers = verdict_numbers(r.output);
+  ASSERT_GT(numbers.size(), 40u) << r.output;  // 4 entries, each with its whole heap and 5 stacks
+  for (const std::string& number : numbers) EXPECT_NE(html.find(number), std::string::npos) << number;
+  // Each scheme at each rate, with its estimate table.
+  for (const char* title : {"heapprofd, rate 4 KiB, allocated", "heapprofd, rate 64 KiB, allocated",
+                            "jemalloc, rate 4 KiB, allocated", "jemalloc, rate 64 KiB, allocated"}) {
+    EXPECT_NE(html.find(title), std::string::npos) << title;
+  }
+  EXPECT_NE(html.find("<th class=\"num\">[lower, upper]</th>"), std::string::npos);
+  EXPECT_NE(html.find("<th class=\"num\">MC SE</th>"), std::string::npos);
+  // The charts are in the page, not beside it.
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);
+  // Nothing else was left beside it (its temporary file renamed into place).
+  for (const auto& entry : fs::directory_iterator(results)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+
+  // `run` of the same scenario writes the same kind of page into its own directory.
+  const auto run = run_cli("run --quiet --threads 2 --no-charts --out " + dir.file("run") + " " + dir.file("s.json"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string page = testing::read_bytes(dir.file("run") + "/evaluate-bc/report.html");
+  EXPECT_TRUE(unbalanced_tags(page).empty());
+  expect_self_contained(page);
+  for (const std::string& number : numbers) EXPECT_NE(page.find(number), std::string::npos) << number;
+  EXPECT_EQ(page.find("<svg"), std::string::npos) << "--no-charts: no chart drawn, none embedded";
+}
+
+}  // namespace
+}  // namespace allocsim
