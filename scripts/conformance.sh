@@ -16,7 +16,7 @@
 # unsupported ..."); one not installed fails at its driver's build (exit 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-systems=(jemalloc gperftools go jvm jvm-serial)
+systems=(jemalloc gperftools go jvm jvm-serial jfr)
 known_to_differ=" jvm go-rate-32768 "
 if [ "${1:-}" = "--quick" ]; then
   arguments=(--runs 12 --scale 0.25 --alpha 2e-5 --no-chart)
@@ -33,7 +33,7 @@ installed_version() {
     jemalloc) dpkg-query -W -f='${Version}' libjemalloc-dev 2>/dev/null ;;
     gperftools) dpkg-query -W -f='${Version}' libgoogle-perftools-dev 2>/dev/null ;;
     go) command -v go >/dev/null && go env GOVERSION ;;
-    jvm*) command -v javac >/dev/null && javac -version 2>&1 | sed 's/^javac //' ;;
+    jvm* | jfr) command -v javac >/dev/null && javac -version 2>&1 | sed 's/^javac //' ;;
   esac
 }
 # The modelled version of each system, as a prefix of installed_version's answer.
@@ -42,7 +42,7 @@ modelled_version() {
     jemalloc) echo 5.3. ;;
     gperftools) echo 2.10- ;;
     go) echo go1.19 ;;
-    jvm*) echo 17. ;;
+    jvm* | jfr) echo 17. ;;
   esac
 }
 # run SYSTEM OUT_NAME [ARGUMENTS...]; a failed verdict of a known difference is reported only.
