@@ -9,15 +9,19 @@
 #                                   (measured: README, "Conformance")
 # Exit 2 when a driver cannot be built or run. Otherwise exit 1 when a verdict fails,
 # except for the known differences (docs/conformance.md): the JVM under G1, whose
-# region choices the model does not follow, and Go at 32 KiB; their verdicts are
-# printed but do not fail the script.
+# region choices the model does not follow, Go at 32 KiB, and JFR (jfr), whose
+# throttle windows are in wall time: the driver's pace slips by tens to hundreds of
+# ms against the model's clock, which moves events across 200 ms windows, the
+# first event's weight carries the bytes allocated between the recording's start and
+# the plan, and the model (k = 1 in every window of a plan this short) has no
+# variance to absorb either; their verdicts are printed but do not fail the script.
 # The models are of Debian 12's versions (jemalloc 5.3, gperftools 2.10, Go 1.19,
 # OpenJDK 17): a system whose installed version differs is skipped ("skipped:
 # unsupported ..."); one not installed fails at its driver's build (exit 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-systems=(jemalloc gperftools go jvm jvm-serial jfr)
-known_to_differ=" jvm go-rate-32768 "
+systems=(jemalloc gperftools go jvm jvm-serial)
+known_to_differ=" jvm go-rate-32768 jfr "
 if [ "${1:-}" = "--quick" ]; then
   arguments=(--runs 12 --scale 0.25 --alpha 2e-5 --no-chart)
   out=build/conformance-results
@@ -61,6 +65,9 @@ run() {
   if [ $code -eq 1 ] && [[ "$known_to_differ" != *" $name "* ]]; then status=1; fi
 }
 for system in "${systems[@]}"; do run "$system" "$system"; done
+# JFR one process at a time: its throttle reads the wall clock, and two paced drivers
+# on two cores lag their pace by 100-460 ms instead of 25-40 ms.
+run jfr jfr --jobs 1
 if [ "${1:-}" != "--quick" ]; then
   # Go at 32 KiB: the interval pending when main sets MemProfileRate was drawn at the
   # default 512 KiB, which shows in the startup site at this rate.
