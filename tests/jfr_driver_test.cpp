@@ -26,14 +26,13 @@ TEST(JfrDriver, ReadsSitesAndWeightsOfJfrPrintJson) {
   const std::string json = excerpt();
   ASSERT_FALSE(json.empty());
   const std::string csv = allocsim::jfr_samples_csv("meta,version,17.0.15+6-Debian-1deb12u1\n" + json);
-  EXPECT_EQ(csv,
-            "meta,version,17.0.15+6-Debian-1deb12u1\n"
-            "sample,startup,0,0,1\n"
-            "sample,stacked,0,0,1\n"
-            "estimate,stacked,1,262784\n"
-            "estimate,startup,1,16993192\n"
-            "meta,events,2\n"
-            "meta,events_outside_plan,0\n");
+  EXPECT_EQ(csv, "meta,version,17.0.15+6-Debian-1deb12u1\n"
+                 "sample,startup,0,0,1\n"
+                 "sample,stacked,0,0,1\n"
+                 "estimate,stacked,1,262784\n"
+                 "estimate,startup,1,16993192\n"
+                 "meta,events,2\n"
+                 "meta,events_outside_plan,0\n");
 }
 
 TEST(JfrDriver, EventsOutsideThePlanAreCountedNotSampled) {
