@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "allocsim/conformance/driver_output.h"
@@ -44,6 +46,12 @@ ConformanceResult result_of_model(const ConformanceModel& model, const DriverRun
   return result;
 }
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read the driver's output");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 using SizeTable = std::map<std::uint64_t, std::uint64_t>;  // requested size -> allocated size
 
 // The allocated size the model gives each planned requested size.
@@ -63,6 +71,7 @@ void check_size_table(const SizeTable& model_sizes, const DriverRun& first, Conf
 
 // The size each sample was recorded with (jemalloc's usize, Go's slot) against the model's.
 void check_sample_sizes(const SizeTable& model_sizes, const std::vector<DriverRun>& runs, ConformanceResult& result) {
+  if (!result.system->samples_have_sizes) return;
   for (const DriverRun& run : runs) {
     for (const DriverSample& sample : run.samples) {
       const auto it = model_sizes.find(sample.requested);
@@ -120,7 +129,8 @@ void count_samples(const DriverRun& run, const std::string& output, const Confor
     const auto it = index.find(sample.site);
     if (it == index.end()) continue;
     const PlanSite& site = model.plan.sites[it->second];
-    if (std::find(site.sizes.begin(), site.sizes.end(), sample.requested) == site.sizes.end()) {
+    if (model.system->samples_have_sizes &&
+        std::find(site.sizes.begin(), site.sizes.end(), sample.requested) == site.sizes.end()) {
       unexplained.push_back(output + ": site " + sample.site + " sampled size " + std::to_string(sample.requested));
     }
     if (counted(sample, *model.system)) by_site.counts[it->second] += 1;
@@ -210,6 +220,7 @@ SiteObservations size_part(const std::string& name, const std::vector<DriverRun>
 // (site, size), compared with the split trace's moments.
 void add_size_parts(const ConformanceModel& model, const std::vector<DriverRun>& runs,
                     std::vector<SiteObservations>& observed, ModelMoments& compared) {
+  if (!model.system->samples_have_sizes) return;
   const Trace& split = model.split;
   for (std::uint32_t s = 0; s < split.stack_count; ++s) {
     if (split.stack_names[s].find(':') == std::string::npos) continue;
@@ -287,7 +298,18 @@ std::vector<DriverRun> run_driver_processes(const ConformanceOptions& options, c
   write_file_atomically(plan_file, encode_plan(model.plan));
   names = run_drivers(system, paths, binary, plan_file, model.plan.rate, runs, options.parallel);
   std::vector<DriverRun> outputs;
-  for (const std::string& path : names) outputs.push_back(read_driver_output(path));
+  for (std::string& path : names) {
+    if (system.translate_output) {
+      const std::string translated = path + ".csv";
+      try {
+        write_file_atomically(translated, system.translate_output(read_text_file(path)));
+      } catch (const InputError& e) {
+        throw InputError(path + ": " + e.what());
+      }
+      path = translated;
+    }
+    outputs.push_back(read_driver_output(path));
+  }
   return outputs;
 }
 

@@ -32,6 +32,10 @@ struct ConformanceSystem {
   bool rate_power_of_two = false;        // jemalloc: lg_prof_sample
   bool samples_include_freed = true;     // sample lines list freed allocations too
   bool records_allocated_sizes = false;  // size lines feed the trace's allocated column
+  // Sample lines carry the object's size (false: the tool records none, as JFR 17's
+  // jdk.ObjectAllocationSample, so requested and usable are 0 and neither the sizes
+  // of the samples nor which size of a site they land on are compared).
+  bool samples_have_sizes = true;
   ProfileScaling scaling = ProfileScaling::none;
   // Each sampled object is a line of the profile (gperftools' heap sample), so the
   // per-line scaling can be rewritten from the samples alone.
@@ -42,6 +46,10 @@ struct ConformanceSystem {
   // first run); none by default.
   std::function<void(nlohmann::json& parameters, const std::map<std::string, std::string>& meta)> from_meta;
   std::uint64_t default_rate = 131072;
+  // The driver's raw standard output rewritten as the CSV lines of
+  // conformance/driver_output.h (JFR: meta lines, then `jfr print --json`); empty: the
+  // driver writes those lines itself. InputError on output it cannot read.
+  std::function<std::string(const std::string& output)> translate_output;
   // Why processes may repeat another's sample list exactly (a seed of few bits); empty:
   // every run must differ, or the verdict fails. Repeats are counted either way.
   std::string repeated_runs_expected;

@@ -102,6 +102,7 @@ SchemeDescriptor jfr_scheme() {
       // No .rate: the throttle is events per second, neither bytes nor allocations
       // between samples; the mean interval follows from the program's allocation rate.
       .skip_ahead = false,
+      .conformance = jfr_drivers(),
   };
 }
 

@@ -42,6 +42,7 @@
 // No closed form: inclusion depends on the process-wide throttle's history.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "allocsim/sampler/families/wall_clock.h"
@@ -128,5 +129,13 @@ class JfrSampler {
 };
 
 SchemeDescriptor jfr_scheme();
+
+// The conformance driver (jfr_driver.cpp), and its reader: the driver's standard
+// output (meta lines, then `jfr print --json --events jdk.ObjectAllocationSample`)
+// as driver lines: one "sample,<site>,0,0,1" per event whose stack passes through a
+// Driver.site<Name> method, "estimate,<site>,<events>,<summed weight>" per site, and
+// meta events / events_outside_plan. InputError on output that is not such JSON.
+std::string jfr_samples_csv(const std::string& output);
+std::vector<ConformanceSystem> jfr_drivers();
 
 }  // namespace allocsim
