@@ -256,7 +256,7 @@ TEST(Advisor, ACliffJustAboveTheAdvisedIntervalIsReported) {
 TEST(AdviseCli, RejectsImpossibleTargets) {
   const auto bad = run_cli("advise " + recorded_trace("bc.zst") + " --total-error 2", true);
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.output.find("--total-error: expected a finite number in (0, 1)"), std::string::npos);
+  EXPECT_NE(bad.output.find("--total-error: expected a probability in (0, 1)"), std::string::npos);
   EXPECT_EQ(run_cli("advise /nonexistent.zst --total-error 0.1").exit_code, 2);
 }
 
