@@ -221,8 +221,12 @@ TEST(AdviseCli, AdviceIsWhatEachSystemAccepts) {
       EXPECT_EQ(interval, std::exp2(std::round(std::log2(interval))));
       EXPECT_EQ(entry["shipped_default"]["interval"].get<double>(), 524288);
     }
-    if (name == "dotnet") EXPECT_EQ(entry["closed_form"]["interval"].get<double>(), 102400);
-    if (name == "heapprofd") EXPECT_EQ(entry["shipped_default"]["interval"].get<double>(), 4096);
+    if (name == "dotnet") {
+      EXPECT_EQ(entry["closed_form"]["interval"].get<double>(), 102400);
+    }
+    if (name == "heapprofd") {
+      EXPECT_EQ(entry["shipped_default"]["interval"].get<double>(), 4096);
+    }
   }
 }
 
