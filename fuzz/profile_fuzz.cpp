@@ -15,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   profile::ReadOptions options;
   options.window = (data[0] & 1) != 0 ? "alloc" : "inuse";
   options.jemalloc_unbias = (data[0] & 2) != 0;
+  options.symbolize = false;  // a process per input, on whatever files the input names
   const std::string& path = fuzz::write_input(data + 1, size - 1);
   return fuzz::expect_clean_rejection([&] {
     const profile::HeapProfile heap = profile::read_profile(path, options);
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     report_options.replications = 2;
     profile::build_report(heap, report_options);
     const std::string annotated =
-        profile::annotated_pprof(heap, profile::all_entry_intervals(heap, report_options.level));
+        profile::annotated_pprof(heap, profile::all_entry_intervals(heap, report_options.level), report_options.level);
     try {
       profile::parse_profile(annotated, "annotated", options);
     } catch (const InputError&) {

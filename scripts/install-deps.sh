@@ -16,6 +16,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   linux-perf
   chromium
+  llvm
 )
 
 missing=()

@@ -8,9 +8,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/profile/gzip.h"
+#include "allocsim/profile/profile.pb.h"
 #include "allocsim/profile/read_profile.h"
 #include "test_support.h"
 #include "testing/build_paths.h"
@@ -34,11 +37,38 @@ class ProfileCli : public ::testing::Test {
   fs::path dir_;
 };
 
+// The profile.proto message of a pprof file, gzip'd or not.
+pprof::Profile message_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  pprof::Profile message;
+  EXPECT_TRUE(message.ParseFromString(is_gzip(contents) ? gunzip(contents, path, 1 << 30) : contents)) << path;
+  return message;
+}
+
 TEST_F(ProfileCli, TableNamesTheTopSitesOfARealGoProfile) {
   const auto r = run_cli("profile --top 3 " + kProfiles + "go-heap.pb.gz");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("main.siteLarge"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("P(top-3 set unchanged"), std::string::npos) << r.output;
+}
+
+TEST_F(ProfileCli, TableCarriesUnitsAndSaysWhatTheSystemCannotSee) {
+  const auto go = run_cli("profile --top 3 " + kProfiles + "go-heap.pb.gz");
+  ASSERT_EQ(go.exit_code, 0) << go.output;
+  // siteLarge holds 20 objects of 1 MiB, each sampled almost surely at 64 KiB.
+  EXPECT_NE(go.output.find("[20 MiB, 20 MiB]"), std::string::npos) << go.output;
+  EXPECT_NE(go.output.find("rate 64 KiB"), std::string::npos) << go.output;
+  EXPECT_EQ(go.output.find("e+0"), std::string::npos) << go.output;
+  EXPECT_EQ(go.output.find("first 16 MiB"), std::string::npos) << go.output;
+  // gperftools' main thread samples nothing in its first 16 MiB (gperftools.h).
+  const auto gperftools = run_cli("profile --top 3 " + kProfiles + "gperftools.heap");
+  ASSERT_EQ(gperftools.exit_code, 0) << gperftools.output;
+  EXPECT_NE(gperftools.output.find("samples nothing in its main thread's first 16 MiB"), std::string::npos)
+      << gperftools.output;
+  const auto json = run_cli("profile --json --top 3 " + kProfiles + "gperftools.heap");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  EXPECT_EQ(nlohmann::json::parse(json.output).at("unsampled_start_bytes"), 16777216.0) << json.output;
 }
 
 TEST_F(ProfileCli, JsonIntervalsHoldTheEstimatesOfEveryFormat) {
@@ -85,8 +115,25 @@ TEST_F(ProfileCli, AnnotatedPprofKeepsValuesAndOpensInGoToolPprof) {
   ASSERT_EQ(annotated.entries.size(), original.entries.size());
   for (std::size_t i = 0; i < original.entries.size(); ++i) {
     EXPECT_EQ(annotated.entries[i].samples, original.entries[i].samples);
-    EXPECT_EQ(annotated.entries[i].values.size(), original.entries[i].values.size() + 5);
   }
+  // And it holds everything the original held, unchanged, plus five sample types.
+  const pprof::Profile before = message_of(kProfiles + "go-heap.pb.gz");
+  const pprof::Profile after = message_of(file("annotated.pb.gz"));
+  EXPECT_EQ(after.sample_type_size(), before.sample_type_size() + 5);
+  ASSERT_EQ(after.sample_size(), before.sample_size());
+  for (int s = 0; s < before.sample_size(); ++s) {
+    ASSERT_EQ(after.sample(s).value_size(), before.sample(s).value_size() + 5);
+    for (int v = 0; v < before.sample(s).value_size(); ++v)
+      EXPECT_EQ(after.sample(s).value(v), before.sample(s).value(v));
+    EXPECT_EQ(after.sample(s).label_size(), before.sample(s).label_size());
+    EXPECT_EQ(after.sample(s).location_id_size(), before.sample(s).location_id_size());
+  }
+  EXPECT_EQ(after.location_size(), before.location_size());
+  EXPECT_EQ(after.function_size(), before.function_size());
+  EXPECT_EQ(after.mapping_size(), before.mapping_size());
+  EXPECT_EQ(after.time_nanos(), before.time_nanos());
+  EXPECT_EQ(after.duration_nanos(), before.duration_nanos());
+  EXPECT_EQ(after.period(), before.period());
   const std::string go_pprof = "cd " + dir_.string() + " && HOME=" + dir_.string() +
                                " go tool pprof -top -sample_index=inuse_space_upper annotated.pb.gz 2>&1";
   FILE* pipe = popen(go_pprof.c_str(), "r");
@@ -143,9 +190,56 @@ TEST_F(ProfileCli, AnnotatedPprofOfExtremeValuesReadsBack) {
   EXPECT_EQ(annotated.model.rate, original.model.rate);
   ASSERT_EQ(annotated.entries.size(), 1u);
   EXPECT_EQ(annotated.entries[0].samples, original.entries[0].samples);
-  for (const std::int64_t value : annotated.entries[0].values) EXPECT_GE(value, 0);
-  // inuse_space_upper (after the 2 values and samples, lower): held at 2^63 - 1.
-  EXPECT_EQ(annotated.entries[0].values[4], std::numeric_limits<std::int64_t>::max());
+  const pprof::Profile message = message_of(file("annotated.pb.gz"));
+  ASSERT_EQ(message.sample_size(), 1);
+  ASSERT_EQ(message.sample(0).value_size(), 9);
+  for (const std::int64_t value : message.sample(0).value()) EXPECT_GE(value, 0);
+  // inuse_space_upper (after the 4 values of both windows, samples and lower): held
+  // at 2^63 - 1.
+  EXPECT_EQ(message.sample(0).value(6), std::numeric_limits<std::int64_t>::max());
+}
+
+TEST_F(ProfileCli, AnnotatedJemallocProfileShowsWhatJeprofShowsWithItsMappings) {
+  ReadOptions raw;
+  raw.jemalloc_unbias = false;
+  const auto r = run_cli("profile --jemalloc-unbias off --replications 20 --pprof " + file("annotated.pb.gz") + " " +
+                         kProfiles + "jemalloc-raw.heap");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const HeapProfile original = read_profile(kProfiles + "jemalloc-raw.heap", raw);
+  const pprof::Profile message = message_of(file("annotated.pb.gz"));
+  // alloc_objects, alloc_space, inuse_objects, inuse_space, then the five annotations.
+  ASSERT_EQ(message.sample_type_size(), 9);
+  EXPECT_EQ(message.string_table(static_cast<int>(message.sample_type(3).type())), "inuse_space");
+  EXPECT_EQ(message.string_table(static_cast<int>(message.default_sample_type())), "inuse_space");
+  // inuse_space is jeprof's scaled estimate (truncated to whole bytes), not the raw
+  // sampled bytes: the totals agree within a byte per record.
+  double written = 0, estimated = 0;
+  for (const auto& sample : message.sample()) written += static_cast<double>(sample.value(3));
+  for (const ProfileEntry& entry : original.entries) estimated += entry.estimate_bytes;
+  EXPECT_NEAR(written, estimated, static_cast<double>(message.sample_size()));
+  EXPECT_GT(written, 1.5 * 23657344);  // the raw bytes of the largest record alone
+  // The memory map's executable line, and each location within its mapping.
+  bool program = false;
+  for (const auto& mapping : message.mapping()) {
+    program = program ||
+              message.string_table(static_cast<int>(mapping.filename())).find("heap_jemalloc") != std::string::npos;
+  }
+  EXPECT_TRUE(program);
+  int mapped = 0;
+  for (const auto& location : message.location()) {
+    if (location.mapping_id() == 0) continue;
+    const auto& mapping = message.mapping(static_cast<int>(location.mapping_id()) - 1);
+    EXPECT_GE(location.address(), mapping.memory_start());
+    EXPECT_LT(location.address(), mapping.memory_limit());
+    ++mapped;
+  }
+  EXPECT_GT(mapped, 0);
+  // Read back, every entry keeps its samples.
+  const HeapProfile annotated = read_profile(file("annotated.pb.gz"), {});
+  ASSERT_EQ(annotated.entries.size(), original.entries.size());
+  for (std::size_t i = 0; i < original.entries.size(); ++i) {
+    EXPECT_EQ(annotated.entries[i].samples, original.entries[i].samples) << i;
+  }
 }
 
 TEST_F(ProfileCli, IntervalForAScheme) {

@@ -110,7 +110,9 @@ TEST(ProfileHostileInput, WindowsLineEndsReadAsUnixOnes) {
     ASSERT_EQ(windows_ends.entries.size(), unix_ends.entries.size());
     EXPECT_EQ(windows_ends.model.rate, 64);
     EXPECT_EQ(windows_ends.entries[0].frames, unix_ends.entries[0].frames);
-    EXPECT_EQ(windows_ends.entries[0].values, unix_ends.entries[0].values);
+    EXPECT_EQ(windows_ends.entries[0].samples, unix_ends.entries[0].samples);
+    EXPECT_EQ(windows_ends.entries[0].estimate_bytes, unix_ends.entries[0].estimate_bytes);
+    EXPECT_EQ(windows_ends.pprof_message, unix_ends.pprof_message);
   }
 }
 
@@ -140,7 +142,8 @@ TEST(ProfileHostileInput, GzipMembersJoinAndTrailingBytesAreRefused) {
   const HeapProfile one = parse_profile(whole, "one.pb.gz", {});
   const HeapProfile two = parse_profile(joined, "two.pb.gz", {});
   ASSERT_EQ(two.entries.size(), 1u);
-  EXPECT_EQ(two.entries[0].values, one.entries[0].values);
+  EXPECT_EQ(two.entries[0].estimate_bytes, one.entries[0].estimate_bytes);
+  EXPECT_EQ(two.pprof_message, one.pprof_message);
   EXPECT_REFUSED(whole + "garbage",
                  "bad.prof: byte " + std::to_string(whole.size()) + ": 7 bytes of trailing data after the gzip stream");
   EXPECT_REFUSED(whole + std::string(512, '\0'), "bytes of trailing data");

@@ -7,6 +7,8 @@
 #include <boost/math/distributions/poisson.hpp>
 #include <cmath>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "allocsim/profile/entry_interval.h"
 #include "allocsim/profile/pairwise.h"
@@ -136,6 +138,70 @@ TEST(ProfileInterval, PairwiseTestSeparatesSkewFromNoise) {
   EXPECT_LT(skew, 1e-6);
   // 5 against 3: noise.
   EXPECT_GT(equal_bytes_p_value(two_entries(5, 3, 64), 0, 1), 0.5);
+}
+
+HeapProfile sized_entries(const SamplingModel& model, std::vector<std::pair<double, double>> samples_and_sizes) {
+  HeapProfile profile;
+  profile.model = model;
+  for (const auto& [k, size] : samples_and_sizes) {
+    ProfileEntry entry;
+    entry.samples = k;
+    entry.object_size = size;
+    entry.estimate_bytes = k * size / sample_probability(model, size);
+    profile.entries.push_back(entry);
+  }
+  return profile;
+}
+
+TEST(ProfileInterval, PairwiseTestTellsEntriesKnownToTheByteApart) {
+  // Objects of 32 and 64 MiB at T = 512 KiB are sampled with p = 1 - e^-64 and
+  // 1 - e^-128, 1 in double precision: one sample each means 32 MiB against 64 MiB.
+  // The conditional Poisson test would split 2 samples 2:1 and answer p = 1.
+  const SamplingModel go{ModelKind::per_allocation_exponential, 524288, "go"};
+  const HeapProfile certain = sized_entries(go, {{1, 32 << 20}, {1, 64 << 20}});
+  EXPECT_LE(equal_bytes_p_value(certain, 0, 1), kSmallestPValue);
+  // At 8 and 16 MiB (p = 1 - e^-16 and 1 - e^-32) one sample of 8 MiB stands for two
+  // objects with probability 2 e^-16 = 2.3e-7: the intervals meet near a = 1e-6.
+  const double near_certain = equal_bytes_p_value(sized_entries(go, {{1, 8 << 20}, {1, 16 << 20}}), 0, 1);
+  EXPECT_LT(near_certain, 1e-5);
+  EXPECT_GT(near_certain, 1e-7);
+  // The same entry twice: nothing to tell apart.
+  EXPECT_DOUBLE_EQ(equal_bytes_p_value(sized_entries(go, {{3, 8 << 20}, {3, 8 << 20}}), 0, 1), 1.0);
+  // An unsampled profile: every interval a point, equal values alike, others apart.
+  const SamplingModel every = unsampled_model("gperftools");
+  EXPECT_DOUBLE_EQ(equal_bytes_p_value(sized_entries(every, {{4, 64}, {2, 128}}), 0, 1), 1.0);
+  EXPECT_LE(equal_bytes_p_value(sized_entries(every, {{4, 64}, {3, 128}}), 0, 1), kSmallestPValue);
+}
+
+// The exact size of the test (no Monte Carlo): under equal true bytes, entries of
+// n1 objects of s1 and n2 of s2 bytes (n1 s1 = n2 s2), the probability, summed over
+// every outcome (k1, k2), that the p-value is at most `alpha`.
+double exact_size(const SamplingModel& model, double n1, double s1, double n2, double s2, double alpha) {
+  const double p1 = sample_probability(model, s1), p2 = sample_probability(model, s2);
+  const boost::math::binomial_distribution<> first(n1, p1), second(n2, p2);
+  double rejected = 0;
+  for (double k1 = 0; k1 <= n1; ++k1) {
+    for (double k2 = 0; k2 <= n2; ++k2) {
+      const HeapProfile profile = sized_entries(model, {{k1, s1}, {k2, s2}});
+      if (equal_bytes_p_value(profile, 0, 1) <= alpha) {
+        rejected += boost::math::pdf(first, k1) * boost::math::pdf(second, k2);
+      }
+    }
+  }
+  return rejected;
+}
+
+TEST(ProfileInterval, PairwiseTestOfLargeObjectsKeepsItsLevelExactly) {
+  // Objects of 256 KiB and 512 KiB at T = 512 KiB (p = 0.39 and 0.63: the interval
+  // overlap test), 5 MiB in each entry. The test must reject equal bytes with
+  // probability at most alpha, computed exactly over all 21 x 11 outcomes.
+  const SamplingModel go{ModelKind::per_allocation_exponential, 524288, "go"};
+  for (const double alpha : {0.05, 0.01}) {
+    EXPECT_LE(exact_size(go, 20, 262144, 10, 524288, alpha), alpha) << alpha;
+    EXPECT_LE(exact_size(go, 20, 262144, 20, 262144, alpha), alpha) << alpha;
+  }
+  // And it has power: 1 sample of 256 KiB against 10 of 512 KiB rejects at 1%.
+  EXPECT_LT(equal_bytes_p_value(sized_entries(go, {{1, 262144}, {10, 524288}}), 0, 1), 0.01);
 }
 
 TEST(ProfileInterval, ResamplingDrawsTheFittedBinomialAndIsSeeded) {

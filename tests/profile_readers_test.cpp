@@ -56,12 +56,11 @@ TEST(ProfileReaders, GoHeapProfileRecoversTheSamplesGoScaled) {
   const HeapProfile profile = read_profile(kProfiles + "go-heap.pb.gz", {});
   EXPECT_EQ(profile.format, "pprof");
   EXPECT_EQ(profile.model.rate, 65536);
-  EXPECT_EQ(profile.value_names.size(), 4u);
   for (const char* site : {"main.siteSmall", "main.siteMedium", "main.siteLarge"}) {
     const ProfileEntry& entry = entry_named(profile, site);
     EXPECT_FALSE(entry.samples_approximate) << site;
     // Go wrote floor(k f): the recovered k scaled again gives the written value.
-    EXPECT_EQ(go_scaled(entry.samples, entry.object_size, 65536), entry.values[2]) << site;
+    EXPECT_EQ(go_scaled(entry.samples, entry.object_size, 65536), entry.estimate_objects) << site;
   }
   EXPECT_EQ(entry_named(profile, "main.siteSmall").object_size, 64);
   EXPECT_EQ(entry_named(profile, "main.siteMedium").object_size, 4096);
@@ -114,7 +113,7 @@ TEST(ProfileReaders, JemallocRawCountsAreTheSamples) {
   const ProfileEntry& large = entry_sized(profile, 1048576);
   EXPECT_EQ(large.samples, 20);  // p = 1 - exp(-16)
   EXPECT_FALSE(large.samples_approximate);
-  EXPECT_EQ(large.values[1], 20971520);
+  EXPECT_EQ(large.samples * large.object_size, 20971520);
   // jeprof's scaling of the raw record: bytes / (1 - exp(-avg/R)).
   EXPECT_DOUBLE_EQ(large.estimate_bytes, 20971520 / -std::expm1(-16.0));
 }

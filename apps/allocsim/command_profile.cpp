@@ -53,7 +53,8 @@ void run_profile(ProfileOptions options) {
   const std::string csv = options.csv.empty() ? "" : profile::report_csv(heap, report);
   const std::string pprof =
       options.pprof.empty() ? ""
-                            : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level));
+                            : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level),
+                                                       options.report.level);
   if (!csv.empty()) write_file_atomically(options.csv, csv);
   if (!pprof.empty()) write_file_atomically(options.pprof, pprof);
   std::cout << (options.json ? profile::report_json(heap, report) : profile::report_table(heap, report));
@@ -78,6 +79,8 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       ->add_option("--jemalloc-unbias", options->jemalloc_unbias,
                    "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
       ->capture_default_str();
+  command->add_flag("--no-symbols{false}", options->read.symbolize,
+                    "Keep a text profile's addresses (no llvm-symbolizer on its mapped files)");
   command->add_option("--top", options->report.top, "Entries to show and rank")
       ->capture_default_str()
       ->check(whole_number(1));

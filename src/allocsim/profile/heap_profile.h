@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/profile/memory_map.h"
 #include "allocsim/profile/sampling_model.h"
 
 namespace allocsim::profile {
@@ -21,7 +22,8 @@ struct ProfileEntry {
   bool samples_approximate = false;  // recovered from rounded, scaled values
   double estimate_objects = 0;       // as the system's own tool reports them
   double estimate_bytes = 0;
-  std::vector<std::int64_t> values;  // the record's values as written (pprof order)
+  std::size_t source_sample = 0;     // the record's sample in HeapProfile::pprof_message
+  std::size_t allocator_frames = 0;  // leading frames inside the allocator (symbols.h)
 };
 
 // Sample counts beyond this (2^52) are refused: not every whole number above it is
@@ -56,10 +58,16 @@ struct HeapProfile {
   std::string format;  // "pprof", "jemalloc heap_v2", "gperftools heap_v2"
   std::string window;  // "inuse" or "alloc"
   SamplingModel model;
-  std::vector<std::string> value_names;  // names of ProfileEntry::values, with units
-  std::vector<ProfileEntry> entries;     // records with at least one sample
-  std::string samples_note;              // how the samples were recovered
-  std::string note;                      // one line on what the numbers cannot say, or empty
+  std::vector<ProfileEntry> entries;  // records with at least one sample
+  std::string samples_note;           // how the samples were recovered
+  std::string note;                   // one line on what the numbers cannot say, or empty
+  std::string symbols_note;           // where the frames' names came from (symbols.h), or empty
+  // Everything the file holds as uncompressed profile.proto, every record of every
+  // window (a text profile as pprof's legacy parser converts it: legacy_pprof.h), for
+  // the annotated copy; empty for a profile built in memory.
+  std::string pprof_message;
+  // A text profile's executable mappings, mapping i + 1 of pprof_message (memory_map.h).
+  std::vector<MappedRange> memory_map;
 };
 
 // Estimates beyond 2^62 objects (or of bytes that are not finite) are refused: no

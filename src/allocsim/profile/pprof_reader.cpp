@@ -142,13 +142,10 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
                                sample_type_index(message, strings, "alloc_objects") < 0);
   HeapProfile profile;
   profile.path = path;
+  profile.pprof_message = data;
   profile.format = v8 ? "v8 pprof" : "pprof";
   profile.window = window;
   profile.model = model_for_profile_format(profile.format, static_cast<double>(message.period()));
-  for (const auto& type : message.sample_type()) {
-    profile.value_names.push_back(strings.at(type.type(), "sample_type") + "/" +
-                                  strings.at(type.unit(), "sample_type"));
-  }
   profile.samples_note = v8 ? "samples are the written values unscaled by V8's ScaleSample (rounded half up), "
                               "exact for a record of one size"
                             : "samples are the written values unscaled by Go's 1/(1-exp(-s/R)), exact with the "
@@ -208,7 +205,7 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
     }
     entry.estimate_objects = objects;
     entry.estimate_bytes = bytes;
-    entry.values.assign(sample.value().begin(), sample.value().end());
+    entry.source_sample = static_cast<std::size_t>(s);
     check_estimate(entry, where);
     profile.entries.push_back(std::move(entry));
   }

@@ -2,8 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
-#include <map>
+#include <stdexcept>
 
 #include "allocsim/profile/gzip.h"
 #include "allocsim/profile/profile.pb.h"
@@ -11,50 +12,8 @@
 namespace allocsim::profile {
 namespace {
 
-class ProfileBuilder {
- public:
-  ProfileBuilder() { message_.add_string_table(""); }
-
-  std::int64_t string(const std::string& text) {
-    const auto [it, added] = strings_.emplace(text, message_.string_table_size());
-    if (added) message_.add_string_table(text);
-    return it->second;
-  }
-
-  void add_type(const std::string& name) {
-    const std::size_t slash = name.find('/');
-    auto* type = message_.add_sample_type();
-    type->set_type(string(name.substr(0, slash)));
-    type->set_unit(string(slash == std::string::npos ? "count" : name.substr(slash + 1)));
-  }
-
-  // One function and one location per distinct frame name.
-  std::uint64_t location(const std::string& frame) {
-    const auto found = locations_.find(frame);
-    if (found != locations_.end()) return found->second;
-    const std::uint64_t id = locations_.size() + 1;
-    auto* function = message_.add_function();
-    function->set_id(id);
-    function->set_name(string(frame));
-    function->set_system_name(function->name());
-    auto* location = message_.add_location();
-    location->set_id(id);
-    location->add_line()->set_function_id(id);
-    locations_.emplace(frame, id);
-    return id;
-  }
-
-  pprof::Profile& message() { return message_; }
-
- private:
-  pprof::Profile message_;
-  std::map<std::string, std::int64_t> strings_;
-  std::map<std::string, std::uint64_t> locations_;
-};
-
 // `value` as an int64, held within its range (NaN as 0): the interval bounds of a
-// record of very many objects, or a rate of 2^63, pass 2^63 - 1, where a plain cast
-// is undefined (and gave INT64_MIN, which the reader refuses).
+// record of very many objects pass 2^63 - 1, where a plain cast is undefined.
 std::int64_t saturated(double value) {
   constexpr double kTwo63 = 0x1p63;
   if (std::isnan(value)) return 0;
@@ -63,30 +22,75 @@ std::int64_t saturated(double value) {
   return static_cast<std::int64_t>(value);
 }
 
+std::int64_t add_string(pprof::Profile& message, const std::string& text) {
+  for (int i = 0; i < message.string_table_size(); ++i) {
+    if (message.string_table(i) == text) return i;
+  }
+  message.add_string_table(text);
+  return message.string_table_size() - 1;
+}
+
+// The object size of a sample with no entry in the window: its "bytes" label, else
+// its bytes over its objects in any window; 0 when it has neither.
+double object_size(const pprof::Profile& message, const pprof::Sample& sample) {
+  for (const auto& label : sample.label()) {
+    if (label.key() < message.string_table_size() && message.string_table(static_cast<int>(label.key())) == "bytes" &&
+        label.num() > 0) {
+      return static_cast<double>(label.num());
+    }
+  }
+  for (int t = 0; t + 1 < sample.value_size() && t + 1 < message.sample_type_size(); ++t) {
+    const std::string& objects = message.string_table(static_cast<int>(message.sample_type(t).type()));
+    const std::string& space = message.string_table(static_cast<int>(message.sample_type(t + 1).type()));
+    if (objects.find("objects") != std::string::npos && space.find("space") != std::string::npos &&
+        sample.value(t) > 0 && sample.value(t + 1) > 0) {
+      return static_cast<double>(sample.value(t + 1)) / static_cast<double>(sample.value(t));
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
-std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryInterval>& intervals) {
-  ProfileBuilder builder;
-  for (const std::string& name : profile.value_names) builder.add_type(name);
+std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryInterval>& intervals, double level) {
+  pprof::Profile message;
+  if (!message.ParseFromString(profile.pprof_message)) {
+    throw std::logic_error("annotated_pprof: the profile holds no readable pprof message");
+  }
   const std::string& w = profile.window;
   for (const std::string& name : {std::string("samples/count"), w + "_space_lower/bytes", w + "_space_upper/bytes",
                                   w + "_objects_lower/count", w + "_objects_upper/count"}) {
-    builder.add_type(name);
+    const std::size_t slash = name.find('/');
+    auto* type = message.add_sample_type();
+    type->set_type(add_string(message, name.substr(0, slash)));
+    type->set_unit(add_string(message, name.substr(slash + 1)));
   }
-  pprof::Profile& message = builder.message();
-  auto* period_type = message.mutable_period_type();
-  period_type->set_type(builder.string("space"));
-  period_type->set_unit(builder.string("bytes"));
-  message.set_period(saturated(profile.model.rate));
-  message.set_default_sample_type(builder.string(w + "_space"));
-  message.add_comment(builder.string("annotated by allocsim profile: " + model_name(profile.model.kind)));
+  char level_text[32];
+  std::snprintf(level_text, sizeof level_text, "%g", level);
+  message.add_comment(add_string(message, "annotated by allocsim profile: " + model_description(profile.model) + "; " +
+                                              w + " window, intervals at level " + level_text));
+  std::vector<const ProfileEntry*> entry_of(static_cast<std::size_t>(message.sample_size()), nullptr);
+  std::vector<const EntryInterval*> interval_of(entry_of.size(), nullptr);
   for (std::size_t i = 0; i < profile.entries.size(); ++i) {
-    const ProfileEntry& entry = profile.entries[i];
-    auto* sample = message.add_sample();
-    for (const std::string& frame : entry.frames) sample->add_location_id(builder.location(frame));
-    for (const std::int64_t value : entry.values) sample->add_value(value);
-    for (const double value : {entry.samples, std::floor(intervals[i].bytes_lower), std::ceil(intervals[i].bytes_upper),
-                               std::floor(intervals[i].objects_lower), std::ceil(intervals[i].objects_upper)}) {
+    entry_of.at(profile.entries[i].source_sample) = &profile.entries[i];
+    interval_of[profile.entries[i].source_sample] = &intervals.at(i);
+  }
+  for (int s = 0; s < message.sample_size(); ++s) {
+    auto* sample = message.mutable_sample(s);
+    const auto at = static_cast<std::size_t>(s);
+    double samples = 0;
+    EntryInterval none;
+    const EntryInterval* interval = interval_of[at];
+    if (entry_of[at] != nullptr) {
+      samples = entry_of[at]->samples;
+    } else if (const double size = object_size(message, *sample); size > 0) {
+      none = entry_interval(profile.model, 0, size, level, false);
+      interval = &none;
+    } else {
+      interval = &none;  // nothing in any window: nothing to hide
+    }
+    for (const double value : {samples, std::floor(interval->bytes_lower), std::ceil(interval->bytes_upper),
+                               std::floor(interval->objects_lower), std::ceil(interval->objects_upper)}) {
       sample->add_value(saturated(value));
     }
   }

@@ -1,10 +1,12 @@
 #include "allocsim/profile/profile_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/rank_stability.h"
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
@@ -12,12 +14,13 @@
 namespace allocsim::profile {
 namespace {
 
-// The leaf frames for the terminal, control characters escaped.
+// The leaf frames for the terminal from the first outside the allocator, control
+// characters escaped.
 std::string leaf_frames(const ProfileEntry& entry, std::size_t depth) {
   if (entry.frames.empty()) return kNoFrames;
   std::string text;
-  for (std::size_t i = 0; i < entry.frames.size() && i < depth; ++i) {
-    if (i > 0) text += " < ";
+  for (std::size_t i = entry.allocator_frames; i < entry.frames.size() && i < entry.allocator_frames + depth; ++i) {
+    if (i > entry.allocator_frames) text += " < ";
     text += printable_name(entry.frames[i]);
   }
   return text;
@@ -74,40 +77,83 @@ std::vector<EntryInterval> all_entry_intervals(const HeapProfile& profile, doubl
   return intervals;
 }
 
+namespace {
+
+// The rate as the system's setting reads: bytes between samples, or allocations.
+std::string rate_words(const SamplingModel& model) {
+  if (is_unsampled(model)) return "every allocation recorded";
+  if (model.kind == ModelKind::per_allocation_fixed) return "rate 1 in " + number(model.rate) + " allocations";
+  return "rate " + bytes_exact(model.rate);
+}
+
+std::string detection_words(const SamplingModel& model, const ProfileReport& report) {
+  if (is_unsampled(model)) return "every allocation is recorded: no entry is missing, each interval is a point\n";
+  const std::string chance = model.kind == ModelKind::per_allocation_fixed ? "(1 - 1/T)^(B/s)" : "exp(-B/T)";
+  std::string words = "an entry of B true bytes is missing with probability " + chance + ": it needs " +
+                      bytes_approx(report.detection_limit_50) + " for a 50% chance to appear, " +
+                      bytes_approx(report.detection_limit_95) + " for 95%\n";
+  if (model.unsampled_start > 0) {
+    words += model.system + " samples nothing in its main thread's first " + bytes_approx(model.unsampled_start) +
+             " (allocsim schemes " + model.system +
+             "): an entry allocated only then is missing whatever its bytes; the limits above hold after it\n";
+  }
+  return words;
+}
+
+// Whether the profile's own estimate lies outside the interval of whole objects:
+// k / p(s) objects is not a whole number, and when p(s) is near 1 it passes the
+// largest whole number the samples allow.
+bool estimate_outside(const ProfileEntry& entry, const EntryInterval& interval) {
+  const double slack = 1e-9 * std::max(1.0, entry.estimate_bytes);
+  return entry.estimate_bytes < interval.bytes_lower - slack || entry.estimate_bytes > interval.bytes_upper + slack;
+}
+
+std::string p_value_text(double p) {
+  if (p < 0) return "-";
+  if (p <= kSmallestPValue) return "<1e-12";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", p);
+  return text;
+}
+
+}  // namespace
+
 std::string report_table(const HeapProfile& profile, const ProfileReport& report) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%s: %s profile (%s), %s window, rate %s, %zu records\n",
+  std::snprintf(line, sizeof line, "%s: %s profile (%s), %s window, %s, %zu records\n",
                 printable_name(profile.path).c_str(), profile.model.system.c_str(), profile.format.c_str(),
-                profile.window.c_str(), number(profile.model.rate).c_str(), profile.entries.size());
+                profile.window.c_str(), rate_words(profile.model).c_str(), profile.entries.size());
   out += line;
   out += "model: " + model_name(profile.model.kind) + "; " + profile.samples_note + "\n";
   if (!profile.note.empty()) out += "note: " + profile.note + "\n";
-  std::snprintf(line, sizeof line,
-                "an entry of B true bytes is missing with probability exp(-B/T): it needs %s bytes "
-                "for a 50%% chance to appear, %s for 95%%\n",
-                number(report.detection_limit_50).c_str(), number(report.detection_limit_95).c_str());
+  if (!profile.symbols_note.empty()) out += "symbols: " + profile.symbols_note + "\n";
+  out += detection_words(profile.model, report);
+  std::snprintf(line, sizeof line, "%4s %11s %8s %10s %23s %7s %7s %8s  %s\n", "rank", "bytes", "samples", "size",
+                (number(100 * report.options.level) + "% interval").c_str(), "P(rank)", "P(topN)", "p(=next)",
+                "stack (leaf first, from the first frame outside the allocator)");
   out += line;
-  std::snprintf(line, sizeof line, "%4s %12s %8s %12s %25s %7s %7s %9s  %s\n", "rank", "bytes", "samples", "size",
-                (number(100 * report.options.level) + "% interval (bytes)").c_str(), "P(rank)", "P(topN)", "p(=next)",
-                "stack (leaf first)");
-  out += line;
+  bool any_outside = false;
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
+    std::string bytes = bytes_approx(entry.estimate_bytes);
+    if (estimate_outside(entry, row.interval)) {
+      bytes += "*";
+      any_outside = true;
+    }
     // Built piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
     std::string samples = number(entry.samples);
     if (entry.samples_approximate) samples += "~";
     std::string size = entry.mixed_sizes ? "~" : "";
-    size += number(entry.object_size);
+    size += entry.mixed_sizes ? bytes_approx(entry.object_size) : bytes_exact(entry.object_size);
     std::string interval = "[";
-    interval += number(row.interval.bytes_lower);
+    interval += bytes_approx(row.interval.bytes_lower);
     interval += ", ";
-    interval += number(row.interval.bytes_upper);
+    interval += bytes_approx(row.interval.bytes_upper);
     interval += "]";
-    std::snprintf(line, sizeof line, "%4zu %12s %8s %12s %25s %7.3f %7.3f %9s  %s\n", row.rank,
-                  number(entry.estimate_bytes).c_str(), samples.c_str(), size.c_str(), interval.c_str(), row.rank_kept,
-                  row.in_top, row.p_value_next < 0 ? "-" : number(row.p_value_next).c_str(),
-                  leaf_frames(entry, 3).c_str());
+    std::snprintf(line, sizeof line, "%4zu %11s %8s %10s %23s %7.3f %7.3f %8s  %s\n", row.rank, bytes.c_str(),
+                  samples.c_str(), size.c_str(), interval.c_str(), row.rank_kept, row.in_top,
+                  p_value_text(row.p_value_next).c_str(), leaf_frames(entry, 3).c_str());
     out += line;
   }
   std::snprintf(line, sizeof line,
@@ -116,6 +162,11 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
                 report.rows.size(), report.top_set_unchanged, static_cast<long long>(report.options.replications),
                 static_cast<unsigned long long>(report.options.seed));
   out += line;
+  if (any_outside) {
+    out += "* the profile's estimate, k / p(s) objects, is not a whole number of objects; the interval holds the "
+           "whole numbers the samples allow (p(s) near 1: k or a few more)\n";
+  }
+  out += "bytes in binary units (KiB = 1024 B); full precision in --csv and --json\n";
   return out;
 }
 
@@ -148,6 +199,7 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
     entries.push_back(
         {{"rank", row.rank},
          {"stack", entry.frames},
+         {"allocator_frames", entry.allocator_frames},
          {"object_size", entry.object_size},
          {"mixed_sizes", entry.mixed_sizes},
          {"samples", entry.samples},
@@ -177,6 +229,8 @@ std::string report_json(const HeapProfile& profile, const ProfileReport& report)
       {"seed", report.options.seed},
       {"entries", entries}};
   if (!profile.note.empty()) document["note"] = profile.note;
+  if (!profile.symbols_note.empty()) document["symbols"] = profile.symbols_note;
+  if (profile.model.unsampled_start > 0) document["unsampled_start_bytes"] = profile.model.unsampled_start;
   return json_text(document, 2) + "\n";
 }
 

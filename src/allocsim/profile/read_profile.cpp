@@ -6,6 +6,7 @@
 
 #include "allocsim/profile/gzip.h"
 #include "allocsim/profile/pprof_reader.h"
+#include "allocsim/profile/symbols.h"
 #include "allocsim/profile/text_profile_reader.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/printable.h"
@@ -81,6 +82,8 @@ HeapProfile parse_profile(const std::string& contents, const std::string& path, 
     refuse_unknown(contents, path);
   }
   if (profile.entries.empty()) throw InputError(path + ": no sampled " + profile.window + " records");
+  const bool addresses_only = profile.format.find("pprof") == std::string::npos;
+  if (options.symbolize && addresses_only) profile.symbols_note = symbolize(profile);
   return profile;
 }
 

@@ -18,6 +18,9 @@ struct ReadOptions {
   // jemalloc 5.3 writes prof_unbias values (its default) or raw counts; the file
   // does not say which, so the reader is told.
   bool jemalloc_unbias = true;
+  // Names for the addresses of text profiles from the files their memory map names
+  // (symbols.h): runs llvm-symbolizer, so off where only the numbers matter.
+  bool symbolize = true;
 };
 
 HeapProfile read_profile(const std::string& path, const ReadOptions& options);

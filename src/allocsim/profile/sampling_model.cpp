@@ -1,7 +1,10 @@
 #include "allocsim/profile/sampling_model.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 
@@ -77,13 +80,27 @@ SamplingModel with_pass_through(SamplingModel model, const Scheme& scheme) {
   if (scheme.recorded_whole_from() != UINT64_MAX) {
     model.recorded_whole_from = static_cast<double>(scheme.recorded_whole_from());
   }
+  model.unsampled_start = static_cast<double>(scheme.unsampled_start());
   return model;
 }
 
 SamplingModel model_for_profile_format(std::string_view format, double rate) {
   for (const SchemeDescriptor& system : scheme_registry()) {
     for (const std::string& written : system.profile_formats) {
-      if (written == format && kind_of(system.family)) return {*kind_of(system.family), rate, system.name};
+      if (written != format || !kind_of(system.family)) continue;
+      // The system as it ships, at the profile's rate where the system accepts it (a
+      // profile may state a rate its scheme refuses, as jemalloc's 2^63).
+      nlohmann::json at_rate = nlohmann::json::object();
+      if (system.rate && rate >= 1 && rate < 0x1p63 && rate == std::floor(rate)) {
+        at_rate[system.rate->parameter] = static_cast<std::uint64_t>(rate);
+      }
+      std::unique_ptr<Scheme> shipped;
+      try {
+        shipped = create_scheme(system.name, at_rate, system.name);
+      } catch (const InputError&) {
+        shipped = create_scheme(system.name, nlohmann::json::object(), system.name);
+      }
+      return with_pass_through({*kind_of(system.family), rate, system.name}, *shipped);
     }
   }
   throw std::logic_error("no scheme declares that it writes " + std::string(format) + " profiles");

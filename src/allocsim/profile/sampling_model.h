@@ -32,6 +32,7 @@ struct SamplingModel {
   double rate = 0;                        // T: mean bytes between samples, or allocations for per_allocation_fixed
   std::string system;                     // the scheme's name, as in `allocsim schemes`
   double recorded_whole_from = INFINITY;  // bytes; pass-through (Scheme::recorded_whole_from)
+  double unsampled_start = 0;             // bytes the first thread allocates unseen (Scheme::unsampled_start)
 };
 
 // Whether an allocation of `size` bytes is recorded whole (pass-through).
@@ -56,11 +57,14 @@ double detection_limit_bytes(const SamplingModel& model, double chance, double s
 // The model of a scheme of `allocsim schemes`; InputError naming `where` for a
 // scheme without one (deterministic or size-class-dependent designs).
 SamplingModel model_for_scheme(std::string_view scheme, double rate, const std::string& where);
-// `model` with the pass-through of `scheme` as created (Scheme::recorded_whole_from).
+// `model` with what `scheme`, as created, records outside its sampling: its
+// pass-through (Scheme::recorded_whole_from) and its unseen start
+// (Scheme::unsampled_start).
 SamplingModel with_pass_through(SamplingModel model, const Scheme& scheme);
 
 // The model of the system that writes heap profiles of `format` ("pprof", "jemalloc
-// heap_v2", "gperftools heap_v2": SchemeDescriptor::profile_formats) at `rate`.
+// heap_v2", "gperftools heap_v2": SchemeDescriptor::profile_formats) at `rate`, with
+// what that system, as it ships, records outside its sampling (with_pass_through).
 SamplingModel model_for_profile_format(std::string_view format, double rate);
 
 // The model of a profile that records every allocation (gperftools' or jemalloc's

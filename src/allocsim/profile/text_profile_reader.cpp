@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "allocsim/profile/legacy_pprof.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/printable.h"
 
@@ -47,6 +48,7 @@ class Lines {
     return true;
   }
   std::size_t number() const { return number_; }
+  std::string_view rest() const { return at_ < text_.size() ? text_.substr(at_) : std::string_view(); }
 
  private:
   std::string_view text_;
@@ -145,10 +147,22 @@ std::pair<unsigned long long, unsigned long long> window_values(const Counts& co
   return {counts.alloc_objects, counts.alloc_bytes};
 }
 
-// Entries from records, scaled as jeprof and pprof do (the header comment).
-void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool samples_exact, bool mixed_sizes) {
-  bool any_alloc = false;
+// Entries from records, scaled as jeprof and pprof do (the header comment), and the
+// whole profile as pprof's legacy parser reads it, its memory map included.
+void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool samples_exact, bool mixed_sizes,
+                 std::string_view memory_map) {
+  std::vector<LegacyRecord> legacy;
+  legacy.reserve(records.size());
   for (const Record& record : records) {
+    const Counts& c = record.counts;
+    legacy.push_back({record.frames, c.inuse_objects, c.inuse_bytes, c.alloc_objects, c.alloc_bytes});
+  }
+  profile.memory_map = executable_ranges(memory_map);
+  profile.pprof_message =
+      legacy_pprof(legacy, is_unsampled(profile.model) ? 0.0 : profile.model.rate, profile.memory_map, profile.window);
+  bool any_alloc = false;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const Record& record = records[r];
     any_alloc = any_alloc || record.counts.alloc_objects > 0;
     const auto [object_count, byte_count] = window_values(record.counts, profile.window);
     if (object_count == 0 || byte_count == 0) continue;
@@ -168,14 +182,13 @@ void add_entries(HeapProfile& profile, const std::vector<Record>& records, bool 
     const double scale = is_unsampled(profile.model) ? 1.0 : 1.0 / -std::expm1(-entry.object_size / profile.model.rate);
     entry.estimate_objects = objects * scale;
     entry.estimate_bytes = bytes * scale;
-    entry.values = {static_cast<std::int64_t>(object_count), static_cast<std::int64_t>(byte_count)};
+    entry.source_sample = r;
     check_estimate(entry, record.where);
     profile.entries.push_back(std::move(entry));
   }
   if (profile.window == "alloc" && !any_alloc) {
     throw InputError(profile.path + ": no allocated (bracketed) counts in this profile; read --window inuse");
   }
-  profile.value_names = {profile.window + "_objects/count", profile.window + "_space/bytes"};
 }
 
 HeapProfile text_profile(const std::string& path, const char* format, const std::string& window, double rate) {
@@ -257,7 +270,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
     }
   });
   note_empty_stacks(profile, records);
-  add_entries(profile, records, !unbias, true);
+  add_entries(profile, records, !unbias, true, lines.rest());
   return profile;
 }
 
@@ -335,7 +348,7 @@ HeapProfile read_go_heap_text(Lines& lines, HeapProfile profile, const std::stri
     throw InputError(at_line(path, lines.number()) + ": the profile ends inside a line (truncated?)");
   }
   note_empty_stacks(profile, records);
-  add_entries(profile, records, true, false);
+  add_entries(profile, records, true, false, "");
   return profile;
 }
 
@@ -388,7 +401,7 @@ HeapProfile read_gperftools_heap(const std::string& text, const std::string& pat
   for (auto& [key, record] : merged) records.push_back(std::move(record));
   note_empty_stacks(profile, records);
   // Unsampled counts are exact whatever the sizes a record mixes: its bytes are written.
-  add_entries(profile, records, true, mixed && header.kind != HeapText::unsampled);
+  add_entries(profile, records, true, mixed && header.kind != HeapText::unsampled, lines.rest());
   return profile;
 }
 

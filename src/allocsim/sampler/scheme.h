@@ -110,6 +110,10 @@ class Scheme {
   // its sampling (heapprofd's and Memray's pass-through); UINT64_MAX for none. What
   // `margins` needs to model such allocations as certain, not sampled.
   virtual std::uint64_t recorded_whole_from() const { return UINT64_MAX; }
+  // Bytes the first thread allocates before it can be sampled at all (gperftools'
+  // 16 MiB start-up counter); 0 for none. What `profile` needs to say what the
+  // system cannot see.
+  virtual std::uint64_t unsampled_start() const { return 0; }
   // The intervals this scheme offers, and interval j for a group whose estimator
   // registers are `registers`, at confidence `level`.
   virtual const std::vector<IntervalSpec>& intervals() const;

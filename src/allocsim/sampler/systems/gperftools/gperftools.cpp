@@ -66,6 +66,8 @@ class GperftoolsScheme final : public Scheme {
     return (estimator == 2 ? bytes : samples) * scale;
   }
 
+  std::uint64_t unsampled_start() const override { return startup_counter_; }
+
   // Independent sampling with pi = 1 - e^(-k/T), k the counted size; the per-sample
   // weight w divides by 1 - e^(-r/T): mean pi w, variance w^2 pi (1 - pi).
   // (Only without the start-up counter: it makes the first 16 MiB depend on each other.)

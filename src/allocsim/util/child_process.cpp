@@ -1,0 +1,78 @@
+#include "allocsim/util/child_process.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "allocsim/util/error.h"
+
+extern char** environ;
+
+namespace allocsim {
+namespace {
+
+// Closes a pipe end once, whatever path leaves the function.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  void close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+}  // namespace
+
+std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, const std::string& directory) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) throw InputError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  Fd read_end{pipe_fds[0]}, write_end{pipe_fds[1]};
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, directory.c_str());
+  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, read_end.fd);
+  std::vector<std::string> words = argv;
+  std::vector<char*> pointers;
+  for (auto& word : words) pointers.push_back(word.data());
+  pointers.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, words.at(0).c_str(), &actions, &attributes, pointers.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned == ENOENT) return std::nullopt;
+  if (spawned != 0) throw InputError("cannot run \"" + words[0] + "\": " + std::strerror(spawned));
+  write_end.close();
+  ProgramOutput result;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(read_end.fd, buffer, sizeof buffer);
+    if (n > 0) {
+      result.output.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.exited = WIFEXITED(status);
+  result.exit_code = result.exited ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace allocsim
