@@ -4,6 +4,8 @@
 // verdict's numbers.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -238,6 +240,38 @@ TEST(HtmlReportCli, ProfileReportPageHoldsTheModelAndTheTopEntriesIntervalsWithU
   EXPECT_EQ(same.exit_code, 2) << same.output;
   EXPECT_NE(same.output.find("--report"), std::string::npos) << same.output;
   EXPECT_FALSE(fs::exists(dir.file("x")));
+}
+
+TEST(HtmlReportCli, AdviseResultsDirectoryHoldsAPageWithTheAdviceTableAndItsChartsInline) {
+  const testing::ScratchDirectory dir;
+  const auto r = run_cli("advise " + kTrace + " --replications 50 --threads 2 --json --out " + dir.file("advice"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string html = testing::read_bytes(dir.file("advice") + "/report.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::vector<std::string> problems = unbalanced_tags(html);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  expect_self_contained(html);
+  EXPECT_LT(html.find("<h2>Advice</h2>"), html.find("<h2>How to read this</h2>"));
+  EXPECT_LT(html.find("<h2>How to read this</h2>"), html.find("<h2>Charts</h2>"));
+  // One row per advised scheme, its interval as the JSON holds it, in bytes with units.
+  const nlohmann::json advice = nlohmann::json::parse(r.output);
+  ASSERT_GE(advice["recommendations"].size(), 4u);
+  for (const auto& rec : advice["recommendations"]) {
+    const std::string scheme = rec["scheme"];
+    EXPECT_NE(html.find("<td>" + scheme + "</td>"), std::string::npos) << scheme;
+    if (rec.contains("closed_form") && rec["unit"] == "bytes") {
+      const std::string interval = bytes_exact(rec["closed_form"]["interval"].get<double>());
+      EXPECT_NE(html.find("<td>" + interval), std::string::npos) << scheme << " " << interval;
+    }
+  }
+  EXPECT_NE(html.find("4 KiB: "), std::string::npos) << "heapprofd's shipped default";
+  // The four charts, inside the page, each with ids of its own.
+  std::size_t svgs = 0;
+  for (std::size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++svgs;
+  EXPECT_EQ(svgs, 4u);
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);
+  // advice.txt as printed, for every note the table leaves out.
+  EXPECT_NE(html.find(html_escape(testing::read_bytes(dir.file("advice") + "/advice.txt"))), std::string::npos);
 }
 
 }  // namespace
