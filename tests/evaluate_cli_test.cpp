@@ -149,6 +149,43 @@ TEST_F(EvaluateCli, RateWithTwoWindowsDrawsASeriesPerWindow) {
   }
 }
 
+// --group size_bucket: the verdict has a line per bucket, with the numbers of its
+// metrics.csv row, and the chart it names is drawn (it printed no bucket and drew no
+// chart while its last line said "charts/").
+TEST_F(EvaluateCli, SizeBucketGroupsHaveVerdictLinesAndTheirChart) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --group size_bucket --replications 16" +
+                             " --threads 2 --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("by size bucket"), std::string::npos) << r.output;
+  const CsvTable metrics = parse_csv(read_text(path("out") + "/evaluate-bc/metrics.csv"), "metrics.csv");
+  std::size_t buckets = 0;
+  for (const auto& row : metrics.rows) {
+    if (row[*metrics.find("group_kind")] != "size_bucket") continue;
+    ++buckets;
+    // "   71 KiB   0%   100%   100%   [65536,131072)": the bucket's label ends its line.
+    const std::string label = row[*metrics.find("group")];
+    const std::size_t at = r.output.find("   " + label + "\n");
+    EXPECT_NE(at, std::string::npos) << label << "\n" << r.output;
+  }
+  EXPECT_GE(buckets, 10u);
+  EXPECT_TRUE(fs::exists(path("out") + "/evaluate-bc/charts/size-bucket-error.svg"));
+  EXPECT_NE(r.output.find("(report.html, metrics.csv, charts/)"), std::string::npos) << r.output;
+  const nlohmann::json verdict = nlohmann::json::parse(
+      run_cli("evaluate " + kTrace + " --scheme heapprofd --group size_bucket --replications 16 --threads 2 --json" +
+              " --no-charts --out " + path("json"))
+          .output);
+  EXPECT_EQ(verdict["entries"][0]["size_buckets"].size(), buckets);
+
+  // The last line names what is there: no charts/ when none was drawn.
+  const auto plain = run_cli("evaluate " + kTrace + " --scheme heapprofd --group total --replications 16" +
+                                 " --threads 2 --quiet --out " + path("plain"),
+                             true);
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_FALSE(fs::exists(path("plain") + "/evaluate-bc/charts"));
+  EXPECT_NE(plain.output.find("(report.html, metrics.csv; no charts)"), std::string::npos) << plain.output;
+}
+
 // Bad input: one line naming the flag, exit 2, nothing written.
 TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
   const std::string common = " --out " + path("out") + " --save-scenario " + path("s.json");

@@ -91,7 +91,10 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     report_verdict(scenario, done, o->verdict, verdicts);
     if (o->verdict.json) std::printf("%s\n", json_text(verdicts.front(), 2).c_str());
     if (!o->verdict.json) {  // --quiet too: it silences the progress, not where the results are
-      std::fprintf(stderr, "results in %s/ (report.html, metrics.csv, charts/)%s\n", done.directory.c_str(),
+      // What is there: no charts/ when none was drawn (--no-charts, or no group a chart shows).
+      const bool charts = fs::is_directory(fs::path(done.directory) / "charts");
+      std::fprintf(stderr, "results in %s/ (report.html, metrics.csv%s)%s\n", done.directory.c_str(),
+                   charts ? ", charts/" : "; no charts",
                    o->save_scenario.empty() ? "" : ("; scenario in " + o->save_scenario).c_str());
     }
     exit_code = 0;

@@ -94,10 +94,31 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 
 // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
 // With several windows each scheme has an estimator per window: a series each.
+// --group size_bucket: the error of each size bucket against its true bytes.
+nlohmann::ordered_json size_bucket_chart(const std::string& subject, const std::vector<std::string>& estimators,
+                                         const nlohmann::ordered_json& series, const std::string& series_title) {
+  return {{"name", "size-bucket-error"},
+          {"title", subject + ": typical error of each size bucket's estimate against its bytes"},
+          {"where", {{"estimator", estimators}, {"group_kind", "size_bucket"}}},
+          {"x", "truth"},
+          {"x_unit", "bytes"},
+          {"logx", true},
+          {"x_label", "true bytes of the size bucket (one bucket per power of two of the requested size)"},
+          {"y", "mape"},
+          {"y_unit", "percent"},
+          {"logy", true},
+          {"y_label", "typical error (mean |estimate - truth| / truth)"},
+          {"series", series},
+          {"series_title", series_title},
+          {"join_points", false},
+          {"legend", "outside"},
+          {"references", {{{"y", 1}, {"label", "100%: bucket never sampled (estimate 0)"}}}}};
+}
+
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
-                              bool stacks, bool several_windows) {
+                              bool stacks, bool buckets, bool several_windows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  if (!stacks) return out;
+  if (!stacks && !buckets) return out;
   nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
   std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
   nlohmann::ordered_json distance_series = "scheme";
@@ -108,6 +129,8 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
     series_title += ", {estimator}";
     distance_title += ", {estimator}";
   }
+  if (buckets) out.push_back(size_bucket_chart(subject, estimators, series, series_title));
+  if (!stacks) return out;
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
                  {"title", subject + ": expected error of each stack's estimate against its size"},
@@ -221,6 +244,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   const std::string& trace_name = o.trace_name;
   const auto estimators = primary_estimators(schemes, o.windows);
   const bool stacks = std::find(groups.begin(), groups.end(), "stack") != groups.end();
+  const bool buckets = std::find(groups.begin(), groups.end(), "size_bucket") != groups.end();
 
   nlohmann::ordered_json scenario = {
       {"name", name},
@@ -238,7 +262,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
   }
-  scenario["charts"] = charts(subject, estimators, swept, stacks, o.windows.size() > 1);
+  scenario["charts"] = charts(subject, estimators, swept, stacks, buckets, o.windows.size() > 1);
   return scenario;
 }
 

@@ -90,6 +90,25 @@ void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdic
                           verdict_percent(entry.profile->se_distance) + " from the truth (total variation over " +
                           std::to_string(entry.profile->groups) + " stacks: 0 exact, 100% disjoint).");
   }
+  if (!entry.size_buckets.empty()) {
+    page.open("table");
+    header_row(page, {{"by size bucket: true", true},
+                      {"typical error", true},
+                      {"P(seen)", true},
+                      {"covered", true},
+                      {"requested size (bytes)", false}});
+    for (const GroupVerdict& bucket : entry.size_buckets) {
+      const Metrics& m = bucket.row->metrics;
+      page.open("tr");
+      cell(page, bytes_approx(m.truth), true);
+      cell(page, verdict_percent(m.mape), true);
+      cell(page, verdict_percent(m.p_any_sample), true);
+      cell(page, bucket.interval == nullptr ? "-" : verdict_percent(bucket.interval->metrics.coverage), true);
+      cell(page, bucket.row->group);
+      page.close();
+    }
+    page.close();
+  }
   if (!entry.top_stacks.empty()) {
     page.element("p", "Probably missed: " + std::to_string(entry.stacks_probably_missed) + " of " +
                           std::to_string(entry.stacks) + " stacks (" + verdict_percent(entry.truth_probably_missed) +
