@@ -63,14 +63,20 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
   return out;
 }
 
-std::string default_name(const std::string& trace) {
+}  // namespace
+
+std::string evaluate_default_name(const std::string& trace) {
   std::string stem = fs::path(trace).filename().string();
+  // heaptrack.<program>.<pid>...: the program names it, not the tool.
+  if (stem.rfind("heaptrack.", 0) == 0 && stem.size() > 10) stem = stem.substr(10);
   stem = stem.substr(0, stem.find('.'));
   for (char& c : stem) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
   }
   return "evaluate-" + (stem.empty() ? std::string("trace") : stem);
 }
+
+namespace {
 
 // The estimators the verdict reads: each scheme's first, in each window.
 std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& schemes,
@@ -240,7 +246,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   }
   std::vector<std::string> groups = o.groups;
   if (std::find(groups.begin(), groups.end(), "total") == groups.end()) groups.insert(groups.begin(), "total");
-  const std::string name = o.name.empty() ? default_name(o.trace_name) : o.name;
+  const std::string name = o.name.empty() ? evaluate_default_name(o.trace_name) : o.name;
   const std::string& trace_name = o.trace_name;
   const auto estimators = primary_estimators(schemes, o.windows);
   const bool stacks = std::find(groups.begin(), groups.end(), "stack") != groups.end();
