@@ -132,6 +132,21 @@ TEST_F(EvaluateCli, TextVerdictAndCharts) {
   }
 }
 
+// The charts say what the verdict says: "typical error"; the legend sits outside the
+// plot, off the 100% line; one rate is named as such in the profile distance's title.
+TEST_F(EvaluateCli, ChartsNameTypicalErrorAndKeepTheLegendOffThe100PercentLine) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --rate 32KiB --replications 16 --threads 2" +
+                             " --quiet --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string error = read_text(path("out") + "/evaluate-bc/charts/stack-error.gp");
+  EXPECT_NE(error.find("set ylabel 'typical error"), std::string::npos) << error;
+  EXPECT_EQ(error.find("expected error"), std::string::npos) << error;
+  EXPECT_NE(error.find("set key outside"), std::string::npos) << error;
+  const std::string distance = read_text(path("out") + "/evaluate-bc/charts/profile-distance.gp");
+  EXPECT_NE(distance.find("at one rate"), std::string::npos) << distance;
+}
+
 // A --rate with two --windows gives each scheme an estimator per window: the profile
 // distance against the rate draws a series for each (it stopped with "two rows of
 // series "heapprofd" at x = 524288" after simulating).

@@ -104,7 +104,7 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 nlohmann::ordered_json size_bucket_chart(const std::string& subject, const std::vector<std::string>& estimators,
                                          const nlohmann::ordered_json& series, const std::string& series_title) {
   return {{"name", "size-bucket-error"},
-          {"title", subject + ": typical error of each size bucket's estimate against its bytes"},
+          {"title", subject + ": typical error per size bucket"},
           {"where", {{"estimator", estimators}, {"group_kind", "size_bucket"}}},
           {"x", "truth"},
           {"x_unit", "bytes"},
@@ -122,7 +122,7 @@ nlohmann::ordered_json size_bucket_chart(const std::string& subject, const std::
 }
 
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
-                              bool stacks, bool buckets, bool several_windows) {
+                              bool one_rate, bool stacks, bool buckets, bool several_windows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   if (!stacks && !buckets) return out;
   nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
@@ -139,7 +139,7 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
   if (!stacks) return out;
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
-                 {"title", subject + ": expected error of each stack's estimate against its size"},
+                 {"title", subject + ": typical error of each stack's estimate against its size"},
                  {"where", where},
                  {"x", "truth"},
                  {"x_unit", "bytes"},
@@ -148,11 +148,11 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                  {"y", "mape"},
                  {"y_unit", "percent"},
                  {"logy", true},
-                 {"y_label", "expected error (mean |estimate - truth| / truth)"},
+                 {"y_label", "typical error (mean |estimate - truth| / truth)"},
                  {"series", series},
                  {"series_title", series_title},
                  {"join_points", false},
-                 {"legend", "top right"},
+                 {"legend", "outside"},  // inside, it covered the 100% line
                  {"references", {{{"y", 1}, {"label", "100%: stack never sampled (estimate 0)"}}}}});
   out.push_back({{"name", "stack-seen"},
                  {"title", subject + ": chance that each stack appears in the profile at all"},
@@ -171,7 +171,8 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                  {"legend", "top left"}});
   if (swept) {
     out.push_back({{"name", "profile-distance"},
-                   {"title", subject + ": distance of the estimated profile from the true one"},
+                   {"title", subject + (one_rate ? ": profile's distance from the truth at one rate"
+                                                 : ": distance of the estimated profile from the true one")},
                    {"source", "profiles"},
                    {"where", where},
                    {"x", "rate"},
@@ -268,7 +269,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
   }
-  scenario["charts"] = charts(subject, estimators, swept, stacks, buckets, o.windows.size() > 1);
+  scenario["charts"] = charts(subject, estimators, swept, rates.size() == 1, stacks, buckets, o.windows.size() > 1);
   return scenario;
 }
 
