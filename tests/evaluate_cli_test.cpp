@@ -201,6 +201,28 @@ TEST_F(EvaluateCli, SizeBucketGroupsHaveVerdictLinesAndTheirChart) {
   EXPECT_NE(plain.output.find("(report.html, metrics.csv; no charts)"), std::string::npos) << plain.output;
 }
 
+// The same stack reads 71 / 80 / 72 KiB under heapprofd, jemalloc and go: the verdict
+// says per scheme which truth it compares with.
+TEST_F(EvaluateCli, VerdictSaysWhatTruthMeansPerScheme) {
+  const std::string flags = " --scheme heapprofd --scheme jemalloc --replications 8 --threads 2 --no-charts --top 1";
+  const auto r = run_cli("evaluate " + kTrace + flags + " --out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::size_t heapprofd = r.output.find("heapprofd, allocated");
+  const std::size_t jemalloc = r.output.find("jemalloc, allocated");
+  ASSERT_NE(heapprofd, std::string::npos) << r.output;
+  ASSERT_NE(jemalloc, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("  truth          requested bytes", heapprofd), r.output.find('\n', heapprofd) + 1);
+  EXPECT_EQ(r.output.find("  truth          allocated bytes (each request rounded up to the allocator's size class)",
+                          jemalloc),
+            r.output.find('\n', jemalloc) + 1);
+  const nlohmann::json json =
+      nlohmann::json::parse(run_cli("evaluate " + kTrace + flags + " --json --out " + path("j")).output);
+  EXPECT_EQ(json["entries"][0]["truth"], "requested_bytes");
+  EXPECT_EQ(json["entries"][1]["truth"], "allocated_bytes");
+  const std::string html = read_text(path("out") + "/evaluate-bc/report.html");
+  EXPECT_NE(html.find("Truth: allocated bytes (each request rounded up"), std::string::npos);
+}
+
 // Bad input: one line naming the flag, exit 2, nothing written.
 TEST_F(EvaluateCli, BadFlagsAreNamedAndNothingIsWritten) {
   const std::string common = " --out " + path("out") + " --save-scenario " + path("s.json");

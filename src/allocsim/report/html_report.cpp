@@ -73,6 +73,7 @@ void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdic
   const Metrics& total = entry.total.row->metrics;
   page.open("div", {{"class", "card"}, {"id", entry_id(i)}});
   page.element("h3", entry_title(scenario, entry) + " (estimator " + entry.estimator + ")");
+  page.element("p", "Truth: " + verdict_truth_text(entry.quantity) + ".", {{"class", "sub"}});
   page.open("p", {{"class", "headline"}});
   page.text("Whole heap " + bytes_approx(total.truth) + ": typical error ");
   page.element("span", verdict_percent(total.mape), {{"class", "big"}});

@@ -99,6 +99,7 @@ Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std
           entry.point = point;
           entry.scheme = instance.label;
           entry.estimator = estimator;
+          entry.quantity = spec.quantity;
           entry.window = window.name();
           entry.total = {total, find_interval(result, *total)};
           add_stacks(result, top, entry);
@@ -144,6 +145,7 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
     const Metrics& total = entry.total.row->metrics;
     append(out, "%s%s, %s (estimator %s)\n", entry.scheme.c_str(), point_text(scenario, entry.point).c_str(),
            entry.window.c_str(), entry.estimator.c_str());
+    append(out, "  truth          %s\n", verdict_truth_text(entry.quantity).c_str());
     append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes_approx(total.truth).c_str(),
            percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(), percent(total.mape).c_str());
     if (entry.total.interval != nullptr) {
@@ -222,6 +224,7 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
                                    {"scheme", entry.scheme},
                                    {"estimator", entry.estimator},
                                    {"window", entry.window},
+                                   {"truth", to_string(entry.quantity)},
                                    {"whole_heap", metrics_json(*entry.total.row, entry.total.interval)}};
     if (entry.profile != nullptr) {
       item["profile"] =

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "allocsim/engine/experiment.h"
+#include "allocsim/estimate/quantity.h"
 
 namespace allocsim {
 
@@ -25,9 +26,10 @@ struct GroupVerdict {
 
 struct SchemeVerdict {
   std::size_t point = 0;
-  std::string scheme;     // label
-  std::string estimator;  // the scheme's first estimator in this window
-  std::string window;     // "allocated", "live_at_peak", ...
+  std::string scheme;                             // label
+  std::string estimator;                          // the scheme's first estimator in this window
+  Quantity quantity = Quantity::requested_bytes;  // the estimator's: what its truth is
+  std::string window;                             // "allocated", "live_at_peak", ...
   GroupVerdict total;
   std::vector<GroupVerdict> top_stacks;    // by true bytes, largest first
   std::size_t stacks = 0;                  // stacks holding some of the quantity
