@@ -183,8 +183,7 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
       clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
   }
   if (!std::isnan(zero_floor)) {
-    clauses.push_back("NaN with points pt 10 ps 1.6 lc rgb 'black' title " +
-                      gnuplot_quote("0, at the floor", false));
+    clauses.push_back("NaN with points pt 10 ps 1.6 lc rgb 'black' title " + gnuplot_quote("0, at the floor", false));
   }
   if (!spec.second_theory.empty()) {
     clauses.push_back("NaN with lines lw 2 dt 2 lc rgb 'black' title " +
