@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Opens a report.html in headless Chromium with every network name unresolvable, so
-# a page that fetched anything (a script, a font, an image) would show it broken,
-# and checks that the page renders and shows its verdict. Writes a screenshot to look at.
+# Opens allocsim's HTML pages in headless Chromium with every network name
+# unresolvable, so a page that fetched anything (a script, a font, an image) would
+# show it broken, and checks that each renders with its content. Writes a
+# screenshot of each to look at.
 #   scripts/report-browser-check.sh [REPORT_HTML [SCREENSHOT_PNG]]
-# Without a report, one is made: `allocsim evaluate` of traces/bc.raw.zst into a
-# temporary directory, removed at the end; ALLOCSIM names the binary (default build/bin/allocsim).
+# Without a report, the three kinds of page are made into a temporary directory,
+# removed at the end: `allocsim evaluate` of traces/bc.raw.zst (report.html: its
+# verdict), `allocsim profile traces/profiles/go-heap.pb.gz --report` (the top
+# entries) and `allocsim advise traces/bc.raw.zst --out` (report.html: the advice and
+# its charts); ALLOCSIM names the binary (default build/bin/allocsim) and
+# SCREENSHOTS a directory to keep the screenshots in (default: removed with the rest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -14,33 +19,81 @@ if [ -z "$browser" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-report=${1:-}
-if [ -z "$report" ]; then
-  "${ALLOCSIM:-build/bin/allocsim}" evaluate traces/bc.raw.zst --scheme heapprofd --scheme jemalloc --rate 4KiB --rate 64KiB \
-    --replications 200 --threads 2 --quiet --out "$work/out" > "$work/verdict.txt"
-  report="$work/out/evaluate-bc/report.html"
-fi
-screenshot=${2:-$work/report.png}
-[ -f "$report" ] || { echo "report-browser-check: no file $report" >&2; exit 1; }
-url="file://$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
-flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-extensions --disable-background-networking
-  --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$work/profile" --virtual-time-budget=2000)
-"$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$screenshot" "$url" > "$work/shot.log" 2>&1 || {
-  cat "$work/shot.log" >&2
+allocsim=${ALLOCSIM:-build/bin/allocsim}
+fail() {
+  echo "report-browser-check: $*" >&2
   exit 1
 }
-[ -s "$screenshot" ] || { echo "report-browser-check: no screenshot written" >&2; exit 1; }
-"$browser" "${flags[@]}" --dump-dom "$url" > "$work/dom.html" 2> "$work/dom.log" || {
-  cat "$work/dom.log" >&2
-  exit 1
+
+# render PAGE SCREENSHOT: the screenshot and $work/dom.html, the page as rendered.
+render() {
+  local page=$1 screenshot=$2
+  [ -f "$page" ] || fail "no file $page"
+  local url
+  url="file://$(cd "$(dirname "$page")" && pwd)/$(basename "$page")"
+  local flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-extensions --disable-background-networking
+    --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$work/profile" --virtual-time-budget=2000)
+  "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$screenshot" "$url" > "$work/shot.log" 2>&1 || {
+    cat "$work/shot.log" >&2
+    exit 1
+  }
+  [ -s "$screenshot" ] || fail "no screenshot written of $page"
+  "$browser" "${flags[@]}" --dump-dom "$url" > "$work/dom.html" 2> "$work/dom.log" || {
+    cat "$work/dom.log" >&2
+    exit 1
+  }
+  grep -q '<h2>How to read this</h2>' "$work/dom.html" || fail "$page: no \"how to read this\" in the DOM"
 }
-# The rendered page holds the verdict and at least one whole-heap sentence.
-grep -q '<h2>Verdict</h2>' "$work/dom.html" || { echo "report-browser-check: no verdict in the DOM" >&2; exit 1; }
-grep -q 'Whole heap [0-9]' "$work/dom.html" || { echo "report-browser-check: no whole-heap line" >&2; exit 1; }
-if [ -n "${1:-}" ] || [ -z "$(cat "$work/verdict.txt" 2>/dev/null)" ]; then :; else
-  # Every whole-heap size the command printed is in the rendered page.
+
+# The page of evaluate and run: its verdict, with every whole-heap size the command printed.
+check_verdict_page() {
+  grep -q '<h2>Verdict</h2>' "$work/dom.html" || fail "$1: no verdict in the DOM"
+  grep -q 'Whole heap [0-9]' "$work/dom.html" || fail "$1: no whole-heap line"
+  [ -s "${2:-/dev/null}" ] || return 0
   while read -r size; do
-    grep -qF "Whole heap $size" "$work/dom.html" || { echo "report-browser-check: missing $size" >&2; exit 1; }
-  done < <(sed -n 's/^  whole heap *\([0-9.]* [KMG]*i*B\);.*/\1/p' "$work/verdict.txt")
+    grep -qF "Whole heap $size" "$work/dom.html" || fail "$1: missing $size"
+  done < <(sed -n 's/^  whole heap *\([0-9.]* [KMG]*i*B\);.*/\1/p' "$2")
+}
+
+# profile --report: the model and the top entries, each with an interval in bytes.
+check_profile_page() {
+  grep -q '<h2>The model</h2>' "$work/dom.html" || fail "$1: no model in the DOM"
+  grep -q '<h2>Top [0-9]* entries</h2>' "$work/dom.html" || fail "$1: no top entries"
+  grep -q '\[[0-9.]* [KMG]*i*B, [0-9.]* [KMG]*i*B\]' "$work/dom.html" || fail "$1: no interval in bytes"
+}
+
+# advise --out: the advice table and its charts drawn inside the page.
+check_advice_page() {
+  grep -q '<h2>Advice</h2>' "$work/dom.html" || fail "$1: no advice in the DOM"
+  grep -q '<td>heapprofd</td>' "$work/dom.html" || fail "$1: no heapprofd row"
+  [ "$(grep -c '<svg' "$work/dom.html")" -ge 4 ] || fail "$1: fewer than 4 charts in the page"
+}
+
+check_page() {
+  local page=$1 screenshot=$2 printed=${3:-}
+  render "$page" "$screenshot"
+  if grep -q '<h2>Verdict</h2>' "$work/dom.html"; then
+    check_verdict_page "$page" "$printed"
+  elif grep -q '<h2>The model</h2>' "$work/dom.html"; then
+    check_profile_page "$page"
+  elif grep -q '<h2>Advice</h2>' "$work/dom.html"; then
+    check_advice_page "$page"
+  else
+    fail "$page: no verdict, profile or advice heading in the DOM"
+  fi
+  echo "report-browser-check: $page renders offline with its content (screenshot $screenshot)"
+}
+
+if [ -n "${1:-}" ]; then
+  check_page "$1" "${2:-$work/report.png}"
+  exit 0
 fi
-echo "report-browser-check: $report renders offline with its verdict (screenshot $screenshot)"
+shots=${SCREENSHOTS:-$work}
+mkdir -p "$shots"
+"$allocsim" evaluate traces/bc.raw.zst --scheme heapprofd --scheme jemalloc --rate 4KiB --rate 64KiB \
+  --replications 200 --threads 2 --quiet --out "$work/out" > "$work/verdict.txt"
+check_page "$work/out/evaluate-bc/report.html" "$shots/evaluate.png" "$work/verdict.txt"
+"$allocsim" profile traces/profiles/go-heap.pb.gz --threads 2 --report "$work/profile.html" > /dev/null
+check_page "$work/profile.html" "$shots/profile.png"
+"$allocsim" advise traces/bc.raw.zst --replications 100 --threads 2 --out "$work/advice" > /dev/null
+check_page "$work/advice/report.html" "$shots/advice.png"

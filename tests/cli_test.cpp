@@ -246,9 +246,18 @@ TEST_F(CliTest, QuietEvaluateStillSaysWhereTheResultsAre) {
   const auto r =
       run_cli("evaluate " + trace + " --scheme go -q -j 2 --replications 4 --no-charts --out " + out(), true);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const std::string last = "results in " + out() + "/evaluate-bc/ (report.html, metrics.csv, charts/)\n";
+  const std::string last = "results in " + out() + "/evaluate-bc/ (report.html, metrics.csv; no charts)\n";
   ASSERT_GE(r.output.size(), last.size()) << r.output;
   EXPECT_EQ(r.output.substr(r.output.size() - last.size()), last) << r.output;
+}
+
+// run --quiet printed nothing at all: one last line says where the results went.
+TEST_F(CliTest, QuietRunKeepsOneLastLine) {
+  const std::string scenario = allocsim::testing::source_dir() + "/scenarios/examples/quickstart.json";
+  const auto r = run_cli("run -q -j 2 --no-charts --replications 8 --out " + out() + " " + scenario, true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "results in " + out() + "/quickstart/ (report.html, metrics.csv)\n");
+  EXPECT_TRUE(fs::exists(out() + "/quickstart/report.html"));
 }
 
 TEST_F(CliTest, VersionAndHelp) {

@@ -132,6 +132,21 @@ TEST_F(EvaluateCli, TextVerdictAndCharts) {
   }
 }
 
+// The charts say what the verdict says: "typical error"; the legend sits outside the
+// plot, off the 100% line; one rate is named as such in the profile distance's title.
+TEST_F(EvaluateCli, ChartsNameTypicalErrorAndKeepTheLegendOffThe100PercentLine) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --rate 32KiB --replications 16 --threads 2" +
+                             " --quiet --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string error = read_text(path("out") + "/evaluate-bc/charts/stack-error.gp");
+  EXPECT_NE(error.find("set ylabel 'typical error"), std::string::npos) << error;
+  EXPECT_EQ(error.find("expected error"), std::string::npos) << error;
+  EXPECT_NE(error.find("set key outside"), std::string::npos) << error;
+  const std::string distance = read_text(path("out") + "/evaluate-bc/charts/profile-distance.gp");
+  EXPECT_NE(distance.find("at one rate"), std::string::npos) << distance;
+}
+
 // A --rate with two --windows gives each scheme an estimator per window: the profile
 // distance against the rate draws a series for each (it stopped with "two rows of
 // series "heapprofd" at x = 524288" after simulating).
@@ -147,6 +162,65 @@ TEST_F(EvaluateCli, RateWithTwoWindowsDrawsASeriesPerWindow) {
     const std::string stacks = read_text(path("out") + "/evaluate-bc/charts/" + chart + ".dat");
     EXPECT_NE(stacks.find("(live at the end)"), std::string::npos) << chart << "\n" << stacks;
   }
+}
+
+// --group size_bucket: the verdict has a line per bucket, with the numbers of its
+// metrics.csv row, and the chart it names is drawn (it printed no bucket and drew no
+// chart while its last line said "charts/").
+TEST_F(EvaluateCli, SizeBucketGroupsHaveVerdictLinesAndTheirChart) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --group size_bucket --replications 16" +
+                             " --threads 2 --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("by size bucket"), std::string::npos) << r.output;
+  const CsvTable metrics = parse_csv(read_text(path("out") + "/evaluate-bc/metrics.csv"), "metrics.csv");
+  std::size_t buckets = 0;
+  for (const auto& row : metrics.rows) {
+    if (row[*metrics.find("group_kind")] != "size_bucket") continue;
+    ++buckets;
+    // "   71 KiB   0%   100%   100%   [65536,131072)": the bucket's label ends its line.
+    const std::string label = row[*metrics.find("group")];
+    const std::size_t at = r.output.find("   " + label + "\n");
+    EXPECT_NE(at, std::string::npos) << label << "\n" << r.output;
+  }
+  EXPECT_GE(buckets, 10u);
+  EXPECT_TRUE(fs::exists(path("out") + "/evaluate-bc/charts/size-bucket-error.svg"));
+  EXPECT_NE(r.output.find("(report.html, metrics.csv, charts/)"), std::string::npos) << r.output;
+  const nlohmann::json verdict = nlohmann::json::parse(
+      run_cli("evaluate " + kTrace + " --scheme heapprofd --group size_bucket --replications 16 --threads 2 --json" +
+              " --no-charts --out " + path("json"))
+          .output);
+  EXPECT_EQ(verdict["entries"][0]["size_buckets"].size(), buckets);
+
+  // The last line names what is there: no charts/ when none was drawn.
+  const auto plain = run_cli("evaluate " + kTrace + " --scheme heapprofd --group total --replications 16" +
+                                 " --threads 2 --quiet --out " + path("plain"),
+                             true);
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_FALSE(fs::exists(path("plain") + "/evaluate-bc/charts"));
+  EXPECT_NE(plain.output.find("(report.html, metrics.csv; no charts)"), std::string::npos) << plain.output;
+}
+
+// The same stack reads 71 / 80 / 72 KiB under heapprofd, jemalloc and go: the verdict
+// says per scheme which truth it compares with.
+TEST_F(EvaluateCli, VerdictSaysWhatTruthMeansPerScheme) {
+  const std::string flags = " --scheme heapprofd --scheme jemalloc --replications 8 --threads 2 --no-charts --top 1";
+  const auto r = run_cli("evaluate " + kTrace + flags + " --out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::size_t heapprofd = r.output.find("heapprofd, allocated");
+  const std::size_t jemalloc = r.output.find("jemalloc, allocated");
+  ASSERT_NE(heapprofd, std::string::npos) << r.output;
+  ASSERT_NE(jemalloc, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("  truth          requested bytes", heapprofd), r.output.find('\n', heapprofd) + 1);
+  EXPECT_EQ(r.output.find("  truth          allocated bytes (each request rounded up to the allocator's size class)",
+                          jemalloc),
+            r.output.find('\n', jemalloc) + 1);
+  const nlohmann::json json =
+      nlohmann::json::parse(run_cli("evaluate " + kTrace + flags + " --json --out " + path("j")).output);
+  EXPECT_EQ(json["entries"][0]["truth"], "requested_bytes");
+  EXPECT_EQ(json["entries"][1]["truth"], "allocated_bytes");
+  const std::string html = read_text(path("out") + "/evaluate-bc/report.html");
+  EXPECT_NE(html.find("Truth: allocated bytes (each request rounded up"), std::string::npos);
 }
 
 // Bad input: one line naming the flag, exit 2, nothing written.

@@ -3,6 +3,8 @@
 // redrawing them from a results directory, and clear failures.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -166,6 +168,29 @@ TEST(GnuplotScript, QuotingAndAxes) {
   EXPECT_NE(script.find("set output png_file"), std::string::npos);
   const std::string dat = gnuplot_data(data);
   EXPECT_NE(dat.find("10\t20\tNaN\n"), std::string::npos) << dat;
+}
+
+// A log axis has no 0: a point of 0 is drawn at a floor below the least positive
+// value, as an open triangle with a legend entry of its own, rather than vanish.
+TEST(GnuplotScript, ZeroOnALogAxisIsDrawnAtTheFloor) {
+  ChartSpec spec;
+  spec.name = "z";
+  spec.x.column = "truth";
+  spec.x.log = true;
+  spec.y.column = "mape";
+  spec.y.log = true;
+  ChartData data;
+  data.series.push_back({"a", {{10, 0.5, NAN}, {100, 0.02, NAN}, {1000, 0, NAN}}, {}, {}});
+  const std::string script = gnuplot_script(spec, data, "z.dat", "../metrics.csv");
+  EXPECT_NE(script.find("using 1:($2 <= 0 ? 0.01 : 1/0) with points ls 1 pt 10"), std::string::npos) << script;
+  EXPECT_NE(script.find("title '0, at the floor'"), std::string::npos) << script;
+  data.series[0].points.pop_back();
+  const std::string positive = gnuplot_script(spec, data, "z.dat", "../metrics.csv");
+  EXPECT_EQ(positive.find("at the floor"), std::string::npos) << "no 0, no floor";
+  spec.y.log = false;
+  data.series[0].points.push_back({1000, 0, NAN});
+  EXPECT_EQ(gnuplot_script(spec, data, "z.dat", "../metrics.csv").find("at the floor"), std::string::npos)
+      << "a linear axis draws 0 where it is";
 }
 
 class FiguresTest : public ::testing::Test {

@@ -4,6 +4,9 @@
 // verdict's numbers.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -12,6 +15,7 @@
 
 #include "allocsim/report/html_writer.h"
 #include "allocsim/report/inline_svg.h"
+#include "allocsim/util/byte_units.h"
 #include "test_support.h"
 #include "testing/build_paths.h"
 #include "trace_test_files.h"
@@ -175,6 +179,99 @@ TEST(HtmlReportCli, EvaluateWritesASelfContainedPageWithTheVerdictsNumbers) {
   expect_self_contained(page);
   for (const std::string& number : numbers) EXPECT_NE(page.find(number), std::string::npos) << number;
   EXPECT_EQ(page.find("<svg"), std::string::npos) << "--no-charts: no chart drawn, none embedded";
+}
+
+// Column `name` of every row of a CSV without quoted commas in the columns read.
+std::vector<double> csv_column(const std::string& csv, const std::string& name) {
+  std::vector<std::string> lines;
+  std::size_t at = 0;
+  for (std::size_t end; (end = csv.find('\n', at)) != std::string::npos; at = end + 1) {
+    lines.push_back(csv.substr(at, end - at));
+  }
+  const auto fields = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+      out.push_back(line.substr(start, comma - start));
+    }
+    out.push_back(line.substr(start));
+    return out;
+  };
+  const std::vector<std::string> header = fields(lines.at(0));
+  const std::size_t column = std::find(header.begin(), header.end(), name) - header.begin();
+  std::vector<double> values;
+  for (std::size_t i = 1; i < lines.size(); ++i) values.push_back(std::stod(fields(lines[i]).at(column)));
+  return values;
+}
+
+TEST(HtmlReportCli, ProfileReportPageHoldsTheModelAndTheTopEntriesIntervalsWithUnits) {
+  const testing::ScratchDirectory dir;
+  const std::string profile = allocsim::testing::source_dir() + "/traces/profiles/go-heap.pb.gz";
+  const auto r = run_cli("profile " + profile + " --threads 2 --csv " + dir.file("top.csv") + " --report " +
+                         dir.file("profile.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string html = testing::read_bytes(dir.file("profile.html"));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::vector<std::string> problems = unbalanced_tags(html);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  expect_self_contained(html);
+  // The model first, then the entries, then how to read them.
+  EXPECT_LT(html.find("<h2>The model</h2>"), html.find("<h2>Top 6 entries</h2>"));
+  EXPECT_LT(html.find("<h2>Top 6 entries</h2>"), html.find("<h2>How to read this</h2>"));
+  EXPECT_NE(html.find("rate 64 KiB"), std::string::npos);
+  EXPECT_NE(html.find("binomial, p = 1 - exp(-s/T) per allocation"), std::string::npos);
+  EXPECT_EQ(html.find("e+0"), std::string::npos) << "bytes with units, not 2.09715e+07";
+  // Every top entry's estimate and interval, as the CSV holds them, in bytes with units.
+  const std::string csv = testing::read_bytes(dir.file("top.csv"));
+  const std::vector<double> bytes = csv_column(csv, "estimate_bytes");
+  const std::vector<double> lower = csv_column(csv, "bytes_lower");
+  const std::vector<double> upper = csv_column(csv, "bytes_upper");
+  ASSERT_EQ(bytes.size(), 6u);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    EXPECT_NE(html.find(">" + bytes_approx(bytes[i]) + "<"), std::string::npos) << bytes[i];
+    const std::string interval = "[" + bytes_approx(lower[i]) + ", " + bytes_approx(upper[i]) + "]";
+    EXPECT_NE(html.find(interval), std::string::npos) << interval;
+  }
+  EXPECT_NE(html.find("[5.98 MiB, 8.64 MiB]"), std::string::npos);  // siteMedium: 112 samples of 4 KiB
+  EXPECT_NE(html.find("main.siteMedium"), std::string::npos);
+
+  // The page is one more output: it may not be the --csv file (nor the input).
+  const auto same = run_cli("profile " + profile + " --csv " + dir.file("x") + " --report " + dir.file("x"), true);
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_NE(same.output.find("--report"), std::string::npos) << same.output;
+  EXPECT_FALSE(fs::exists(dir.file("x")));
+}
+
+TEST(HtmlReportCli, AdviseResultsDirectoryHoldsAPageWithTheAdviceTableAndItsChartsInline) {
+  const testing::ScratchDirectory dir;
+  const auto r = run_cli("advise " + kTrace + " --replications 50 --threads 2 --json --out " + dir.file("advice"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string html = testing::read_bytes(dir.file("advice") + "/report.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::vector<std::string> problems = unbalanced_tags(html);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  expect_self_contained(html);
+  EXPECT_LT(html.find("<h2>Advice</h2>"), html.find("<h2>How to read this</h2>"));
+  EXPECT_LT(html.find("<h2>How to read this</h2>"), html.find("<h2>Charts</h2>"));
+  // One row per advised scheme, its interval as the JSON holds it, in bytes with units.
+  const nlohmann::json advice = nlohmann::json::parse(r.output);
+  ASSERT_GE(advice["recommendations"].size(), 4u);
+  for (const auto& rec : advice["recommendations"]) {
+    const std::string scheme = rec["scheme"];
+    EXPECT_NE(html.find("<td>" + scheme + "</td>"), std::string::npos) << scheme;
+    if (rec.contains("closed_form") && rec["unit"] == "bytes") {
+      const std::string interval = bytes_exact(rec["closed_form"]["interval"].get<double>());
+      EXPECT_NE(html.find("<td>" + interval), std::string::npos) << scheme << " " << interval;
+    }
+  }
+  EXPECT_NE(html.find("4 KiB: "), std::string::npos) << "heapprofd's shipped default";
+  // The four charts, inside the page, each with ids of its own.
+  std::size_t svgs = 0;
+  for (std::size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++svgs;
+  EXPECT_EQ(svgs, 4u);
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);
+  // advice.txt as printed, for every note the table leaves out.
+  EXPECT_NE(html.find(html_escape(testing::read_bytes(dir.file("advice") + "/advice.txt"))), std::string::npos);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/report/evaluate_scenario.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/output_path.h"
 #include "test_support.h"
@@ -177,6 +178,41 @@ TEST_F(NothingLost, EvaluateRefusesADirectoryItDidNotWrite) {
                               true);
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_TRUE(holds_users_file(root() / "out" / "etc"));
+}
+
+// Without --name, each recording gets a results directory of its own: heaptrack's
+// files are named after the program (they all shared results/evaluate-heaptrack/), and an
+// earlier result, or a directory allocsim did not write, is kept beside the new one
+// (evaluate-<stem>-2), said on the last line; --name NAME replaces NAME as before.
+TEST_F(NothingLost, EvaluateKeepsEarlierResultsUnderItsDefaultName) {
+  EXPECT_EQ(evaluate_default_name("heaptrack.bc.4242.zst"), "evaluate-bc");
+  EXPECT_EQ(evaluate_default_name("/tmp/heaptrack.my-prog.17.raw.gz"), "evaluate-my-prog");
+  EXPECT_EQ(evaluate_default_name("sqlite3.raw.zst"), "evaluate-sqlite3");
+  const std::string bc = csv_trace(root() / "heaptrack.bc.1.csv");
+  const std::string cc = csv_trace(root() / "heaptrack.cc1.2.csv");
+  const auto evaluate = [&](const std::string& trace, const std::string& extra = "") {
+    return run_cli("evaluate " + sandboxed(trace) + " --scheme poisson --replications 8 --no-charts --quiet --out " +
+                       sandboxed(root() / "out") + extra,
+                   true);
+  };
+  ASSERT_EQ(evaluate(bc).exit_code, 0);
+  ASSERT_EQ(evaluate(cc).exit_code, 0);
+  EXPECT_TRUE(written_by_allocsim(root() / "out" / "evaluate-bc"));
+  EXPECT_TRUE(written_by_allocsim(root() / "out" / "evaluate-cc1"));
+  testing::write_bytes((root() / "out" / "evaluate-bc" / "notes.txt").string(), "mine");
+  const auto again = evaluate(bc);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_TRUE(holds_users_file(root() / "out" / "evaluate-bc")) << "the earlier result is kept";
+  EXPECT_TRUE(written_by_allocsim(root() / "out" / "evaluate-bc-2"));
+  EXPECT_NE(again.output.find("evaluate-bc-2/"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("evaluate-bc/ kept"), std::string::npos) << again.output;
+  user_directory(root() / "out" / "evaluate-bc-3");
+  ASSERT_EQ(evaluate(bc).exit_code, 0);
+  EXPECT_TRUE(holds_users_file(root() / "out" / "evaluate-bc-3"));
+  EXPECT_TRUE(written_by_allocsim(root() / "out" / "evaluate-bc-4"));
+  // Named, it is replaced: the user asked for that directory.
+  ASSERT_EQ(evaluate(bc, " --name evaluate-bc-2").exit_code, 0);
+  EXPECT_FALSE(fs::exists(root() / "out" / "evaluate-bc-5"));
 }
 
 TEST_F(NothingLost, AdviseOutIsStagedAndRefusesADirectoryItDidNotWrite) {

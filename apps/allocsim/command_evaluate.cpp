@@ -34,6 +34,22 @@ struct EvaluateOptions {
   std::string save_scenario;
 };
 
+// Without --name: evaluate-<stem> under --out, or, when an earlier run (or anything
+// else) holds that name, the first free evaluate-<stem>-2, -3, ...: an earlier result
+// is kept, never replaced silently (--name NAME replaces a results directory allocsim
+// wrote). Returns the name taken by something else, or empty.
+std::string choose_default_name(EvaluateOptions& o) {
+  const std::string base = evaluate_default_name(o.request.trace_name);
+  const auto taken = [&](const std::string& name) {
+    std::error_code error;
+    return fs::exists(fs::symlink_status(fs::path(o.run.out) / name, error));
+  };
+  o.request.name = base;
+  if (!taken(base)) return "";
+  for (int n = 2; taken(o.request.name); ++n) o.request.name = base + "-" + std::to_string(n);
+  return base;
+}
+
 // A trace with no allocation, or none of a byte, leaves nothing to estimate (its
 // charts would select no rows): refused before anything runs, naming the file.
 void require_allocated_bytes(const Scenario& scenario, const std::string& trace_name) {
@@ -66,7 +82,9 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
   command->add_option("--seed", o->request.seed, "random seed")->capture_default_str()->check(seed_number());
-  command->add_option("--name", o->request.name, "scenario name and results folder (default: evaluate-<trace>)");
+  command->add_option("--name", o->request.name,
+                      "scenario name and results folder, replaced if allocsim wrote it (default: evaluate-<trace>, or "
+                      "evaluate-<trace>-2, -3, ... beside an earlier one, which is kept)");
   command->add_option("--save-scenario", o->save_scenario, "also write the scenario built here to this file");
   command->add_option("--out", o->run.out, "directory the results go under")->capture_default_str();
   command->add_option("-j,--threads", o->run.threads, "worker threads (default: all cores)")->check(thread_count());
@@ -77,6 +95,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     handle_interrupts();
     o->request.trace = trace_argument(o->trace);
     o->request.trace_name = fs::path(o->trace).filename().string();
+    const std::string kept = o->request.name.empty() ? choose_default_name(*o) : "";
     const nlohmann::ordered_json document = evaluate_scenario(o->request);
     const std::string text = json_text(document, 2) + "\n";
     const Scenario scenario = parse_scenario(text, "allocsim evaluate");
@@ -91,8 +110,15 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     report_verdict(scenario, done, o->verdict, verdicts);
     if (o->verdict.json) std::printf("%s\n", json_text(verdicts.front(), 2).c_str());
     if (!o->verdict.json) {  // --quiet too: it silences the progress, not where the results are
-      std::fprintf(stderr, "results in %s/ (report.html, metrics.csv, charts/)%s\n", done.directory.c_str(),
+      // What is there: no charts/ when none was drawn (--no-charts, or no group a chart shows).
+      const bool charts = fs::is_directory(fs::path(done.directory) / "charts");
+      std::fprintf(stderr, "results in %s/ (report.html, metrics.csv%s)%s\n", done.directory.c_str(),
+                   charts ? ", charts/" : "; no charts",
                    o->save_scenario.empty() ? "" : ("; scenario in " + o->save_scenario).c_str());
+      if (!kept.empty()) {
+        std::fprintf(stderr, "  (%s/ kept: an earlier run's; --name %s replaces it)\n",
+                     (fs::path(o->run.out) / kept).string().c_str(), kept.c_str());
+      }
     }
     exit_code = 0;
   });

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "allocsim/profile/pprof_writer.h"
+#include "allocsim/profile/profile_html.h"
 #include "allocsim/profile/profile_report.h"
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/scenario/replication_limits.h"
@@ -28,6 +29,7 @@ struct ProfileOptions {
   std::string jemalloc_unbias = "on";
   std::string csv;
   std::string pprof;
+  std::string report_file;  // --report FILE.html
   bool json = false;
 };
 
@@ -47,6 +49,15 @@ void run_profile(ProfileOptions options) {
       throw InputError("--pprof \"" + options.pprof + "\": is also --csv; give the two outputs different paths");
     }
   }
+  if (!options.report_file.empty()) {
+    check_output_file(options.report_file, inputs, "--report");
+    for (const std::string* other : {&options.csv, &options.pprof}) {
+      if (!other->empty() && InputPaths{*other}.same_file_as(options.report_file) != nullptr) {
+        throw InputError("--report \"" + options.report_file + "\": is also " +
+                         (other == &options.csv ? "--csv" : "--pprof") + "; give the outputs different paths");
+      }
+    }
+  }
   const profile::HeapProfile heap = profile::read_profile(options.path, options.read);
   const profile::ProfileReport report = profile::build_report(heap, options.report);
   // Everything is computed before anything is written.
@@ -55,7 +66,9 @@ void run_profile(ProfileOptions options) {
       options.pprof.empty() ? ""
                             : profile::annotated_pprof(heap, profile::all_entry_intervals(heap, options.report.level),
                                                        options.report.level);
+  const std::string html = options.report_file.empty() ? "" : profile::report_html(heap, report);
   if (!csv.empty()) write_file_atomically(options.csv, csv);
+  if (!html.empty()) write_file_atomically(options.report_file, html);
   if (!pprof.empty()) write_file_atomically(options.pprof, pprof);
   std::cout << (options.json ? profile::report_json(heap, report) : profile::report_table(heap, report));
 }
@@ -97,9 +110,12 @@ void add_profile_command(CLI::App& app, int& exit_code) {
       ->check(thread_count());
   command->add_option("--csv", options->csv, "Write the top entries as CSV to this file");
   command->add_option("--pprof", options->pprof, "Write an annotated pprof (interval bounds as extra sample types)");
+  command->add_option("--report", options->report_file,
+                      "Write the report as one self-contained HTML page (FILE.html: the model, the top entries with "
+                      "their intervals, how to read them)");
   command->add_flag("--json", options->json, "Print JSON instead of the table");
   command->callback([options, &exit_code] {
-    handle_interrupts();  // a --csv or --pprof being written is removed, not left as OUT.tmp.<pid>
+    handle_interrupts();  // a --csv, --pprof or --report being written is removed, not left as OUT.tmp.<pid>
     run_profile(*options);
     exit_code = 0;
   });

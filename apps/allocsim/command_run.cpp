@@ -3,6 +3,8 @@
 // mpirun), the work units spread over the ranks and the results written by rank 0.
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
@@ -35,15 +37,28 @@ void add_run_command(CLI::App& app, int& exit_code) {
       return;
     }
     nlohmann::ordered_json verdicts;
+    std::vector<std::string> written;  // --quiet: the directories, for the one last line
     auto report = [&](const Scenario& scenario, const CompletedScenario& done) {
       if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
       if (!options->quiet) print_completion(scenario, done);
+      written.push_back(done.directory);
     };
+    bool wrote = true;
     if (options->mpi) {
-      if (run_with_mpi(scenarios, *options, report)) print_verdict_json(verdicts);
+      wrote = run_with_mpi(scenarios, *options, report);
+      if (wrote) print_verdict_json(verdicts);
     } else {
       for (const Scenario& scenario : scenarios) report(scenario, run_and_write(scenario, *options));
       print_verdict_json(verdicts);
+    }
+    // --quiet silences the verdicts and the progress, not where the results went.
+    if (options->quiet && wrote && !written.empty()) {
+      if (written.size() == 1) {
+        std::fprintf(stderr, "results in %s/ (report.html, metrics.csv)\n", written.front().c_str());
+      } else {
+        std::fprintf(stderr, "results of %zu scenarios in %s/ (a directory each: report.html, metrics.csv)\n",
+                     written.size(), options->out.c_str());
+      }
     }
     exit_code = 0;
   });

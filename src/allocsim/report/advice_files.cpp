@@ -5,6 +5,7 @@
 
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/outputs/chart_spec.h"
+#include "allocsim/report/advice_html.h"
 #include "allocsim/report/chart_data.h"
 #include "allocsim/report/gnuplot_runner.h"
 #include "allocsim/report/gnuplot_script.h"
@@ -87,6 +88,9 @@ void write_advice_files(const std::string& dir, const std::string& subject, cons
   draw_frontier_charts(dir, subject, parse_csv(files.frontier_csv, dir + "/frontier.csv"));
   draw_probability_curves(dir, subject, parse_csv(files.probability_curves_csv, dir + "/probability-curves.csv"),
                           curve_samples);
+  // Last: the page embeds the charts just drawn.
+  write_file_atomically((fs::path(dir) / "report.html").string(),
+                        advice_report_html(dir, subject, files.json, files.text));
 }
 
 }  // namespace allocsim

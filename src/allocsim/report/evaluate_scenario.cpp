@@ -63,14 +63,20 @@ SchemeArgument parse_scheme_argument(const std::string& text) {
   return out;
 }
 
-std::string default_name(const std::string& trace) {
+}  // namespace
+
+std::string evaluate_default_name(const std::string& trace) {
   std::string stem = fs::path(trace).filename().string();
+  // heaptrack.<program>.<pid>...: the program names it, not the tool.
+  if (stem.rfind("heaptrack.", 0) == 0 && stem.size() > 10) stem = stem.substr(10);
   stem = stem.substr(0, stem.find('.'));
   for (char& c : stem) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
   }
   return "evaluate-" + (stem.empty() ? std::string("trace") : stem);
 }
+
+namespace {
 
 // The estimators the verdict reads: each scheme's first, in each window.
 std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& schemes,
@@ -94,10 +100,31 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
 
 // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
 // With several windows each scheme has an estimator per window: a series each.
+// --group size_bucket: the error of each size bucket against its true bytes.
+nlohmann::ordered_json size_bucket_chart(const std::string& subject, const std::vector<std::string>& estimators,
+                                         const nlohmann::ordered_json& series, const std::string& series_title) {
+  return {{"name", "size-bucket-error"},
+          {"title", subject + ": typical error per size bucket"},
+          {"where", {{"estimator", estimators}, {"group_kind", "size_bucket"}}},
+          {"x", "truth"},
+          {"x_unit", "bytes"},
+          {"logx", true},
+          {"x_label", "true bytes of the size bucket (one bucket per power of two of the requested size)"},
+          {"y", "mape"},
+          {"y_unit", "percent"},
+          {"logy", true},
+          {"y_label", "typical error (mean |estimate - truth| / truth)"},
+          {"series", series},
+          {"series_title", series_title},
+          {"join_points", false},
+          {"legend", "outside"},
+          {"references", {{{"y", 1}, {"label", "100%: bucket never sampled (estimate 0)"}}}}};
+}
+
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
-                              bool stacks, bool several_windows) {
+                              bool one_rate, bool stacks, bool buckets, bool several_windows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  if (!stacks) return out;
+  if (!stacks && !buckets) return out;
   nlohmann::ordered_json series = swept ? nlohmann::ordered_json{"scheme", "rate"} : nlohmann::ordered_json{"scheme"};
   std::string series_title = swept ? "{scheme}, T = {rate:bytes}" : "{scheme}";
   nlohmann::ordered_json distance_series = "scheme";
@@ -108,9 +135,11 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
     series_title += ", {estimator}";
     distance_title += ", {estimator}";
   }
+  if (buckets) out.push_back(size_bucket_chart(subject, estimators, series, series_title));
+  if (!stacks) return out;
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
   out.push_back({{"name", "stack-error"},
-                 {"title", subject + ": expected error of each stack's estimate against its size"},
+                 {"title", subject + ": typical error of each stack's estimate against its size"},
                  {"where", where},
                  {"x", "truth"},
                  {"x_unit", "bytes"},
@@ -119,11 +148,11 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                  {"y", "mape"},
                  {"y_unit", "percent"},
                  {"logy", true},
-                 {"y_label", "expected error (mean |estimate - truth| / truth)"},
+                 {"y_label", "typical error (mean |estimate - truth| / truth)"},
                  {"series", series},
                  {"series_title", series_title},
                  {"join_points", false},
-                 {"legend", "top right"},
+                 {"legend", "outside"},  // inside, it covered the 100% line
                  {"references", {{{"y", 1}, {"label", "100%: stack never sampled (estimate 0)"}}}}});
   out.push_back({{"name", "stack-seen"},
                  {"title", subject + ": chance that each stack appears in the profile at all"},
@@ -142,7 +171,8 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                  {"legend", "top left"}});
   if (swept) {
     out.push_back({{"name", "profile-distance"},
-                   {"title", subject + ": distance of the estimated profile from the true one"},
+                   {"title", subject + (one_rate ? ": profile's distance from the truth at one rate"
+                                                 : ": distance of the estimated profile from the true one")},
                    {"source", "profiles"},
                    {"where", where},
                    {"x", "rate"},
@@ -217,10 +247,11 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   }
   std::vector<std::string> groups = o.groups;
   if (std::find(groups.begin(), groups.end(), "total") == groups.end()) groups.insert(groups.begin(), "total");
-  const std::string name = o.name.empty() ? default_name(o.trace_name) : o.name;
+  const std::string name = o.name.empty() ? evaluate_default_name(o.trace_name) : o.name;
   const std::string& trace_name = o.trace_name;
   const auto estimators = primary_estimators(schemes, o.windows);
   const bool stacks = std::find(groups.begin(), groups.end(), "stack") != groups.end();
+  const bool buckets = std::find(groups.begin(), groups.end(), "size_bucket") != groups.end();
 
   nlohmann::ordered_json scenario = {
       {"name", name},
@@ -238,7 +269,7 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     subject += (i == 0 ? "" : i + 1 == schemes.size() ? " and " : ", ") + schemes[i].label;
   }
-  scenario["charts"] = charts(subject, estimators, swept, stacks, o.windows.size() > 1);
+  scenario["charts"] = charts(subject, estimators, swept, rates.size() == 1, stacks, buckets, o.windows.size() > 1);
   return scenario;
 }
 

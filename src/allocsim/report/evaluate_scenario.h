@@ -20,8 +20,14 @@ struct EvaluateRequest {
   std::vector<std::string> windows = {"allocated"};
   std::uint64_t replications = 1000;
   std::uint64_t seed = 1;
-  std::string name;  // empty: evaluate-<trace name's stem>
+  std::string name;  // empty: evaluate_default_name(trace_name)
 };
+
+// "evaluate-<stem>": the trace file's name up to its first dot ("sqlite3.raw.zst":
+// evaluate-sqlite3), and for heaptrack's own names, heaptrack.<program>.<pid>[.zst|.gz],
+// the program's ("heaptrack.bc.4242.zst": evaluate-bc), so that recordings of different
+// programs do not share one results directory.
+std::string evaluate_default_name(const std::string& trace_name);
 
 // The scenario document; throws InputError naming the flag at fault.
 nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& request);

@@ -140,8 +140,10 @@ std::string reference_commands(const ChartSpec& spec, const Range& x_range) {
 
 // One legend entry per series (its points, or its line when it has no points);
 // two black entries say which mark is which when there are several series.
+// `zero_floor`: on a log y axis, where a Monte Carlo point of 0 is drawn (an open
+// triangle at the axis floor, with its own legend entry); NaN when no point is 0.
 std::string plot_command(const ChartSpec& spec, const ChartData& data, const std::string& data_file, bool has_errors,
-                         bool has_theory) {
+                         bool has_theory, double zero_floor) {
   const bool single = data.series.size() == 1 && data.series[0].label.empty();
   // Without a closed form, thin lines join a series' points so that it can be followed.
   const bool join = spec.join_points.value_or(!has_theory);
@@ -159,6 +161,10 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
       clauses.push_back(file + " index " + std::to_string(2 * i) + points_with + style + (join ? " lw 1" : "") +
                         (single ? " title " + gnuplot_quote(points_title, false) : label));
     }
+    if (!series.points.empty() && !std::isnan(zero_floor)) {
+      clauses.push_back(file + " index " + std::to_string(2 * i) + " using 1:($2 <= 0 ? " + number(zero_floor) +
+                        " : 1/0) with points " + style + " pt 10 ps 1.6 notitle");
+    }
     if (!series.theory.empty()) {
       const std::string title = single                  ? " title " + gnuplot_quote(spec.theory_title, false)
                                 : series.points.empty() ? label
@@ -175,6 +181,9 @@ std::string plot_command(const ChartSpec& spec, const ChartData& data, const std
     clauses.push_back("NaN with points pt 7 ps 0.75 lc rgb 'black' title " + gnuplot_quote(points_title, false));
     if (has_theory)
       clauses.push_back("NaN with lines lw 2 lc rgb 'black' title " + gnuplot_quote(spec.theory_title, false));
+  }
+  if (!std::isnan(zero_floor)) {
+    clauses.push_back("NaN with points pt 10 ps 1.6 lc rgb 'black' title " + gnuplot_quote("0, at the floor", false));
   }
   if (!spec.second_theory.empty()) {
     clauses.push_back("NaN with lines lw 2 dt 2 lc rgb 'black' title " +
@@ -224,12 +233,13 @@ std::string gnuplot_data(const ChartData& data) {
 std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const std::string& data_file,
                            const std::string& source) {
   Range x_data, y_data;
-  bool has_errors = false, has_theory = false;
+  bool has_errors = false, has_theory = false, has_zero = false;
   for (const ChartSeries& series : data.series) {
     for (const ChartPoint& p : series.points) {
       x_data.add(p.x, spec.x.log);
       y_data.add(p.y, spec.y.log);
       has_errors = has_errors || !std::isnan(p.error);
+      has_zero = has_zero || p.y == 0;
     }
     for (const ChartCurvePoint& p : series.theory) {
       x_data.add(p.x, spec.x.log);
@@ -241,6 +251,13 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   for (const ChartReference& ref : spec.references) {
     if (ref.x) x_data.add(*ref.x, spec.x.log);
     if (ref.y) y_data.add(displayed_y(spec, *ref.y), spec.y.log);
+  }
+  // A log axis has no 0: such points go on a floor a factor of 2 below the least
+  // positive value (or just above a fixed minimum), marked apart, rather than vanish.
+  double zero_floor = NAN;
+  if (spec.y.log && has_zero && !y_data.empty()) {
+    zero_floor = spec.y.min ? *spec.y.min * displayed_y(spec, 1) * 1.15 : y_data.low / 2;
+    y_data.add(zero_floor, true);
   }
   const Range x_range = axis_range(spec.x, x_data, 1);
   const Range y_range = axis_range(spec.y, y_data, displayed_y(spec, 1));
@@ -267,7 +284,7 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   }
   s += reference_commands(spec, x_range);
 
-  const std::string plot = plot_command(spec, data, data_file, has_errors, has_theory);
+  const std::string plot = plot_command(spec, data, data_file, has_errors, has_theory, zero_floor);
   s += "set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'\n";
   s += "set output png_file\n";
   s += plot + "\n";

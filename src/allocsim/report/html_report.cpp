@@ -18,33 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Inline, so that the page needs no other file; system fonts only.
-constexpr const char* kStyle = R"(
-body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1d2330;
-       max-width: 1150px; margin: 0 auto; padding: 1.5em 2em 4em; line-height: 1.45; }
-h1 { font-size: 1.7em; margin-bottom: 0.1em; }
-h2 { border-bottom: 2px solid #d8dde6; padding-bottom: 0.2em; margin-top: 2em; }
-h3 { margin: 1.2em 0 0.4em; font-size: 1.1em; }
-.sub { color: #5a6375; margin-top: 0; }
-.card { border: 1px solid #d8dde6; border-left: 5px solid #3a6fd8; border-radius: 4px; padding: 0.4em 1em 0.8em;
-        margin: 1em 0; background: #fafbfd; }
-.headline { font-size: 1.05em; }
-.big { font-weight: 600; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
-th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: left; vertical-align: top; }
-th { background: #eef1f6; font-weight: 600; }
-tr:nth-child(even) td { background: #f7f8fb; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.stack { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.85em; word-break: break-all; }
-.pass { color: #1a7f37; font-weight: 600; } .fail { color: #c62828; font-weight: 600; }
-.howto { background: #f4f6fa; border-radius: 4px; padding: 0.5em 1.2em; }
-.howto dt { font-weight: 600; margin-top: 0.5em; } .howto dd { margin-left: 1.2em; }
-figure { margin: 1em 0 2em; } figcaption { color: #5a6375; font-size: 0.9em; }
-figure svg { width: 100%; height: auto; max-width: 1100px; border: 1px solid #e3e7ee; }
-.wide { overflow-x: auto; } .wide td { white-space: nowrap; }
-footer { margin-top: 3em; color: #5a6375; font-size: 0.85em; }
-)";
-
 std::string entry_title(const Scenario& scenario, const SchemeVerdict& entry) {
   return entry.scheme + verdict_point_text(scenario, entry.point) + ", " + entry.window;
 }
@@ -100,6 +73,7 @@ void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdic
   const Metrics& total = entry.total.row->metrics;
   page.open("div", {{"class", "card"}, {"id", entry_id(i)}});
   page.element("h3", entry_title(scenario, entry) + " (estimator " + entry.estimator + ")");
+  page.element("p", "Truth: " + verdict_truth_text(entry.quantity) + ".", {{"class", "sub"}});
   page.open("p", {{"class", "headline"}});
   page.text("Whole heap " + bytes_approx(total.truth) + ": typical error ");
   page.element("span", verdict_percent(total.mape), {{"class", "big"}});
@@ -116,6 +90,25 @@ void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdic
     page.element("p", "Profile: " + verdict_percent(entry.profile->mean_distance) + " ± " +
                           verdict_percent(entry.profile->se_distance) + " from the truth (total variation over " +
                           std::to_string(entry.profile->groups) + " stacks: 0 exact, 100% disjoint).");
+  }
+  if (!entry.size_buckets.empty()) {
+    page.open("table");
+    header_row(page, {{"by size bucket: true", true},
+                      {"typical error", true},
+                      {"P(seen)", true},
+                      {"covered", true},
+                      {"requested size (bytes)", false}});
+    for (const GroupVerdict& bucket : entry.size_buckets) {
+      const Metrics& m = bucket.row->metrics;
+      page.open("tr");
+      cell(page, bytes_approx(m.truth), true);
+      cell(page, verdict_percent(m.mape), true);
+      cell(page, verdict_percent(m.p_any_sample), true);
+      cell(page, bucket.interval == nullptr ? "-" : verdict_percent(bucket.interval->metrics.coverage), true);
+      cell(page, bucket.row->group);
+      page.close();
+    }
+    page.close();
   }
   if (!entry.top_stacks.empty()) {
     page.element("p", "Probably missed: " + std::to_string(entry.stacks_probably_missed) + " of " +
@@ -289,16 +282,7 @@ std::string report_html(const Scenario& scenario, const ScenarioResult& result,
                         const std::vector<ExpectationOutcome>& outcomes, const std::string& results_dir) {
   const Verdict verdict = make_verdict(scenario, result);
   HtmlWriter page;
-  page.open("html", {{"lang", "en"}});
-  page.open("head");
-  page.empty("meta", {{"charset", "utf-8"}});
-  page.empty("meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
-  page.element("title", "allocsim report: " + scenario.name);
-  page.open("style");
-  page.raw(kStyle);
-  page.close();
-  page.close();
-  page.open("body");
+  start_report_page(page, "allocsim report: " + scenario.name);
   page.element("h1", scenario.name);
   if (!scenario.description.empty()) page.element("p", scenario.description, {{"class", "sub"}});
   page.element("p",

@@ -42,4 +42,8 @@ class HtmlWriter {
   std::vector<std::string> open_;
 };
 
+// The head every allocsim report page shares (charset, viewport, `title`, the inline
+// style sheet; nothing fetched), and <body> left open for the content.
+void start_report_page(HtmlWriter& page, std::string_view title);
+
 }  // namespace allocsim

@@ -72,6 +72,15 @@ void add_stacks(const ScenarioResult& result, std::size_t top, SchemeVerdict& en
   for (const MetricRow* row : stacks) entry.top_stacks.push_back({row, find_interval(result, *row)});
 }
 
+// The size buckets' rows in the order of the results (ascending sizes).
+void add_size_buckets(const ScenarioResult& result, SchemeVerdict& entry) {
+  for (const MetricRow& row : result.rows) {
+    if (same_series(row, entry.point, entry.scheme, entry.estimator) && row.group_kind == GroupKind::size_bucket) {
+      entry.size_buckets.push_back({&row, find_interval(result, row)});
+    }
+  }
+}
+
 }  // namespace
 
 Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std::size_t top) {
@@ -90,10 +99,12 @@ Verdict make_verdict(const Scenario& scenario, const ScenarioResult& result, std
           entry.point = point;
           entry.scheme = instance.label;
           entry.estimator = estimator;
+          entry.quantity = spec.quantity;
           entry.window = window.name();
           entry.total = {total, find_interval(result, *total)};
           add_stacks(result, top, entry);
           entry.profile = find_profile(result, point, instance.label, estimator);
+          add_size_buckets(result, entry);
           verdict.entries.push_back(std::move(entry));
           break;
         }
@@ -134,6 +145,7 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
     const Metrics& total = entry.total.row->metrics;
     append(out, "%s%s, %s (estimator %s)\n", entry.scheme.c_str(), point_text(scenario, entry.point).c_str(),
            entry.window.c_str(), entry.estimator.c_str());
+    append(out, "  truth          %s\n", verdict_truth_text(entry.quantity).c_str());
     append(out, "  whole heap     %s; bias %s ± %s (1 SE); typical error %s", bytes_approx(total.truth).c_str(),
            percent(total.rel_bias).c_str(), percent(total.se_bias / total.truth).c_str(), percent(total.mape).c_str());
     if (entry.total.interval != nullptr) {
@@ -145,6 +157,15 @@ std::string verdict_text(const Scenario& scenario, const Verdict& verdict) {
       append(out, "  profile        %s ± %s from the truth (total variation over %u stacks: 0 exact, 100%% disjoint)\n",
              percent(entry.profile->mean_distance).c_str(), percent(entry.profile->se_distance).c_str(),
              entry.profile->groups);
+    }
+    if (!entry.size_buckets.empty()) {
+      append(out, "  %-15s %10s %14s %8s %9s   %s\n", "by size bucket", "true", "typical error", "P(seen)", "covered",
+             "requested size (bytes)");
+      for (const GroupVerdict& bucket : entry.size_buckets) {
+        const Metrics& m = bucket.row->metrics;
+        append(out, "  %-15s %10s %14s %8s %9s   %s\n", "", bytes_approx(m.truth).c_str(), percent(m.mape).c_str(),
+               percent(m.p_any_sample).c_str(), coverage_text(bucket.interval).c_str(), bucket.row->group.c_str());
+      }
     }
     if (entry.top_stacks.empty()) continue;
     append(out, "  %-15s %10s %14s %8s %9s   %s\n", "largest stacks", "true", "typical error", "P(seen)", "covered",
@@ -203,6 +224,7 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
                                    {"scheme", entry.scheme},
                                    {"estimator", entry.estimator},
                                    {"window", entry.window},
+                                   {"truth", to_string(entry.quantity)},
                                    {"whole_heap", metrics_json(*entry.total.row, entry.total.interval)}};
     if (entry.profile != nullptr) {
       item["profile"] =
@@ -214,6 +236,13 @@ nlohmann::ordered_json verdict_json(const Scenario& scenario, const Verdict& ver
     item["stacks"] = entry.stacks;
     item["stacks_probably_missed"] = entry.stacks_probably_missed;
     item["truth_share_probably_missed"] = entry.truth_probably_missed;
+    if (!entry.size_buckets.empty()) {
+      nlohmann::ordered_json buckets = nlohmann::ordered_json::array();
+      for (const GroupVerdict& bucket : entry.size_buckets) {
+        buckets.push_back(metrics_json(*bucket.row, bucket.interval));
+      }
+      item["size_buckets"] = buckets;
+    }
     entries.push_back(std::move(item));
   }
   return {{"scenario", verdict.scenario},

@@ -8,6 +8,16 @@
 
 namespace allocsim {
 
+std::string verdict_truth_text(Quantity q) {
+  switch (q) {
+    case Quantity::requested_bytes: return "requested bytes (the sizes the program asked for)";
+    case Quantity::allocated_bytes: return "allocated bytes (each request rounded up to the allocator's size class)";
+    case Quantity::count: return "allocations (a count, not bytes)";
+    case Quantity::net_allocated_bytes: return "net allocated bytes (allocated and never freed in the trace)";
+  }
+  return to_string(q);
+}
+
 std::string verdict_percent(double fraction) {
   if (std::isnan(fraction)) return "n/a";
   const double p = 100 * fraction;

@@ -4,6 +4,7 @@
 // bytes in binary units (util/byte_units.h), a sweep point as "rate 64 KiB".
 #include <string>
 
+#include "allocsim/estimate/quantity.h"
 #include "allocsim/scenario/scenario.h"
 
 namespace allocsim {
@@ -18,5 +19,11 @@ std::string verdict_sweep_value(const Scenario& scenario, std::size_t point, std
 
 // ", rate 64 KiB, size 32": each sweep variable of the point, a byte rate in units.
 std::string verdict_point_text(const Scenario& scenario, std::size_t point);
+
+// What "truth" is for an estimator of quantity `q`, in a few words: "requested bytes
+// (the sizes the program asked for)" or "allocated bytes (each request rounded up to
+// the allocator's size class)", so that the same stack reading differently under two
+// schemes is explained.
+std::string verdict_truth_text(Quantity q);
 
 }  // namespace allocsim
