@@ -576,7 +576,10 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
   if (check) {
     text += "measured by the engine: " + std::to_string(check->replications) +
             " replications of the scheme's sampler; whole test " +
-            measured_text(check->any_failure, check->replications, rates.whole) + "\n";
+            (rates.independent ? measured_text(check->any_failure, check->replications, rates.whole)
+                               : measured_text(check->any_failure, check->replications, std::nullopt) +
+                                     " (the computed rate is a union bound: at most it)") +
+            "\n";
   }
   text += "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n";
   return text;
