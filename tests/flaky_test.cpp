@@ -153,6 +153,30 @@ TEST(Flaky, KSigmaBandIsThePoissonTails) {
   }
 }
 
+// The inverse questions on seastar's test: both sites present fails with
+// 1 - (1 - e^-N)^2, N = 16384 B / T. At T = 4 KiB a multiplier m gives N = 4 m: m = 3
+// fails 1.2e-5 of runs, m = 4 2.3e-7, so 4 is the smallest to reach 1e-6; the largest
+// interval is T* = 16384 / N* with N* = -ln(1 - sqrt(1 - 1e-6)) (1129.25 B).
+TEST(Flaky, InverseAnswersMatchTheClosedForm) {
+  const auto text = [](double rate) {
+    return R"({"scheme": "poisson", "rate": )" + std::to_string(rate) + R"(, "sites": [
+      {"name": "a", "allocations": [{"size": 64, "count": 256}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 256}]}],
+      "assertions": [{"site": "a", "present": true}, {"site": "b", "present": true}]})";
+  };
+  const Built b = build(text(4096));
+  const FlakyAnswer answer = inverse_answer(b.test, 1e-6, [&](double rate) { return build(text(rate)).test; });
+  ASSERT_TRUE(answer.multiplier);
+  EXPECT_EQ(*answer.multiplier, 4);
+  const double best = 16384 / -std::log(1 - std::sqrt(1 - 1e-6));
+  ASSERT_TRUE(answer.rate);
+  EXPECT_LE(*answer.rate, best);
+  EXPECT_GT(*answer.rate, best - 2);
+  EXPECT_LE(answer.rate_at_rate, 1e-6);
+  EXPECT_NE(answer_text(b.test, answer).find("run each site >= 4 times its allocations (a 1024, b 1024"),
+            std::string::npos);
+}
+
 // One assertion of each kind, rates near 1e-2 (traces/profiles/flaky-example.json, Go).
 TEST(Flaky, EveryAssertionKindAgreesWithTheEngine) {
   std::ifstream in(allocsim::testing::source_dir() + "/traces/profiles/flaky-example.json");

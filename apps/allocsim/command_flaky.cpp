@@ -18,6 +18,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/json_text.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 #include "commands.h"
@@ -34,6 +35,7 @@ struct FlakyOptions {
   unsigned threads = 1;
   std::string out;
   bool json = false;
+  double target = 1e-6;
 };
 
 // The workload: "sites" (a site list as margins takes it) or "trace" (a trace file,
@@ -69,18 +71,27 @@ int run_flaky(const FlakyOptions& o) {
   test.scheme = scheme_value.string();
   const JsonValue rate_value = root.at("rate");
   test.rate = allocsim::positive_byte_amount(rate_value);
-  const profile::SamplingModel entry_model = profile::model_for_scheme(test.scheme, test.rate, scheme_value.path());
-  params["rate"] = test.rate;
-  const auto scheme = create_scheme(test.scheme, params, scheme_value.path());
-  test.model = profile::with_pass_through(entry_model, *scheme);
   const Trace trace = load_flaky_workload(root, document, o.file);
-  test.sites = profile::sites_of_trace(trace, *scheme, 0);
-  // gperftools' main thread samples nothing in its first 16 MiB (its startup_counter).
-  if (test.scheme == "gperftools") {
-    const std::uint64_t startup =
-        params.contains("startup_counter") ? params["startup_counter"].get<std::uint64_t>() : kGperftoolsStartupCounter;
-    profile::apply_startup_window(test, trace, *scheme, startup);
-  }
+  // The test at interval `rate`: the scheme's model, its pass-through and start window.
+  std::unique_ptr<Scheme> scheme;
+  const auto at_rate = [&](double rate, std::unique_ptr<Scheme>& made) {
+    profile::FlakyTest t;
+    t.scheme = test.scheme;
+    t.rate = rate;
+    nlohmann::json p = params;
+    p["rate"] = rate;
+    made = create_scheme(t.scheme, p, scheme_value.path());
+    t.model = profile::with_pass_through(profile::model_for_scheme(t.scheme, rate, scheme_value.path()), *made);
+    t.sites = profile::sites_of_trace(trace, *made, 0);
+    // gperftools' main thread samples nothing in its first 16 MiB (its startup_counter).
+    if (t.scheme == "gperftools") {
+      const std::uint64_t startup =
+          p.contains("startup_counter") ? p["startup_counter"].get<std::uint64_t>() : kGperftoolsStartupCounter;
+      profile::apply_startup_window(t, trace, *made, startup);
+    }
+    return t;
+  };
+  test = at_rate(test.rate, scheme);
   test.assertions = profile::read_assertions(root.at("assertions"), test.sites);
   root.finish();
 
@@ -94,9 +105,29 @@ int run_flaky(const FlakyOptions& o) {
     profile::fill_rates_from_check(rates, *check);
   }
   const std::optional<profile::FlakyCheck> shown = o.check > 0 ? check : std::nullopt;
-  const std::string json = profile::flaky_json(test, rates, shown);
+  // The inverse questions, on the exact rates (none where the engine is needed).
+  std::optional<profile::FlakyAnswer> answer;
+  if (!needs_engine) {
+    answer = profile::inverse_answer(test, o.target, [&](double rate) {
+      std::unique_ptr<Scheme> made;
+      profile::FlakyTest t = at_rate(rate, made);
+      t.assertions = test.assertions;
+      return t;
+    });
+  }
+  std::string json = profile::flaky_json(test, rates, shown);
+  if (answer) {
+    nlohmann::ordered_json value = nlohmann::ordered_json::parse(json);
+    value["inverse"] = {{"target", answer->target},
+                        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
+                        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
+                        {"text", profile::answer_text(test, *answer)}};
+    json = json_text(value, 2) + "\n";
+  }
   if (!o.out.empty()) write_file_atomically(o.out, json);
-  std::cout << (o.json ? json : profile::flaky_table(test, rates, shown)) << std::flush;
+  std::cout << (o.json ? json
+                       : profile::flaky_table(test, rates, shown) + (answer ? profile::answer_text(test, *answer) : ""))
+            << std::flush;
   if (o.check == 0) return 0;
   // Only computed rates are checked (an engine-measured one is its own measure).
   for (std::size_t k = 0; k < test.assertions.size(); ++k) {
@@ -141,6 +172,11 @@ void add_flaky_command(CLI::App& app, int& exit_code) {
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
+  command
+      ->add_option("--target", o->target,
+                   "Whole-test false-failure rate the inverse answer aims at (workload multiplier, interval)")
+      ->capture_default_str()
+      ->transform(open_fraction());
   command->callback([o, &exit_code] {
     handle_interrupts();
     exit_code = run_flaky(*o);

@@ -270,6 +270,12 @@ void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& sch
   std::map<std::uint32_t, std::size_t> site_of;  // stack -> site
   for (std::size_t s = 0; s < test.sites.size(); ++s) site_of[test.sites[s].stack] = s;
   test.certain.assign(test.sites.size(), {});
+  test.allocations.clear();
+  for (const MarginSite& site : test.sites) {
+    double objects = 0;
+    for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
+    test.allocations.push_back(objects);
+  }
   std::uint64_t counter = startup_bytes;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     if (trace.thread_count > 1 && trace.thread[i] != 0) continue;
@@ -613,6 +619,119 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
         {"bound", "fails when a measured rate is > 5 SE above the computed one and its binomial tail < 1e-6"}};
   }
   return json_text(out, 2) + "\n";
+}
+
+FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
+  FlakyTest result = test;
+  for (MarginSite& site : result.sites) {
+    site.bytes = 0;
+    for (auto& [size, objects] : site.sizes) {
+      objects = static_cast<std::uint64_t>(std::llround(static_cast<double>(objects) * multiplier));
+      site.bytes += static_cast<double>(size) * static_cast<double>(objects);
+    }
+  }
+  for (FlakyAssertion& a : result.assertions) {
+    if (a.kind != Kind::within) continue;
+    a.lower *= multiplier;
+    a.upper *= multiplier;
+  }
+  return result;
+}
+
+namespace {
+
+// The whole test's exact rate, or nothing where some assertion needs the engine.
+std::optional<double> whole_rate(const FlakyTest& test) {
+  try {
+    const FlakyRates rates = flaky_rates(test);
+    if (std::isnan(rates.whole)) return std::nullopt;
+    return rates.whole;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+// Search x from `start` by `step` (x times step each time) for at most `steps` steps to
+// the first x with rate <= target, then bisect (geometrically) between it and the
+// previous one; `integer` rounds candidates (down for intervals, up for multipliers).
+std::optional<std::pair<double, double>> search(const std::function<std::optional<double>(double)>& rate, double start,
+                                                double step, int steps, double target) {
+  double previous = start, x = start;
+  std::optional<double> r = rate(x);
+  if (!r) return std::nullopt;
+  if (*r <= target) return std::pair{x, *r};
+  for (int i = 0; i < steps; ++i) {
+    previous = x;
+    x *= step;
+    r = rate(x);
+    if (!r) return std::nullopt;
+    if (*r <= target) break;
+  }
+  if (*r > target) return std::nullopt;
+  double good = x, bad = previous, good_rate = *r;
+  for (int i = 0; i < 30 && std::abs(good - bad) > 1; ++i) {
+    const double middle = std::round(std::sqrt(good * bad));
+    if (middle == good || middle == bad) break;
+    const std::optional<double> m = rate(middle);
+    if (!m) break;
+    if (*m <= target) {
+      good = middle;
+      good_rate = *m;
+    } else {
+      bad = middle;
+    }
+  }
+  return std::pair{good, good_rate};
+}
+
+}  // namespace
+
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate) {
+  FlakyAnswer answer;
+  answer.target = target;
+  const auto by_multiplier = search([&](double m) { return whole_rate(scaled_test(test, m)); }, 1, 2, 20, target);
+  if (by_multiplier) std::tie(answer.multiplier, answer.rate_at_multiplier) = *by_multiplier;
+  const auto by_rate = search(
+      [&](double t) -> std::optional<double> {
+        try {
+          return whole_rate(at_rate(std::max(1.0, std::floor(t))));
+        } catch (const InputError&) {
+          return std::nullopt;
+        }
+      },
+      test.rate, 0.5, 40, target);
+  if (by_rate) std::tie(answer.rate, answer.rate_at_rate) = *by_rate;
+  return answer;
+}
+
+std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer) {
+  std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) + ": ";
+  bool reached_all = true;
+  if (answer.multiplier) {
+    std::string sites;
+    for (std::size_t i = 0; i < test.sites.size(); ++i) {
+      const MarginSite& site = test.sites[i];
+      double objects = 0;
+      for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
+      if (i < test.allocations.size()) objects = test.allocations[i];
+      if (!sites.empty()) sites += ", ";
+      sites += site.name + " " + format("%.0f", std::ceil(static_cast<double>(objects) * *answer.multiplier));
+    }
+    text += "run each site >= " + format("%.0f", *answer.multiplier) + " times its allocations (" + sites +
+            " allocations; bands scaled alike; rate " + format("%.3g", answer.rate_at_multiplier) + ")";
+  } else {
+    text += "no workload multiplier up to 2^20 reaches it";
+    reached_all = false;
+  }
+  if (answer.rate) {
+    text +=
+        ", or set the interval <= " + bytes_exact(*answer.rate) + " (rate " + format("%.3g", answer.rate_at_rate) + ")";
+  } else {
+    text += "; no interval down to 1 byte reaches it";
+    reached_all = false;
+  }
+  if (!reached_all) text += " (an absence fails more often with more samples, a presence with fewer)";
+  return text + "\n";
 }
 
 }  // namespace allocsim::profile

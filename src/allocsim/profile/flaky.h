@@ -27,7 +27,9 @@
 // distribution would take more atoms than the atom limit, the rate comes from the
 // engine (labelled). The whole test: 1 - prod(1 - f_i) when the assertions read
 // disjoint sets of sites (independent: exact), else the union bound sum f_i.
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +64,8 @@ struct FlakyTest {
   // Per site: allocations certain to be sampled outside the model (size -> count),
   // already taken out of the site's sizes (apply_startup_window).
   std::vector<std::map<std::uint64_t, std::uint64_t>> certain;
+  // Per site: its allocations before any were taken out (empty: the sizes' counts).
+  std::vector<double> allocations;
 };
 
 // A start in which thread 0 samples nothing for its first `startup_bytes` (gperftools'
@@ -114,6 +118,24 @@ void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
 // kCheckFalseAlarm (1e-6). The second keeps the false-alarm rate of each comparison
 // at most 1e-6 where the normal approximation is poor (R f small).
 bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double false_failure);
+
+// The inverse questions: the smallest workload multiplier m (every site's allocations
+// times m, bands of bytes, samples and count times m: the same relative band) and the
+// largest sampling interval at most the test's that bring the whole test's rate to at
+// most `target`. Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
+// down to 1 byte) to the first that reaches it, then bisection between that one and the
+// one before (the rate need not be monotone: an absence fails more often with more
+// samples; the answer is then the first reached on that path, or none). `at_rate` gives
+// the test at another interval (the scheme's pass-through and start windows depend on it).
+struct FlakyAnswer {
+  double target = 1e-6;
+  std::optional<double> multiplier;  // allocations per site times this
+  std::optional<double> rate;        // bytes
+  double rate_at_multiplier = NAN, rate_at_rate = NAN;
+};
+FlakyTest scaled_test(const FlakyTest& test, double multiplier);
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
+std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
 
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
 std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
