@@ -36,6 +36,7 @@ struct FlakyOptions {
   std::string out;
   bool json = false;
   double target = 1e-6;
+  std::string emit;
 };
 
 // The workload: "sites" (a site list as margins takes it) or "trace" (a trace file,
@@ -115,6 +116,11 @@ int run_flaky(const FlakyOptions& o) {
       return t;
     });
   }
+  if (!o.emit.empty()) {
+    std::cout << profile::emit_test(test, rates, o.emit, "allocsim flaky " + o.file + " --emit " + o.emit)
+              << std::flush;
+    return 0;
+  }
   std::string json = profile::flaky_json(test, rates, shown);
   if (answer) {
     nlohmann::ordered_json value = nlohmann::ordered_json::parse(json);
@@ -172,6 +178,8 @@ void add_flaky_command(CLI::App& app, int& exit_code) {
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
+  command->add_option("--emit", o->emit, "Print the assertions as code to paste: gtest, pytest or go")
+      ->check(CLI::IsMember({"gtest", "pytest", "go"}));
   command
       ->add_option("--target", o->target,
                    "Whole-test false-failure rate the inverse answer aims at (workload multiplier, interval)")

@@ -137,6 +137,15 @@ FlakyTest scaled_test(const FlakyTest& test, double multiplier);
 FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
 
+// The assertions as code a suite can paste: "gtest" (GoogleTest), "pytest" or "go"
+// (testing), each with a comment giving its false-failure rate, the model and
+// `command`, which regenerates them. The code reads the profile through functions the
+// suite provides: bytes(site), samples(site), count(site), share(site) (of the
+// profile's bytes), present(site) (>= 1 sample) and top(n) (the n sites of most
+// bytes, as a set). InputError for another language.
+std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std::string& language,
+                      const std::string& command);
+
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
 std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
 
