@@ -81,8 +81,10 @@ int run_flaky(const FlakyOptions& o) {
     t.rate = rate;
     nlohmann::json p = params;
     p["rate"] = rate;
+    // The model first: a scheme without one is refused by name, not by its parameters.
+    const profile::SamplingModel model = profile::model_for_scheme(t.scheme, rate, scheme_value.path());
     made = create_scheme(t.scheme, p, scheme_value.path());
-    t.model = profile::with_pass_through(profile::model_for_scheme(t.scheme, rate, scheme_value.path()), *made);
+    t.model = profile::with_pass_through(model, *made);
     t.sites = profile::sites_of_trace(trace, *made, 0);
     // gperftools' main thread samples nothing in its first 16 MiB (its startup_counter).
     if (t.scheme == "gperftools") {
