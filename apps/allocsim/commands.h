@@ -20,5 +20,6 @@ void add_advise_command(CLI::App& app, int& exit_code);
 void add_conformance_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
 void add_margins_command(CLI::App& app, int& exit_code);
+void add_flaky_command(CLI::App& app, int& exit_code);
 
 }  // namespace allocsim::cli

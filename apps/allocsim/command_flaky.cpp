@@ -1,0 +1,196 @@
+// `allocsim flaky TEST.json`: the false-failure rate of each assertion of a profiler
+// test as the test writes it, and of the whole test, under the scheme's sampling model
+// (src/allocsim/profile/flaky.h, docs/margins.md); `--check R` measures them by the
+// engine and fails when a measured rate exceeds its computed one.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "allocsim/json/byte_size.h"
+#include "allocsim/json/json_reader.h"
+#include "allocsim/profile/flaky.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
+#include "allocsim/scenario/replication_limits.h"
+#include "allocsim/trace/trace_source.h"
+#include "allocsim/util/atomic_file.h"
+#include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/json_text.h"
+#include "allocsim/util/output_path.h"
+#include "allocsim/util/parallel.h"
+#include "commands.h"
+#include "flag_checks.h"
+#include "trace_argument.h"
+
+namespace allocsim::cli {
+namespace {
+
+struct FlakyOptions {
+  std::string file;
+  std::uint64_t check = 0;
+  std::uint64_t seed = 1;
+  unsigned threads = 1;
+  std::string out;
+  bool json = false;
+  double target = 1e-6;
+  std::string emit;
+};
+
+// The workload: "sites" (a site list as margins takes it) or "trace" (a trace file,
+// relative to the description's folder).
+Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, const std::string& file) {
+  const bool sites = root.has("sites"), trace = root.has("trace");
+  if (sites == trace) root.fail("give the workload as \"sites\" or as \"trace\" (one of them)");
+  if (sites) {
+    root.at("sites");
+    return profile::trace_of_site_list(nlohmann::json{{"sites", document.at("sites")}}, file);
+  }
+  const JsonValue value = root.at("trace");
+  std::filesystem::path path = value.string();
+  if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
+  if (!std::filesystem::is_regular_file(path)) value.fail("no such file: " + path.string());
+  const nlohmann::json object = trace_argument(path.string());
+  JsonObject source(object, value.path());
+  return load_trace(parse_trace_source(source, ""), 1);
+}
+
+int run_flaky(const FlakyOptions& o) {
+  if (!o.out.empty()) check_output_file(o.out, InputPaths{o.file}, "--out");
+  const nlohmann::json document = parse_json_file(o.file);
+  JsonObject root(document, o.file + ": $");
+  root.ignore("description");
+  nlohmann::json params = nlohmann::json::object();
+  if (auto given = root.maybe("params")) {
+    given->object();  // an object of the scheme's parameters (allocsim schemes NAME)
+    params = given->raw();
+  }
+  profile::FlakyTest test;
+  const JsonValue scheme_value = root.at("scheme");
+  test.scheme = scheme_value.string();
+  const JsonValue rate_value = root.at("rate");
+  test.rate = allocsim::positive_byte_amount(rate_value);
+  const Trace trace = load_flaky_workload(root, document, o.file);
+  // The test at interval `rate`: the scheme's model, its pass-through and start window.
+  std::unique_ptr<Scheme> scheme;
+  const auto at_rate = [&](double rate, std::unique_ptr<Scheme>& made) {
+    profile::FlakyTest t;
+    t.scheme = test.scheme;
+    t.rate = rate;
+    nlohmann::json p = params;
+    p["rate"] = rate;
+    // The model first: a scheme without one is refused by name, not by its parameters.
+    const profile::SamplingModel model = profile::model_for_scheme(t.scheme, rate, scheme_value.path());
+    made = create_scheme(t.scheme, p, scheme_value.path());
+    t.model = profile::with_pass_through(model, *made);
+    t.sites = profile::sites_of_trace(trace, *made, 0);
+    // gperftools' main thread samples nothing in its first 16 MiB (its startup_counter).
+    if (t.scheme == "gperftools") {
+      const std::uint64_t startup =
+          p.contains("startup_counter") ? p["startup_counter"].get<std::uint64_t>() : kGperftoolsStartupCounter;
+      profile::apply_startup_window(t, trace, *made, startup);
+    }
+    return t;
+  };
+  test = at_rate(test.rate, scheme);
+  test.assertions = profile::read_assertions(root.at("assertions"), test.sites);
+  root.finish();
+
+  profile::FlakyRates rates = profile::flaky_rates(test);
+  std::uint64_t replications = o.check;
+  const bool needs_engine = std::isnan(rates.whole);
+  if (needs_engine && replications == 0) replications = 10000;
+  std::optional<profile::FlakyCheck> check;
+  if (replications > 0) {
+    check = profile::check_flaky(test, *scheme, trace, replications, o.seed, o.threads);
+    profile::fill_rates_from_check(rates, *check);
+  }
+  const std::optional<profile::FlakyCheck> shown = o.check > 0 ? check : std::nullopt;
+  // The inverse questions, on the exact rates (none where the engine is needed).
+  std::optional<profile::FlakyAnswer> answer;
+  if (!needs_engine) {
+    answer = profile::inverse_answer(test, o.target, [&](double rate) {
+      std::unique_ptr<Scheme> made;
+      profile::FlakyTest t = at_rate(rate, made);
+      t.assertions = test.assertions;
+      return t;
+    });
+  }
+  if (!o.emit.empty()) {
+    std::cout << profile::emit_test(test, rates, o.emit, "allocsim flaky " + o.file + " --emit " + o.emit)
+              << std::flush;
+    return 0;
+  }
+  std::string json = profile::flaky_json(test, rates, shown);
+  if (answer) {
+    nlohmann::ordered_json value = nlohmann::ordered_json::parse(json);
+    value["inverse"] = {{"target", answer->target},
+                        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
+                        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
+                        {"text", profile::answer_text(test, *answer)}};
+    json = json_text(value, 2) + "\n";
+  }
+  if (!o.out.empty()) write_file_atomically(o.out, json);
+  std::cout << (o.json ? json
+                       : profile::flaky_table(test, rates, shown) + (answer ? profile::answer_text(test, *answer) : ""))
+            << std::flush;
+  if (o.check == 0) return 0;
+  // Only computed rates are checked (an engine-measured one is its own measure).
+  for (std::size_t k = 0; k < test.assertions.size(); ++k) {
+    const profile::FlakyRate& r = rates.assertions[k];
+    if (r.method != "exact") continue;
+    if (profile::exceeds_rate(check->failures[k], check->replications, *r.false_failure)) {
+      std::fprintf(stderr,
+                   "allocsim: flaky --check failed: assertion %zu (%s) failed %llu of %llu replications, above its "
+                   "computed rate %.4g by more than 5 SE (binomial tail < 1e-6)\n",
+                   k + 1, test.assertions[k].text.c_str(), static_cast<unsigned long long>(check->failures[k]),
+                   static_cast<unsigned long long>(check->replications), *r.false_failure);
+      return 1;
+    }
+  }
+  if (!needs_engine && profile::exceeds_rate(check->any_failure, check->replications, rates.whole)) {
+    std::fprintf(stderr,
+                 "allocsim: flaky --check failed: the whole test failed %llu of %llu replications, above its "
+                 "computed rate %.4g by more than 5 SE (binomial tail < 1e-6)\n",
+                 static_cast<unsigned long long>(check->any_failure),
+                 static_cast<unsigned long long>(check->replications), rates.whole);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_flaky_command(CLI::App& app, int& exit_code) {
+  CLI::App* command = app.add_subcommand(
+      "flaky", "False-failure rate of each assertion of a profiler test, and of the whole test (docs/margins.md)");
+  auto o = std::make_shared<FlakyOptions>();
+  o->threads = default_thread_count();
+  command->add_option("test", o->file, "Test description (.json: scheme, rate, sites or trace, assertions)")
+      ->required();
+  command
+      ->add_option(
+          "--check", o->check,
+          "Measure the rates by this many engine replications; exit 1 if one exceeds its computed rate by > 5 SE")
+      ->check(whole_number(0, kMaxReplications));
+  command->add_option("--seed", o->seed, "Seed of the engine's check")->capture_default_str()->check(seed_number());
+  command->add_option("-j,--threads", o->threads, "Worker threads of the check (default: all cores)")
+      ->check(thread_count());
+  command->add_option("--out", o->out, "Also write the JSON to this file");
+  command->add_flag("--json", o->json, "Print JSON instead of the table");
+  command->add_option("--emit", o->emit, "Print the assertions as code to paste: gtest, pytest or go")
+      ->check(CLI::IsMember({"gtest", "pytest", "go"}));
+  command
+      ->add_option("--target", o->target,
+                   "Whole-test false-failure rate the inverse answer aims at (workload multiplier, interval)")
+      ->capture_default_str()
+      ->transform(open_fraction());
+  command->callback([o, &exit_code] {
+    handle_interrupts();
+    exit_code = run_flaky(*o);
+  });
+}
+
+}  // namespace allocsim::cli

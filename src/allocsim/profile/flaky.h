@@ -1,0 +1,152 @@
+#pragma once
+// Flaky profiler tests: the false-failure rate of the assertions profiler test suites
+// write, under a scheme's sampling model (sampling_model.h), and the whole test's.
+//
+// A test description (JSON) names the scheme, its rate, the workload (a site list as
+// margins takes it, or a trace) and the assertions:
+//   {"site": "big", "bytes": ["50MiB", "110MiB"]}    the estimate within [lo, hi]
+//   {"site": "big", "samples": [1, 40]}               (also "count": the objects estimate)
+//   {"site": "big", "share": [0.7, 0.9]}              share of the profile's bytes
+//   {"site": "big", "share_at_least": 0.8}
+//   {"site": "a", "present": true}                    >= 1 sample ("present": false: none)
+//   {"sites_present": 2, "among": ["a", "b", "c"]}    exactly k sites sampled (all if no "among")
+//   {"site": "a", "above": "b"}                        a's bytes estimate > b's
+//   {"top": ["a", "b"]}                                the N = 2 largest bytes estimates are a, b
+//
+// Under every model the samples of distinct allocations are independent (binomial per
+// size for the per-allocation models, Poisson per size for the byte-rate one, certain
+// for pass-through sizes), so distinct sites are independent and each assertion's
+// failure probability is exact from the sites' exact distributions (scaled_counts.h):
+//   within        P(X < lo) + P(X > hi)
+//   share >= x    sum_r P(R = r) P(X < x r / (1 - x)), X the site's bytes, R the rest's
+//   present       prod_s P(no sample at size s)      absent: 1 - that
+//   exactly k     1 - P(K = k), K Poisson-binomial over the sites' presence
+//   A above B     sum_b P(B = b) P(A <= b)
+//   top set       1 - sum_m P(M = m) prod_{i in set} P(X_i > m), M the largest outside
+// each plus the mass its distributions leave out (a bound below 1e-15). Where a
+// distribution would take more atoms than the atom limit, the rate comes from the
+// engine (labelled). The whole test: 1 - prod(1 - f_i) when the assertions read
+// disjoint sets of sites (independent: exact), else the union bound sum f_i.
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocsim/json/json_reader.h"
+#include "allocsim/profile/margin_sites.h"
+#include "allocsim/profile/sampling_model.h"
+#include "allocsim/sampler/scheme.h"
+#include "allocsim/trace/trace.h"
+
+namespace allocsim::profile {
+
+enum class FlakyValue { bytes, samples, count };
+
+struct FlakyAssertion {
+  enum class Kind { within, share_within, present, absent, sites_present, above, top };
+  Kind kind = Kind::within;
+  FlakyValue value = FlakyValue::bytes;  // for within
+  std::vector<std::size_t> sites;        // indices into the test's sites (the first is "site")
+  double lower = 0, upper = 0;           // the band; share_at_least is [x, 1]; k for sites_present
+  std::string text;                      // as a reader states it, units on every number
+  std::string path;                      // its JSON path
+};
+
+struct FlakyTest {
+  SamplingModel model;
+  std::string scheme;
+  double rate = 0;
+  std::vector<MarginSite> sites;
+  std::vector<FlakyAssertion> assertions;
+  // Per site: allocations certain to be sampled outside the model (size -> count),
+  // already taken out of the site's sizes (apply_startup_window).
+  std::vector<std::map<std::uint64_t, std::uint64_t>> certain;
+  // Per site: its allocations before any were taken out (empty: the sizes' counts).
+  std::vector<double> allocations;
+};
+
+// A start in which thread 0 samples nothing for its first `startup_bytes` (gperftools'
+// main thread, whose first counter is 16 MiB: Scheme parameter startup_counter), then
+// samples the allocation that crosses it for certain; the sampling is fresh after it.
+// The allocations before take no part in the sites' distributions (value 0 whatever
+// the draws) and the crossing one is one certain sample. Sites must be `trace`'s.
+void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes);
+
+// The assertions of `description` ("$.assertions"), names resolved against `sites`;
+// InputError naming the JSON path under `where` for anything wrong.
+std::vector<FlakyAssertion> read_assertions(const JsonValue& assertions, const std::vector<MarginSite>& sites);
+
+struct FlakyRate {
+  std::optional<double> false_failure;  // empty: no exact distribution (the engine gives it)
+  std::string method;                   // "exact", or "by the engine, R replications"
+};
+
+struct FlakyRates {
+  std::vector<FlakyRate> assertions;
+  double whole = 0;
+  bool independent = true;  // the assertions read disjoint sites: the product is exact
+  std::string whole_method;
+};
+
+// Products an exact distribution may take before the engine is used instead.
+inline constexpr std::size_t kFlakyAtomLimit = std::size_t{1} << 22;
+
+FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit = kFlakyAtomLimit);
+// The whole test's rate from the assertions' (all given).
+void combine_whole(const FlakyTest& test, FlakyRates& rates);
+
+// The engine's count of failures: the scheme's sampler replays `trace` (whose stacks
+// are the sites' `stack`), replications [0, R) of seed `seed`; deterministic for any
+// thread count.
+struct FlakyCheck {
+  std::uint64_t replications = 0;
+  std::vector<std::uint64_t> failures;  // per assertion
+  std::uint64_t any_failure = 0;
+  void merge(const FlakyCheck& block);
+};
+FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
+                       std::uint64_t seed, unsigned threads);
+
+// Assertions whose rate has no exact distribution take the engine's measured rate.
+void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
+
+// Whether a measured failure count exceeds the computed rate f: more than 5 standard
+// errors (sqrt(f (1 - f) / R)) above f AND P(Binomial(R, f) >= measured) below
+// kCheckFalseAlarm (1e-6). The second keeps the false-alarm rate of each comparison
+// at most 1e-6 where the normal approximation is poor (R f small).
+bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double false_failure);
+
+// The inverse questions: the smallest workload multiplier m (every site's allocations
+// times m, bands of bytes, samples and count times m: the same relative band) and the
+// largest sampling interval at most the test's that bring the whole test's rate to at
+// most `target`. Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
+// down to 1 byte) to the first that reaches it, then bisection between that one and the
+// one before (the rate need not be monotone: an absence fails more often with more
+// samples; the answer is then the first reached on that path, or none). `at_rate` gives
+// the test at another interval (the scheme's pass-through and start windows depend on it).
+struct FlakyAnswer {
+  double target = 1e-6;
+  std::optional<double> multiplier;  // allocations per site times this
+  std::optional<double> rate;        // bytes
+  double rate_at_multiplier = NAN, rate_at_rate = NAN;
+};
+FlakyTest scaled_test(const FlakyTest& test, double multiplier);
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
+std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
+
+// The assertions as code a suite can paste: "gtest" (GoogleTest), "pytest" or "go"
+// (testing), each with a comment giving its false-failure rate, the model and
+// `command`, which regenerates them. The code reads the profile through functions the
+// suite provides: bytes(site), samples(site), count(site), share(site) (of the
+// profile's bytes), present(site) (>= 1 sample) and top(n) (the n sites of most
+// bytes, as a set). InputError for another language.
+std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std::string& language,
+                      const std::string& command);
+
+std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
+std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
+
+}  // namespace allocsim::profile

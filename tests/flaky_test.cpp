@@ -1,0 +1,309 @@
+// `allocsim flaky` (src/allocsim/profile/flaky.h): each assertion kind's exact
+// false-failure rate against an independent closed form and against the engine (the
+// scheme's own sampler), the published hand calculations it reproduces, and the CLI's
+// check and bad input. Engine comparisons: fixed seeds, |measured - computed| within 5
+// standard errors sqrt(f (1 - f) / R) (two-sided false alarm 5.7e-7 per comparison,
+// tests/testing/statistical_bounds.h).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/poisson.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "allocsim/json/byte_size.h"
+#include "allocsim/json/json_reader.h"
+#include "allocsim/profile/flaky.h"
+#include "allocsim/sampler/registry.h"
+#include "allocsim/sampler/systems/gperftools/gperftools.h"
+#include "testing/build_paths.h"
+#include "testing/cli.h"
+#include "testing/statistical_bounds.h"
+
+namespace allocsim::profile {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_cli;
+
+// A test description with a site list, assembled as `allocsim flaky` assembles it.
+struct Built {
+  Trace trace;
+  std::unique_ptr<Scheme> scheme;
+  FlakyTest test;
+};
+
+Built build(const std::string& text, std::uint64_t startup = 0) {
+  const nlohmann::json document = nlohmann::json::parse(text);
+  Built b;
+  b.test.scheme = document["scheme"];
+  b.test.rate = document["rate"].is_string() ? parse_byte_size(document["rate"].get<std::string>(), "rate")
+                                             : document["rate"].get<double>();
+  nlohmann::json params = document.value("params", nlohmann::json::object());
+  params["rate"] = b.test.rate;
+  b.scheme = create_scheme(b.test.scheme, params, "test");
+  b.test.model = with_pass_through(model_for_scheme(b.test.scheme, b.test.rate, "test"), *b.scheme);
+  b.trace = trace_of_site_list(nlohmann::json{{"sites", document["sites"]}}, "test");
+  b.test.sites = sites_of_trace(b.trace, *b.scheme, 0);
+  apply_startup_window(b.test, b.trace, *b.scheme, startup);
+  const nlohmann::json& assertions = document["assertions"];
+  b.test.assertions = read_assertions(JsonValue(assertions, "$.assertions"), b.test.sites);
+  return b;
+}
+
+double se(double f, std::uint64_t r) { return std::sqrt(f * (1 - f) / static_cast<double>(r)); }
+
+// Every assertion's and the whole test's measured rate within 5 SE of the computed one.
+void expect_engine_agrees(const Built& b, std::uint64_t replications, std::uint64_t seed) {
+  const FlakyRates rates = flaky_rates(b.test);
+  const FlakyCheck check = check_flaky(b.test, *b.scheme, b.trace, replications, seed, 2);
+  for (std::size_t k = 0; k < b.test.assertions.size(); ++k) {
+    const double f = *rates.assertions[k].false_failure;
+    const double measured = static_cast<double>(check.failures[k]) / static_cast<double>(replications);
+    // 5 SE, and at least one failure's worth for rates near 0 (false alarm 5.7e-7).
+    EXPECT_NEAR(measured, f, testing::kSigmas * se(f, replications) + 1.0 / static_cast<double>(replications))
+        << b.test.assertions[k].text;
+  }
+  if (rates.independent) {
+    const double measured = static_cast<double>(check.any_failure) / static_cast<double>(replications);
+    EXPECT_NEAR(measured, rates.whole, testing::kSigmas * se(rates.whole, replications)) << "whole test";
+  }
+}
+
+// gperftools src/tests/sampling_test.cc (gperftools/gperftools, master; issue #1557
+// "sampling_test probabilistically fails"): 8000 x malloc(10000) at
+// TCMALLOC_SAMPLE_PARAMETER 512 KiB, and pprof must report 50-110 MB, pprof's MB being
+// 2^20 bytes.
+const std::string kSamplingTest = R"({"scheme": "gperftools", "rate": 524288,
+  "sites": [{"name": "big", "allocations": [{"size": 10000, "count": 8000}]}],
+  "assertions": [{"site": "big", "bytes": ["50MiB", "110MiB"]}]})";
+
+// The band's rate from the binomial directly: the estimate is w K with w = a / p(a) (a
+// the size class the sampler counts), K ~ `certain` + Binomial(n, p).
+double binomial_band_rate(double n, double a, double rate, double certain, double lo, double hi) {
+  const double p = -std::expm1(-a / rate), w = a / p;
+  const boost::math::binomial_distribution<> k(n, p);
+  const double k_lo = std::ceil(lo / w) - certain;  // K + certain >= lo / w
+  const double k_hi = std::floor(hi / w) - certain;
+  return (k_lo > 0 ? boost::math::cdf(k, k_lo - 1) : 0) + boost::math::cdf(boost::math::complement(k, k_hi));
+}
+
+TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
+  const Built design = build(kSamplingTest, 0);  // a fresh first draw (startup_counter=0)
+  ASSERT_EQ(design.test.sites[0].sizes.size(), 1u);
+  const auto a = static_cast<double>(design.test.sites[0].sizes.begin()->first);  // the size class
+  const double mib = 1 << 20;
+  const double closed = binomial_band_rate(8000, a, 524288, 0, 50 * mib, 110 * mib);
+  const double exact = *flaky_rates(design.test).assertions[0].false_failure;
+  EXPECT_NEAR(exact, closed, 1e-9 * closed + 1e-15);
+  EXPECT_GT(exact, 1e-7);
+  EXPECT_LT(exact, 1e-4);  // 3.45e-6: rare once the sampler starts fresh
+
+  // As shipped (2.10): the main thread's first 16 MiB unsampled, the crossing allocation
+  // sampled for certain. 1638 allocations of 10240 fit below 16 MiB.
+  const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
+  const double unseen = std::floor(static_cast<double>(kGperftoolsStartupCounter) / a);
+  const double closed_shipped = binomial_band_rate(8000 - unseen - 1, a, 524288, 1, 50 * mib, 110 * mib);
+  const double exact_shipped = *flaky_rates(shipped.test).assertions[0].false_failure;
+  EXPECT_NEAR(exact_shipped, closed_shipped, 1e-9 * closed_shipped);
+  EXPECT_GT(exact_shipped, 0.01);  // 2.39%: the flake of issue #1557
+  expect_engine_agrees(shipped, 10000, 7);
+}
+
+// scylladb/seastar PR #3580: a test that both of two sites appear, each with N expected
+// samples, fails with 1 - (1 - e^-N)^2 ~ 2 e^-N (the PR's hand calculation). Under the
+// Poisson model a site of N T bytes has Poisson(N) samples.
+TEST(Flaky, SeastarTwoSitePresenceIsOneMinusTheSquare) {
+  for (const int n : {4, 10}) {
+    const int objects = n * 4096 / 64;  // n T bytes at T = 4096
+    const std::string text = R"({"scheme": "poisson", "rate": 4096, "sites": [
+      {"name": "a", "allocations": [{"size": 64, "count": )" +
+                             std::to_string(objects) + R"(}]},
+      {"name": "b", "allocations": [{"size": 64, "count": )" +
+                             std::to_string(objects) + R"(}]}],
+      "assertions": [{"site": "a", "present": true}, {"site": "b", "present": true}]})";
+    const Built b = build(text);
+    const FlakyRates rates = flaky_rates(b.test);
+    const double closed = 1 - std::pow(1 - std::exp(-n), 2);
+    EXPECT_TRUE(rates.independent);
+    EXPECT_NEAR(rates.whole, closed, 1e-12 * closed) << n;
+    if (n == 4) expect_engine_agrees(b, 20000, 11);  // 3.6e-2: seen by the engine
+  }
+}
+
+// DataDog/system-tests PR #6749: a band of +/- k sigma around the expected samples
+// (sigma = sqrt(mu) for Poisson counts), whose rate is P(|K - mu| > k sigma).
+TEST(Flaky, KSigmaBandIsThePoissonTails) {
+  const double mu = 100;
+  for (const double k : {2.0, 3.0}) {
+    const double lo = mu - k * std::sqrt(mu), hi = mu + k * std::sqrt(mu);
+    const std::string text =
+        R"({"scheme": "poisson", "rate": 4096, "sites": [{"name": "s", "allocations": [{"size": 4096, "count": 100}]}],
+        "assertions": [{"site": "s", "samples": [)" +
+        std::to_string(lo) + ", " + std::to_string(hi) + "]}]}";
+    const Built b = build(text);
+    const boost::math::poisson_distribution<> samples(mu);
+    const double closed = boost::math::cdf(samples, std::ceil(lo) - 1) +
+                          boost::math::cdf(boost::math::complement(samples, std::floor(hi)));
+    EXPECT_NEAR(*flaky_rates(b.test).assertions[0].false_failure, closed, 1e-12) << k;
+    if (k == 2) expect_engine_agrees(b, 10000, 13);  // 4.0e-2
+  }
+}
+
+// The inverse questions on seastar's test: both sites present fails with
+// 1 - (1 - e^-N)^2, N = 16384 B / T. At T = 4 KiB a multiplier m gives N = 4 m: m = 3
+// fails 1.2e-5 of runs, m = 4 2.3e-7, so 4 is the smallest to reach 1e-6; the largest
+// interval is T* = 16384 / N* with N* = -ln(1 - sqrt(1 - 1e-6)) (1129.25 B).
+TEST(Flaky, InverseAnswersMatchTheClosedForm) {
+  const auto text = [](double rate) {
+    return R"({"scheme": "poisson", "rate": )" + std::to_string(rate) + R"(, "sites": [
+      {"name": "a", "allocations": [{"size": 64, "count": 256}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 256}]}],
+      "assertions": [{"site": "a", "present": true}, {"site": "b", "present": true}]})";
+  };
+  const Built b = build(text(4096));
+  const FlakyAnswer answer = inverse_answer(b.test, 1e-6, [&](double rate) { return build(text(rate)).test; });
+  ASSERT_TRUE(answer.multiplier);
+  EXPECT_EQ(*answer.multiplier, 4);
+  const double best = 16384 / -std::log(1 - std::sqrt(1 - 1e-6));
+  ASSERT_TRUE(answer.rate);
+  EXPECT_LE(*answer.rate, best);
+  EXPECT_GT(*answer.rate, best - 2);
+  EXPECT_LE(answer.rate_at_rate, 1e-6);
+  EXPECT_NE(answer_text(b.test, answer).find("run each site >= 4 times its allocations (a 1024, b 1024"),
+            std::string::npos);
+}
+
+// One assertion of each kind, rates near 1e-2 (traces/profiles/flaky-example.json, Go).
+TEST(Flaky, EveryAssertionKindAgreesWithTheEngine) {
+  std::ifstream in(allocsim::testing::source_dir() + "/traces/profiles/flaky-example.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Built b = build(text);
+  ASSERT_EQ(b.test.assertions.size(), 8u);
+  const FlakyRates rates = flaky_rates(b.test);
+  for (const FlakyRate& r : rates.assertions) EXPECT_EQ(r.method, "exact");
+  EXPECT_FALSE(rates.independent);  // the assertions share sites: union bound
+  expect_engine_agrees(b, 10000, 17);
+}
+
+// A share within [lo, hi] and a rank at rates the engine sees, under heapprofd's
+// byte-rate model.
+TEST(Flaky, SharesAndRanksUnderHeapprofdAgreeWithTheEngine) {
+  const Built b = build(R"({"scheme": "heapprofd", "rate": 4096, "sites": [
+      {"name": "a", "allocations": [{"size": 64, "count": 1000}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 700}]},
+      {"name": "c", "allocations": [{"size": 32, "count": 300}]}],
+    "assertions": [{"site": "a", "share": [0.38, 0.72]}, {"site": "a", "above": "b"},
+                   {"top": ["a", "b"]}, {"sites_present": 2}]})");
+  const FlakyRates rates = flaky_rates(b.test);
+  for (const FlakyRate& r : rates.assertions) EXPECT_GT(*r.false_failure, 1e-3);
+  expect_engine_agrees(b, 10000, 19);
+}
+
+// heapprofd and Memray record an allocation at or above their cutoff whole: its site
+// is certain to be present with its true bytes.
+TEST(Flaky, PassThroughAllocationsAreCertain) {
+  for (const char* scheme : {"heapprofd", "memray"}) {
+    const Built b = build(std::string(R"({"scheme": ")") + scheme + R"(", "rate": 4096, "sites": [
+        {"name": "large", "allocations": [{"size": 1048576, "count": 3}]}],
+      "assertions": [{"site": "large", "present": true}, {"site": "large", "bytes": ["3MiB", "3MiB"]},
+                     {"site": "large", "samples": [3, 3]}]})");
+    const FlakyRates rates = flaky_rates(b.test);
+    for (const FlakyRate& r : rates.assertions) EXPECT_LT(*r.false_failure, 1e-12) << scheme;
+    const FlakyCheck check = check_flaky(b.test, *b.scheme, b.trace, 200, 3, 1);
+    EXPECT_EQ(check.any_failure, 0u) << scheme;
+  }
+}
+
+TEST(Flaky, CheckBoundIsFiveSeAndABinomialTail) {
+  EXPECT_TRUE(exceeds_rate(508, 20000, 3.454e-6));  // the 16 MiB window ignored
+  EXPECT_FALSE(exceeds_rate(508, 20000, 0.02391));
+  // One failure in 100 at f = 1e-4 is 9.9 SE above but has tail 1e-2: not an alarm.
+  EXPECT_FALSE(exceeds_rate(1, 100, 1e-4));
+  EXPECT_TRUE(exceeds_rate(1, 100, 0));
+}
+
+// A directory of the test's own (mkdtemp), removed afterwards.
+class FlakyCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "allocsim-flaky-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::string& contents) const {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << contents;
+    return path;
+  }
+  fs::path dir_;
+};
+
+TEST_F(FlakyCli, GperftoolsSamplingTestTableAndCheck) {
+  const auto r = run_cli("flaky " + allocsim::testing::source_dir() +
+                         "/traces/profiles/flaky-gperftools.json --check 4000 -j 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  EXPECT_NEAR(json["assertions"][0]["false_failure"].get<double>(), 0.0239, 0.0001);
+  EXPECT_EQ(json["check"]["replications"], 4000);
+  const auto table = run_cli("flaky " + allocsim::testing::source_dir() + "/traces/profiles/flaky-gperftools.json");
+  EXPECT_NE(table.output.find("big bytes in [50 MiB (52428800 B), 110 MiB (115343360 B)]"), std::string::npos)
+      << table.output;
+}
+
+// A rate the model states honestly passes its check (exit 0); the failing side of
+// the bound is Flaky.CheckBoundIsFiveSeAndABinomialTail.
+TEST_F(FlakyCli, HonestRatesPassTheirCheck) {
+  const std::string test = file("t.json", R"({"scheme": "go", "rate": 4096,
+    "sites": [{"name": "s", "allocations": [{"size": 64, "count": 300}]}],
+    "assertions": [{"site": "s", "present": true}, {"site": "s", "samples": [1, 6]}]})");
+  const auto r = run_cli("flaky " + test + " --check 2000 -j 2", true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("measured by the engine: 2000 replications"), std::string::npos) << r.output;
+}
+
+TEST_F(FlakyCli, EmitsTheAssertionsWithTheirRatesAsCode) {
+  const std::string test = allocsim::testing::source_dir() + "/traces/profiles/flaky-gperftools.json";
+  const auto gtest = run_cli("flaky " + test + " --emit gtest");
+  ASSERT_EQ(gtest.exit_code, 0) << gtest.output;
+  EXPECT_NE(gtest.output.find("EXPECT_TRUE(bytes(\"big\") >= 52428800 && bytes(\"big\") <= 115343360);"),
+            std::string::npos)
+      << gtest.output;
+  EXPECT_NE(gtest.output.find("false-failure rate 0.0239 (exact)"), std::string::npos) << gtest.output;
+  EXPECT_NE(gtest.output.find("// Generated by: allocsim flaky"), std::string::npos) << gtest.output;
+  const auto pytest = run_cli("flaky " + test + " --emit pytest");
+  EXPECT_NE(pytest.output.find("assert 52428800 <= bytes(\"big\") <= 115343360"), std::string::npos) << pytest.output;
+  const auto go = run_cli("flaky " + test + " --emit go");
+  EXPECT_NE(go.output.find("func TestProfilerSites(t *testing.T) {"), std::string::npos) << go.output;
+  EXPECT_EQ(run_cli("flaky " + test + " --emit rust").exit_code, 2);
+}
+
+TEST_F(FlakyCli, BadInputIsOneLineNamingTheJsonPathExit2NothingWritten) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 10}]}])";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"scheme": "go", "rate": "512KiB", )" + sites + R"(, "assertions": [{"site": "t", "present": true}]})",
+       "$.assertions[0].site"},
+      {R"({"scheme": "go", "rate": "512KiB", )" + sites +
+           R"(, "assertions": [{"site": "s", "bytes": ["2MiB", "1MiB"]}]})",
+       "$.assertions[0].bytes"},
+      {R"({"scheme": "go", "rate": "512kB", )" + sites + R"(, "assertions": [{"site": "s", "present": true}]})",
+       "$.rate"},
+      {R"({"scheme": "go", "rate": 4096, )" + sites + R"(, "assertions": [{"site": "s", "presnt": true}]})",
+       "$.assertions[0]"},
+  };
+  for (const auto& [text, path] : cases) {
+    const std::string test = file("t.json", text), out = (dir_ / "out.json").string();
+    const auto r = run_cli("flaky " + test + " --out " + out, true);
+    EXPECT_EQ(r.exit_code, 2) << text << "\n" << r.output;
+    EXPECT_NE(r.output.find(path), std::string::npos) << path << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+}  // namespace
+}  // namespace allocsim::profile
