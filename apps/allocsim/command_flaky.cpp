@@ -12,7 +12,6 @@
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/flaky.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/sampler/systems/gperftools/gperftools.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
@@ -86,11 +85,10 @@ int run_flaky(const FlakyOptions& o) {
     made = create_scheme(t.scheme, p, scheme_value.path());
     t.model = profile::with_pass_through(model, *made);
     t.sites = profile::sites_of_trace(trace, *made, 0);
-    // gperftools' main thread samples nothing in its first 16 MiB (its startup_counter).
-    if (t.scheme == "gperftools") {
-      const std::uint64_t startup =
-          p.contains("startup_counter") ? p["startup_counter"].get<std::uint64_t>() : kGperftoolsStartupCounter;
-      profile::apply_startup_window(t, trace, *made, startup);
+    // A start the system cannot see (gperftools' main thread: its first 16 MiB, unless
+    // startup_counter says otherwise): Scheme::unsampled_start, as created.
+    if (t.model.unsampled_start > 0) {
+      profile::apply_startup_window(t, trace, *made, static_cast<std::uint64_t>(t.model.unsampled_start));
     }
     return t;
   };
