@@ -33,6 +33,7 @@ void add_help_examples(CLI::App& app) {
       {"conformance", "allocsim conformance tcmalloc --runs 12 --no-charts\n"
                       "  allocsim conformance go --rate 512KiB --simulate 100"},
       {"profile", "allocsim profile traces/profiles/go-heap.pb.gz --top 10"},
+      {"diff", "allocsim diff traces/profiles/go-heap.pb.gz traces/profiles/go-heap.pb.gz"},
       {"margins", "allocsim margins traces/profiles/sites.json --scheme go --rate 512KiB --false-failure 1/1000000"},
   };
   for (const auto& [name, text] : examples) app.get_subcommand(name)->footer("\nExamples:\n  " + text);
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   allocsim::cli::add_advise_command(app, exit_code);
   allocsim::cli::add_conformance_command(app, exit_code);
   allocsim::cli::add_profile_command(app, exit_code);
+  allocsim::cli::add_diff_command(app, exit_code);
   allocsim::cli::add_margins_command(app, exit_code);
   add_help_examples(app);
   app.footer("Terms in the output (wald, Horvitz-Thompson, Garwood, Clopper-Pearson, Sidak, rRMSE, misplcd):\n"
