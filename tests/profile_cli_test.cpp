@@ -270,5 +270,25 @@ TEST_F(ProfileCli, IntervalForAScheme) {
   }
 }
 
+TEST_F(ProfileCli, DiffOfAProfileWithItselfFlagsNothing) {
+  const auto r = run_cli("diff --json " + kProfiles + "go-heap.pb.gz " + kProfiles + "go-heap.pb.gz");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto report = nlohmann::json::parse(r.output);
+  EXPECT_EQ(report["changed"], 0);
+  EXPECT_EQ(report["correction"], "holm");
+  ASSERT_FALSE(report["entries"].empty());
+  for (const auto& entry : report["entries"]) {
+    EXPECT_EQ(entry["verdict"], "no evidence");
+    EXPECT_EQ(entry["p_value"], 1.0);
+  }
+}
+
+TEST_F(ProfileCli, DiffRefusesProfilesOfTwoSchemesInOneLine) {
+  const auto r = run_cli("diff " + kProfiles + "go-heap.pb.gz " + kProfiles + "jemalloc-unbiased.heap", true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("jemalloc-unbiased.heap\": written by jemalloc"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+
 }  // namespace
 }  // namespace allocsim::profile

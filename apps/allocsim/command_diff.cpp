@@ -1,0 +1,166 @@
+// `allocsim diff BASE NEW`: is the change between two sampled heap profiles of the
+// same program real? Per entry (stack and object size, present in either profile),
+// the exact conditional test of src/allocsim/profile/count_change.h, its
+// Clopper-Pearson interval for NEW's rate over BASE's, and Holm's step-down
+// adjustment so that P(any entry falsely "changed") <= --alpha over all entries.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "allocsim/profile/count_change.h"
+#include "allocsim/profile/read_profile.h"
+#include "allocsim/util/byte_units.h"
+#include "allocsim/util/error.h"
+#include "commands.h"
+#include "flag_checks.h"
+
+namespace allocsim::cli {
+namespace {
+
+struct DiffOptions {
+  std::string base;
+  std::string next;
+  profile::ReadOptions read;
+  double alpha = 0.05;
+  std::size_t top = 20;
+  bool json = false;
+};
+
+struct Side {
+  double samples = 0;
+  double objects = 0;
+  double bytes = 0;
+};
+
+struct Row {
+  std::string stack;
+  double size = 0;
+  Side base, next;
+  profile::CountChange test;
+  double adjusted = 1.0;
+};
+
+std::string stack_of(const profile::ProfileEntry& e) {
+  if (e.frames.empty()) return profile::kNoFrames;
+  std::string s;
+  for (const auto& f : e.frames) s += (s.empty() ? "" : ";") + f;
+  return s;
+}
+
+void run_diff(const DiffOptions& options) {
+  if (!(options.alpha > 0 && options.alpha < 1)) throw InputError("--alpha must be in (0, 1)");
+  const profile::HeapProfile base = profile::read_profile(options.base, options.read);
+  const profile::HeapProfile next = profile::read_profile(options.next, options.read);
+  if (base.model.system != next.model.system) {
+    throw InputError("\"" + options.next + "\": written by " + next.model.system + " but \"" + options.base + "\" by " +
+                     base.model.system + "; diff compares two profiles of one sampling scheme");
+  }
+  std::map<std::pair<std::string, double>, Row> rows;
+  auto add = [&](const profile::HeapProfile& heap, bool is_next) {
+    for (const auto& e : heap.entries) {
+      Row& row = rows[{stack_of(e), e.object_size}];
+      row.stack = stack_of(e);
+      row.size = e.object_size;
+      Side& side = is_next ? row.next : row.base;
+      side.samples += std::round(e.samples);
+      side.objects += e.estimate_objects;
+      side.bytes += e.estimate_bytes;
+    }
+  };
+  add(base, false);
+  add(next, true);
+  std::vector<Row> out;
+  std::vector<double> p;
+  for (auto& [key, row] : rows) {
+    const double size = row.size > 0 ? row.size : 1.0;
+    const double e1 = profile::sample_probability(base.model, size);
+    const double e2 = profile::sample_probability(next.model, size);
+    row.test = profile::compare_counts(static_cast<std::uint64_t>(row.base.samples),
+                                       static_cast<std::uint64_t>(row.next.samples), e1 > 0 ? e1 : 1.0,
+                                       e2 > 0 ? e2 : 1.0, options.alpha);
+    p.push_back(row.test.p_value);
+    out.push_back(row);
+  }
+  const std::vector<double> adjusted = profile::holm_adjust(p);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].adjusted = adjusted[i];
+  std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) {
+    return std::abs(a.next.bytes - a.base.bytes) > std::abs(b.next.bytes - b.base.bytes);
+  });
+  std::size_t changed = 0;
+  for (const Row& r : out) changed += r.adjusted <= options.alpha;
+  if (options.json) {
+    nlohmann::json j;
+    j["base"] = options.base;
+    j["new"] = options.next;
+    j["scheme"] = base.model.system;
+    j["familywise_alpha"] = options.alpha;
+    j["correction"] = "holm";
+    j["changed"] = changed;
+    for (const Row& r : out) {
+      j["entries"].push_back(
+          {{"stack", r.stack},
+           {"object_size", r.size},
+           {"base_samples", r.base.samples},
+           {"new_samples", r.next.samples},
+           {"base_bytes", r.base.bytes},
+           {"new_bytes", r.next.bytes},
+           {"change_bytes", r.next.bytes - r.base.bytes},
+           {"change_objects", r.next.objects - r.base.objects},
+           {"ratio", std::isfinite(r.test.ratio) ? nlohmann::json(r.test.ratio) : nlohmann::json()},
+           {"ratio_lower", r.test.ratio_lower},
+           {"ratio_upper", std::isfinite(r.test.ratio_upper) ? nlohmann::json(r.test.ratio_upper) : nlohmann::json()},
+           {"p_value", r.test.p_value},
+           {"p_holm", r.adjusted},
+           {"verdict", r.adjusted <= options.alpha ? "changed" : "no evidence"}});
+    }
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::ostringstream s;
+  s << "BASE " << options.base << "\nNEW  " << options.next << "\nscheme " << base.model.system << "; " << out.size()
+    << " entries; exact conditional Poisson test, Holm family-wise rate " << options.alpha << ": " << changed
+    << " changed\n";
+  s << "change      base        new         NEW/BASE rate [" << (1 - options.alpha) * 100
+    << "% CI]   p(Holm)    verdict  stack\n";
+  for (std::size_t i = 0; i < out.size() && i < options.top; ++i) {
+    const Row& r = out[i];
+    const double d = r.next.bytes - r.base.bytes;
+    std::ostringstream ci;
+    ci.precision(3);
+    ci << r.test.ratio << " [" << r.test.ratio_lower << ", " << r.test.ratio_upper << "]";
+    char line[512];
+    std::snprintf(line, sizeof line, "%s%-10s %-11s %-11s %-28s %-10.3g %-8s %s\n", d < 0 ? "-" : "+",
+                  bytes_approx(std::abs(d)).c_str(), bytes_approx(r.base.bytes).c_str(),
+                  bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
+                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.stack.substr(0, 80).c_str());
+    s << line;
+  }
+  std::cout << s.str();
+}
+
+}  // namespace
+
+void add_diff_command(CLI::App& app, int& exit_code) {
+  CLI::App* command =
+      app.add_subcommand("diff", "Is the change between two heap profiles real? (exact test per entry)");
+  auto options = std::make_shared<DiffOptions>();
+  command->add_option("base", options->base, "BASE heap profile (any format `allocsim profile` reads)")->required();
+  command->add_option("new", options->next, "NEW heap profile of the same program and scheme")->required();
+  command->add_option("--window", options->read.window, "inuse or alloc; default: each profile's own");
+  command->add_option("--alpha", options->alpha, "Family-wise error rate over entries (Holm)")->capture_default_str();
+  command->add_option("--top", options->top, "Entries to show")->capture_default_str()->check(whole_number(1));
+  command->add_flag("--json", options->json, "Print JSON instead of the table");
+  command->callback([options, &exit_code] {
+    run_diff(*options);
+    exit_code = 0;
+  });
+}
+
+}  // namespace allocsim::cli
