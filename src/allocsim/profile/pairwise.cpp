@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <cmath>
+#include <cstdio>
 
 #include "allocsim/profile/entry_interval.h"
 
@@ -54,6 +55,14 @@ double equal_bytes_p_value(const HeapProfile& profile, std::size_t first, std::s
   const ProfileEntry& b = profile.entries[second];
   if (poisson_like(profile.model, a) && poisson_like(profile.model, b)) return conditional_poisson(profile.model, a, b);
   return interval_overlap(profile.model, a, b);
+}
+
+std::string p_value_text(double p) {
+  if (p < 0) return "-";
+  if (p <= kSmallestPValue) return "<1e-12";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", p);
+  return text;
 }
 
 }  // namespace allocsim::profile

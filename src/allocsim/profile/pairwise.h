@@ -19,6 +19,7 @@
 // least 1 - a. The p-value is the smallest a at which the intervals are disjoint,
 // found by bisection on log a down to kSmallestPValue (a valid, conservative test).
 #include <cstddef>
+#include <string>
 
 #include "allocsim/profile/heap_profile.h"
 
@@ -31,5 +32,9 @@ inline constexpr double kPoissonLimit = 0.05;
 inline constexpr double kSmallestPValue = 1e-12;
 
 double equal_bytes_p_value(const HeapProfile& profile, std::size_t first, std::size_t second);
+
+// A p-value as tables print it: "-" for none (negative), "<1e-12" at or below
+// kSmallestPValue, else three significant digits.
+std::string p_value_text(double p);
 
 }  // namespace allocsim::profile

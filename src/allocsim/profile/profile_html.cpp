@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "allocsim/profile/pairwise.h"
 #include "allocsim/report/html_writer.h"
 #include "allocsim/util/byte_units.h"
 
@@ -120,17 +121,18 @@ void entries_section(HtmlWriter& page, const HeapProfile& profile, const Profile
     num_cell(page, size);
     num_cell(page, fixed(row.rank_kept, 3));
     num_cell(page, fixed(row.in_top, 3));
-    num_cell(page, row.p_value_next < 0 ? "-" : count(row.p_value_next));
+    num_cell(page, p_value_text(row.p_value_next));
     page.close();
     // The stack on a line of its own, under its numbers: stacks are long.
     page.open("tr");
-    page.element("td", "stack (leaf first, from the first frame outside the allocator): " + stack_text(entry, 6), {{"class", "stack"}, {"colspan", "9"}});
+    page.element("td", "stack: " + stack_text(entry, 6), {{"class", "stack"}, {"colspan", "9"}});
     page.close();
   }
   page.close();
   page.element("p",
-               "~ marks a value recovered from rounded numbers (samples) or an average over objects of several "
-               "sizes (object size). Interval method: " +
+               "Stacks are leaf first, from the first frame outside the allocator. ~ marks a value recovered from "
+               "rounded numbers (samples) or an average over objects of several sizes (object size). Interval "
+               "method: " +
                    (report.rows.empty() ? std::string("-") : report.rows.front().interval.method) + ".",
                {{"class", "sub"}});
 }

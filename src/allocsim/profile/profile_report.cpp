@@ -108,14 +108,6 @@ bool estimate_outside(const ProfileEntry& entry, const EntryInterval& interval) 
   return entry.estimate_bytes < interval.bytes_lower - slack || entry.estimate_bytes > interval.bytes_upper + slack;
 }
 
-std::string p_value_text(double p) {
-  if (p < 0) return "-";
-  if (p <= kSmallestPValue) return "<1e-12";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", p);
-  return text;
-}
-
 }  // namespace
 
 std::string report_table(const HeapProfile& profile, const ProfileReport& report) {
