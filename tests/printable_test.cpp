@@ -65,6 +65,18 @@ TEST(Printable, IsUtf8) {
   EXPECT_FALSE(is_utf8("\xed\xa0\x80"));
 }
 
+TEST(Printable, Utf8ReplacedKeepsWellFormedTextAndReplacesEachBadByte) {
+  EXPECT_EQ(utf8_replaced("plain caf\xc3\xa9"), "plain caf\xc3\xa9");
+  // One U+FFFD per byte: a stray byte, a truncated sequence (two bytes), a surrogate (three).
+  EXPECT_EQ(utf8_replaced("a\xff"
+                          "b"),
+            "a\xef\xbf\xbd"
+            "b");
+  EXPECT_EQ(utf8_replaced("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(utf8_replaced("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_TRUE(is_utf8(utf8_replaced("0?0\xb0%000 f01")));
+}
+
 TEST(Printable, NamesStayAsTheyAreUnlessTheyNeedEscaping) {
   EXPECT_EQ(printable_name("/tmp/run 1/heap.prof"), "/tmp/run 1/heap.prof");
   EXPECT_EQ(printable_name("/tmp/\x1b]0;pwned\x07.prof"), "\"/tmp/\\x1b]0;pwned\\x07.prof\"");

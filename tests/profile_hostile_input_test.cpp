@@ -8,6 +8,7 @@
 #include <string>
 
 #include "allocsim/profile/gzip.h"
+#include "allocsim/profile/pprof_writer.h"
 #include "allocsim/profile/profile.pb.h"
 #include "allocsim/profile/profile_report.h"
 #include "allocsim/profile/read_profile.h"
@@ -82,6 +83,23 @@ TEST(ProfileHostileInput, RealTextDumpsEndWithTheirMappedLibraries) {
   const HeapProfile issue = read_profile(kCorpus + "issue-jemalloc-1461.heap", {});
   EXPECT_EQ(issue.model.rate, 524288);
   EXPECT_EQ(read_profile(kCorpus + "pprof-jemalloc.heap", {}).format, "jemalloc heap_v2");
+}
+
+// A memory map names files by whatever bytes the file system holds. profile.proto's
+// strings must be UTF-8 (protobuf refuses to parse them otherwise), so the annotated
+// copy names such a file with U+FFFD per bad byte, and reads back (found by fuzzing).
+TEST(ProfileHostileInput, MappedFileNamesThatAreNotUtf8StillGiveAReadableAnnotatedProfile) {
+  const std::string maps = "\nMAPPED_LIBRARIES:\n00400000-00401000 r-xp 00000000 00:00 1 /opt/caf\xe9/run\n";
+  ReadOptions options;
+  options.symbolize = false;
+  const HeapProfile heap = parse_profile(kJemalloc + maps, "latin1.prof", options);
+  ASSERT_EQ(heap.memory_map.size(), 1U);
+  EXPECT_EQ(heap.memory_map[0].file, "/opt/caf\xe9/run");  // kept as written, for the symbolizer
+  const std::string annotated = annotated_pprof(heap, all_entry_intervals(heap, 0.95), 0.95);
+  pprof::Profile message;
+  ASSERT_TRUE(message.ParseFromString(gunzip(annotated, "annotated", std::size_t{1} << 20)));
+  EXPECT_EQ(message.string_table(static_cast<int>(message.mapping(0).filename())), "/opt/caf\xef\xbf\xbd/run");
+  EXPECT_EQ(parse_profile(annotated, "annotated", options).entries.size(), heap.entries.size());
 }
 
 TEST(ProfileHostileInput, FramelessStacksAreEmptyStacks) {

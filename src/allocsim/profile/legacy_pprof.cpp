@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "allocsim/profile/pprof_strings.h"
 #include "allocsim/profile/profile.pb.h"
 
 namespace allocsim::profile {
@@ -26,26 +27,12 @@ std::pair<std::int64_t, std::int64_t> scaled(std::uint64_t objects, std::uint64_
   return {held(count * scale), held(size * scale)};
 }
 
-class StringTable {
- public:
-  explicit StringTable(pprof::Profile& message) : message_(message) { message_.add_string_table(""); }
-  std::int64_t operator()(const std::string& text) {
-    const auto [it, added] = index_.emplace(text, message_.string_table_size());
-    if (added) message_.add_string_table(text);
-    return it->second;
-  }
-
- private:
-  pprof::Profile& message_;
-  std::map<std::string, std::int64_t> index_;
-};
-
 }  // namespace
 
 std::string legacy_pprof(const std::vector<LegacyRecord>& records, double rate,
                          const std::vector<MappedRange>& mappings, const std::string& window) {
   pprof::Profile message;
-  StringTable strings(message);
+  PprofStrings strings(message);
   for (const char* name : {"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"}) {
     auto* type = message.add_sample_type();
     type->set_type(strings(name));

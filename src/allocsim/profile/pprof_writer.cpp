@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "allocsim/profile/gzip.h"
+#include "allocsim/profile/pprof_strings.h"
 #include "allocsim/profile/profile.pb.h"
 
 namespace allocsim::profile {
@@ -20,14 +21,6 @@ std::int64_t saturated(double value) {
   if (value >= kTwo63) return std::numeric_limits<std::int64_t>::max();
   if (value < -kTwo63) return std::numeric_limits<std::int64_t>::min();
   return static_cast<std::int64_t>(value);
-}
-
-std::int64_t add_string(pprof::Profile& message, const std::string& text) {
-  for (int i = 0; i < message.string_table_size(); ++i) {
-    if (message.string_table(i) == text) return i;
-  }
-  message.add_string_table(text);
-  return message.string_table_size() - 1;
 }
 
 // The object size of a sample with no entry in the window: its "bytes" label, else
@@ -57,18 +50,19 @@ std::string annotated_pprof(const HeapProfile& profile, const std::vector<EntryI
   if (!message.ParseFromString(profile.pprof_message)) {
     throw std::logic_error("annotated_pprof: the profile holds no readable pprof message");
   }
+  PprofStrings strings(message);
   const std::string& w = profile.window;
   for (const std::string& name : {std::string("samples/count"), w + "_space_lower/bytes", w + "_space_upper/bytes",
                                   w + "_objects_lower/count", w + "_objects_upper/count"}) {
     const std::size_t slash = name.find('/');
     auto* type = message.add_sample_type();
-    type->set_type(add_string(message, name.substr(0, slash)));
-    type->set_unit(add_string(message, name.substr(slash + 1)));
+    type->set_type(strings(name.substr(0, slash)));
+    type->set_unit(strings(name.substr(slash + 1)));
   }
   char level_text[32];
   std::snprintf(level_text, sizeof level_text, "%g", level);
-  message.add_comment(add_string(message, "annotated by allocsim profile: " + model_description(profile.model) + "; " +
-                                              w + " window, intervals at level " + level_text));
+  message.add_comment(strings("annotated by allocsim profile: " + model_description(profile.model) + "; " + w +
+                              " window, intervals at level " + level_text));
   std::vector<const ProfileEntry*> entry_of(static_cast<std::size_t>(message.sample_size()), nullptr);
   std::vector<const EntryInterval*> interval_of(entry_of.size(), nullptr);
   for (std::size_t i = 0; i < profile.entries.size(); ++i) {

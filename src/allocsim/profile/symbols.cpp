@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocsim/profile/pprof_strings.h"
 #include "allocsim/profile/profile.pb.h"
 #include "allocsim/util/child_process.h"
 
@@ -122,12 +123,6 @@ bool allocator_frame(std::string_view mapped_file, std::string_view function) {
   return false;
 }
 
-std::int64_t add_string(pprof::Profile& message, std::map<std::string, std::int64_t>& index, const std::string& text) {
-  const auto [it, added] = index.emplace(text, message.string_table_size());
-  if (added) message.add_string_table(text);
-  return it->second;
-}
-
 }  // namespace
 
 std::string symbolize(HeapProfile& profile) {
@@ -135,8 +130,7 @@ std::string symbolize(HeapProfile& profile) {
   if (profile.pprof_message.empty() || !message.ParseFromString(profile.pprof_message) || message.mapping_size() == 0) {
     return "";
   }
-  std::map<std::string, std::int64_t> strings;
-  for (int i = 0; i < message.string_table_size(); ++i) strings.emplace(message.string_table(i), i);
+  PprofStrings strings(message);
   const auto file_of = [&](std::uint64_t mapping_id) -> std::string {
     if (mapping_id == 0 || mapping_id > static_cast<std::uint64_t>(message.mapping_size())) return "";
     return message.string_table(static_cast<int>(message.mapping(static_cast<int>(mapping_id - 1)).filename()));
@@ -154,8 +148,8 @@ std::string symbolize(HeapProfile& profile) {
   std::vector<std::string> names(static_cast<std::size_t>(message.location_size()));
   for (const auto& [mapping_id, locations] : locations_of) {
     const auto& mapping = message.mapping(static_cast<int>(mapping_id - 1));
-    const std::string file = file_of(mapping_id);
     if (mapping_id > profile.memory_map.size()) continue;
+    const std::string& file = profile.memory_map[mapping_id - 1].file;  // as the map wrote it, not made UTF-8
     const ElfKind kind = elf_kind(profile.memory_map[mapping_id - 1]);
     if (kind == ElfKind::missing || kind == ElfKind::replaced) {
       if (!file.empty() && file[0] == '/') (kind == ElfKind::missing ? missing_files : replaced_files).push_back(file);
@@ -185,9 +179,9 @@ std::string symbolize(HeapProfile& profile) {
         if (added) {
           auto* function = message.add_function();
           function->set_id(it->second);
-          function->set_name(add_string(message, strings, resolved.function));
+          function->set_name(strings(resolved.function));
           function->set_system_name(function->name());
-          function->set_filename(add_string(message, strings, resolved.file));
+          function->set_filename(strings(resolved.file));
         }
         auto* line = location->add_line();
         line->set_function_id(it->second);

@@ -126,6 +126,23 @@ bool is_utf8(std::string_view text) {
   return true;
 }
 
+std::string utf8_replaced(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t code_point = 0;
+    std::size_t length = static_cast<unsigned char>(text[i]) < 0x80 ? 1 : utf8_sequence(text.substr(i), code_point);
+    if (length == 0) {
+      out += "\xef\xbf\xbd";  // U+FFFD
+      length = 1;
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  return out;
+}
+
 std::string printable_name(std::string_view name) {
   const bool plain = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
   return plain ? std::string(name) : printable(name);

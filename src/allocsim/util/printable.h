@@ -40,4 +40,10 @@ std::string printable_name(std::string_view name);
 // Whether `text` is well-formed UTF-8 throughout.
 bool is_utf8(std::string_view text);
 
+// `text` as well-formed UTF-8: each byte that is not part of a well-formed sequence
+// becomes U+FFFD, as json_text() writes it. For formats whose strings must be UTF-8
+// (a protobuf `string` field fails to parse otherwise) fed from bytes that need not be
+// (a file name in a memory map).
+std::string utf8_replaced(std::string_view text);
+
 }  // namespace allocsim
