@@ -167,6 +167,34 @@ TEST_F(EvaluateCli, RateWithTwoWindowsDrawsASeriesPerWindow) {
 // --group size_bucket: the verdict has a line per bucket, with the numbers of its
 // metrics.csv row, and the chart it names is drawn (it printed no bucket and drew no
 // chart while its last line said "charts/").
+// A raw recording (exact lifetimes) named by the interpreted file of the same run: the
+// verdict's stacks are the interpreted file's names, and the numbers the raw file's.
+TEST_F(EvaluateCli, NamesFromTheInterpretedFileOfTheSameRun) {
+  const std::string interpreted = allocsim::testing::source_dir() + "/traces/bc.zst";
+  const std::string common = " --scheme heapprofd --replications 16 --threads 2 --no-charts --json --out ";
+  const auto named = run_cli("evaluate " + kTrace + " --names-from " + interpreted + common + path("named"));
+  const auto plain = run_cli("evaluate " + kTrace + common + path("plain"));
+  ASSERT_EQ(named.exit_code, 0) << named.output;
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const nlohmann::json named_entry = nlohmann::json::parse(named.output)["entries"][0];
+  const nlohmann::json plain_entry = nlohmann::json::parse(plain.output)["entries"][0];
+  EXPECT_EQ(named_entry["whole_heap"], plain_entry["whole_heap"]);
+  for (std::size_t i = 0; i < named_entry["top_stacks"].size(); ++i) {
+    const std::string name = named_entry["top_stacks"][i]["group"];
+    const std::string raw_name = plain_entry["top_stacks"][i]["group"];
+    EXPECT_EQ(named_entry["top_stacks"][i]["truth"], plain_entry["top_stacks"][i]["truth"]);
+    EXPECT_EQ(raw_name.find("+0x") != std::string::npos, true) << raw_name;  // module+offset without names
+    EXPECT_EQ(name.find("+0x"), std::string::npos) << name;
+  }
+  // Another run's file is refused in one line, exit 2, with nothing written.
+  const auto wrong = run_cli("evaluate " + kTrace + " --names-from " + allocsim::testing::source_dir() +
+                                 "/traces/sqlite3.zst" + common + path("wrong"),
+                             true);
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("not of the same run"), std::string::npos) << wrong.output;
+  EXPECT_FALSE(fs::exists(path("wrong")));
+}
+
 TEST_F(EvaluateCli, SizeBucketGroupsHaveVerdictLinesAndTheirChart) {
   const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --group size_bucket --replications 16" +
                              " --threads 2 --out " + path("out"),

@@ -75,6 +75,43 @@ TEST(HeaptrackReader, InterpretedFileMatchesRawFileOfTheSameRun) {
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << "names are unique";
 }
 
+TEST(HeaptrackReader, RawFileTakesFrameNamesFromTheInterpretedFileOfTheSameRun) {
+  const HeaptrackImport raw = read_heaptrack(recorded_trace("sqlite3.raw.zst"));
+  const HeaptrackImport interpreted = read_heaptrack(recorded_trace("sqlite3.zst"));
+  HeaptrackOptions options;
+  options.names_from = recorded_trace("sqlite3.zst");
+  const HeaptrackImport named = read_heaptrack(recorded_trace("sqlite3.raw.zst"), options);
+  // The raw file's events and exact lifetimes, the interpreted file's names.
+  EXPECT_EQ(named.stats.kind, HeaptrackKind::raw);
+  EXPECT_EQ(named.trace.requested, raw.trace.requested);
+  EXPECT_EQ(named.trace.stack, raw.trace.stack);
+  EXPECT_EQ(named.trace.free_time, raw.trace.free_time);
+  EXPECT_EQ(named.trace.stack_names, interpreted.trace.stack_names);
+  EXPECT_NE(named.trace.stack_names, raw.trace.stack_names);
+}
+
+TEST(HeaptrackReader, NamesFromAnotherRunOrTheWrongKindOfFileAreRefused) {
+  HeaptrackOptions other_run;
+  other_run.names_from = recorded_trace("sqlite3.zst");
+  const std::string mismatch = error_of(recorded_trace("bc.raw.zst"), other_run);
+  EXPECT_NE(mismatch.find("bc.raw.zst: line "), std::string::npos) << mismatch;
+  EXPECT_NE(mismatch.find("is not the one " + recorded_trace("sqlite3.zst") + " has (node "), std::string::npos)
+      << mismatch;
+  EXPECT_NE(mismatch.find("not of the same run"), std::string::npos) << mismatch;
+
+  HeaptrackOptions raw_names;
+  raw_names.names_from = recorded_trace("bc.raw.zst");
+  EXPECT_NE(
+      error_of(recorded_trace("bc.raw.zst"), raw_names).find("bc.raw.zst: a raw heaptrack file, so it has no names"),
+      std::string::npos);
+
+  HeaptrackOptions names;
+  names.names_from = recorded_trace("bc.zst");
+  EXPECT_NE(error_of(recorded_trace("bc.zst"), names).find("an interpreted file names its own frames"),
+            std::string::npos);
+  EXPECT_EQ(error_of(recorded_trace("bc.raw.zst"), names), "no error");
+}
+
 TEST(HeaptrackReader, PairingRulesAgreeOnTotalsAndClassLiveBytes) {
   HeaptrackOptions fifo;
   fifo.pairing = FreePairing::fifo;

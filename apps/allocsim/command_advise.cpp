@@ -37,6 +37,7 @@ namespace fs = std::filesystem;
 
 struct AdviseOptions {
   std::string trace;
+  std::string names_from;
   std::optional<double> total_error, stack_mape, stack_seen;
   double confidence = 0.95;
   double stack_share = 0.01;
@@ -49,8 +50,8 @@ struct AdviseOptions {
 };
 
 // The TRACE argument (trace_argument.h) as a trace source.
-TraceSource read_source(const std::string& path) {
-  const nlohmann::json json = trace_argument(path);
+TraceSource read_source(const std::string& path, const std::string& names_from) {
+  const nlohmann::json json = trace_argument(path, names_from);
   JsonObject object(json, path + ": $");
   return parse_trace_source(object, "");
 }
@@ -69,7 +70,7 @@ AccuracyTargets targets_of(const AdviseOptions& o) {
 
 // The trace, refused when it allocates no bytes (no relative error exists).
 Trace load_advised_trace(const AdviseOptions& o) {
-  const TraceSource source = read_source(o.trace);
+  const TraceSource source = read_source(o.trace, o.names_from);
   Trace trace = load_trace(source, o.seed);
   if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
     throw InputError(o.trace + ": no bytes allocated");
@@ -122,6 +123,9 @@ void add_advise_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "advise", "largest sampling interval per scheme that meets accuracy targets on a trace, and the frontier");
   command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a JSON trace object")->required();
+  command->add_option("--names-from", o->names_from,
+                      "raw heaptrack file: frame names from the interpreted file of the same run (the command "
+                      "heaptrack -r prints makes it)");
   command
       ->add_option("--total-error", o->total_error,
                    "target: total bytes within +-e (a fraction; default with no target given: 0.02)")

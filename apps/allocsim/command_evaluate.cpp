@@ -30,6 +30,7 @@ struct EvaluateOptions {
   ScenarioOptions run;
   VerdictOptions verdict;
   std::string trace;
+  std::string names_from;
   EvaluateRequest request;
   std::string save_scenario;
 };
@@ -67,6 +68,9 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
   CLI::App* command =
       app.add_subcommand("evaluate", "how accurate is a scheme at a rate on this trace: a verdict, results and charts");
   command->add_option("TRACE", o->trace, "trace file (any format allocsim reads) or a .json trace object")->required();
+  command->add_option("--names-from", o->names_from,
+                      "raw heaptrack file: frame names from the interpreted file of the same run (the command "
+                      "heaptrack -r prints makes it)");
   command
       ->add_option("--scheme", o->request.schemes, "scheme, with parameters as NAME:key=value,key=value (repeatable)")
       ->required();
@@ -93,7 +97,7 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
   add_verdict_options(*command, o->verdict);
   command->callback([o, &exit_code] {
     handle_interrupts();
-    o->request.trace = trace_argument(o->trace);
+    o->request.trace = trace_argument(o->trace, o->names_from);
     o->request.trace_name = fs::path(o->trace).filename().string();
     const std::string kept = o->request.name.empty() ? choose_default_name(*o) : "";
     const nlohmann::ordered_json document = evaluate_scenario(o->request);

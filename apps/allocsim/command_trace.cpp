@@ -30,6 +30,7 @@ struct TraceOptions {
   std::string to;  // empty: by the output file's name
   std::string pairing = "lifo";
   std::string clock = "events";
+  std::string names_from;
   bool json = false;
   std::uint64_t seed = 1;
 };
@@ -51,6 +52,7 @@ HeaptrackOptions heaptrack_options(const TraceOptions& o) {
   HeaptrackOptions options;
   options.pairing = o.pairing == "fifo" ? FreePairing::fifo : FreePairing::lifo;
   options.clock = o.clock == "milliseconds" ? HeaptrackClock::milliseconds : HeaptrackClock::events;
+  options.names_from = o.names_from;
   return options;
 }
 
@@ -62,12 +64,19 @@ void add_input_options(CLI::App& command, TraceOptions& o) {
       ->check(CLI::IsMember({"lifo", "fifo"}));
   command.add_option("--clock", o.clock, "heaptrack: time is the event order or the millisecond stamps")
       ->check(CLI::IsMember({"events", "milliseconds"}));
+  command
+      .add_option("--names-from", o.names_from,
+                  "raw heaptrack file: frame names from the interpreted file of the same run (the command heaptrack -r "
+                  "prints makes it)")
+      ->check(CLI::ExistingFile);
 }
 
 // Refused before anything is read or written: an output that is its own input,
 // lies in a missing directory or in a system directory (util/output_path.h).
 void check_output_is_not_input(const TraceOptions& o, const std::string& output_name) {
-  check_output_file(o.output, InputPaths{o.input}, output_name);
+  InputPaths inputs{o.input};
+  if (!o.names_from.empty()) inputs.add(o.names_from);
+  check_output_file(o.output, inputs, output_name);
 }
 
 TraceFile read_input(const TraceOptions& o) { return read_trace_file(o.input, input_format(o), heaptrack_options(o)); }
@@ -82,6 +91,8 @@ std::string heaptrack_note(const HeaptrackStats& h, const TraceOptions& o) {
     if (h.unmatched_frees > 0) {
       note += ", " + std::to_string(h.unmatched_frees) + " frees of pointers allocated before tracking skipped";
     }
+    note += o.names_from.empty() ? "; frames as module+offset (--names-from names them)"
+                                 : "; frame names from " + printable_name(o.names_from);
   } else {
     note += "frees name only (size, stack): " + std::to_string(h.ambiguous_frees) + " ambiguous, paired " + o.pairing +
             " (live heap approximate)";

@@ -9,20 +9,45 @@ namespace allocsim::cli {
 
 namespace fs = std::filesystem;
 
-nlohmann::json trace_argument(const std::string& argument) {
+namespace {
+
+void require_file(const std::string& path) {
   std::error_code error;
-  if (!fs::exists(argument, error)) throw InputError(argument + ": no such file");
-  if (!fs::is_regular_file(argument, error)) throw InputError(argument + ": not a file");
-  if (fs::path(argument).extension() != ".json") {
-    return {{"kind", "file"}, {"path", fs::absolute(argument).lexically_normal().string()}};
-  }
-  nlohmann::json trace = parse_json_file(argument);
-  if (!trace.is_object()) throw InputError(argument + ": $: expected a trace object");
-  trace.erase("description");
-  const auto path = trace.find("path");
-  if (path != trace.end() && path->is_string()) {
+  if (!fs::exists(path, error)) throw InputError(path + ": no such file");
+  if (!fs::is_regular_file(path, error)) throw InputError(path + ": not a file");
+}
+
+std::string absolute_text(const fs::path& path) { return fs::absolute(path).lexically_normal().string(); }
+
+// The file paths of a trace object read from `argument`, absolute.
+void resolve_paths(nlohmann::json& trace, const std::string& argument) {
+  for (const char* key : {"path", "names_from"}) {
+    const auto path = trace.find(key);
+    if (path == trace.end() || !path->is_string()) continue;
     const fs::path given = path->get<std::string>();
-    if (given.is_relative()) *path = (fs::absolute(argument).parent_path() / given).lexically_normal().string();
+    if (given.is_relative()) *path = absolute_text(fs::absolute(argument).parent_path() / given);
+  }
+}
+
+}  // namespace
+
+nlohmann::json trace_argument(const std::string& argument, const std::string& names_from) {
+  require_file(argument);
+  nlohmann::json trace;
+  if (fs::path(argument).extension() != ".json") {
+    trace = {{"kind", "file"}, {"path", absolute_text(argument)}};
+  } else {
+    trace = parse_json_file(argument);
+    if (!trace.is_object()) throw InputError(argument + ": $: expected a trace object");
+    trace.erase("description");
+    resolve_paths(trace, argument);
+  }
+  if (!names_from.empty()) {
+    require_file(names_from);
+    if (trace.contains("names_from")) {
+      throw InputError(argument + ": $.names_from: already set, and --names-from names another file");
+    }
+    trace["names_from"] = absolute_text(names_from);
   }
   return trace;
 }

@@ -9,7 +9,8 @@
 namespace allocsim::cli {
 
 // The trace object, every file path in it absolute, "description" dropped. A missing
-// file is an InputError "<argument>: no such file".
-nlohmann::json trace_argument(const std::string& argument);
+// file is an InputError "<argument>: no such file". `names_from` (--names-from), when
+// not empty, is the interpreted heaptrack file that names a raw file's frames.
+nlohmann::json trace_argument(const std::string& argument, const std::string& names_from = "");
 
 }  // namespace allocsim::cli

@@ -13,7 +13,13 @@ namespace {
 TraceIdentity identity_of(const SweepPoint& point, std::size_t index, std::uint64_t seed) {
   if (const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec)) {
     const MappedFile bytes(file->path);
-    return {file->path, xxhash64(bytes.data(), bytes.size())};
+    if (file->heaptrack.names_from.empty()) return {file->path, xxhash64(bytes.data(), bytes.size())};
+    // Names from a second file are part of the trace: a part file binds both.
+    const MappedFile names(file->heaptrack.names_from);
+    Xxhash64 hash;
+    hash.update(bytes.data(), bytes.size());
+    hash.update(names.data(), names.size());
+    return {file->path + " named by " + file->heaptrack.names_from, hash.digest()};
   }
   if (std::holds_alternative<SyntheticSpec>(point.trace.spec)) {
     // The spec and the seed decide every event (synthetic.h).

@@ -140,7 +140,10 @@ InputPaths scenario_inputs(const Scenario& scenario) {
   InputPaths inputs;
   inputs.add(scenario.source);
   for (const SweepPoint& point : scenario.points) {
-    if (const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec)) inputs.add(file->path);
+    if (const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec)) {
+      inputs.add(file->path);
+      if (!file->heaptrack.names_from.empty()) inputs.add(file->heaptrack.names_from);
+    }
   }
   return inputs;
 }

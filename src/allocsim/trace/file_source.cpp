@@ -10,6 +10,19 @@ namespace allocsim {
 
 namespace {
 
+// The file `value` names, relative to `base_directory` unless absolute; fails unless
+// it is a regular file allocsim can open.
+std::string readable_file(const JsonValue& value, const std::string& base_directory, const std::string& what) {
+  const std::filesystem::path given = value.string();
+  if (given.empty()) value.fail("must name a " + what);
+  const std::string path =
+      (given.is_relative() && !base_directory.empty() ? std::filesystem::path(base_directory) / given : given).string();
+  if (!std::filesystem::is_regular_file(path) || !std::ifstream(path, std::ios::binary)) {
+    value.fail("cannot read " + what + " " + printable(path));
+  }
+  return path;
+}
+
 FreePairing parse_pairing(const JsonValue& value) {
   const std::string name = value.string();
   if (name == "lifo") return FreePairing::lifo;
@@ -29,13 +42,7 @@ HeaptrackClock parse_clock(const JsonValue& value) {
 FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_directory) {
   FileTraceSpec file;
   JsonValue path_value = spec.at("path");
-  const std::filesystem::path given = path_value.string();
-  if (given.empty()) path_value.fail("must name a trace file");
-  file.path =
-      (given.is_relative() && !base_directory.empty() ? std::filesystem::path(base_directory) / given : given).string();
-  if (!std::filesystem::is_regular_file(file.path) || !std::ifstream(file.path, std::ios::binary)) {
-    path_value.fail("cannot read trace file " + printable(file.path));
-  }
+  file.path = readable_file(path_value, base_directory, "trace file");
   TraceFormat asserted = TraceFormat::detect;
   std::optional<JsonValue> format_value = spec.maybe("format");
   if (format_value) {
@@ -55,11 +62,15 @@ FileTraceSpec parse_file_trace_spec(JsonObject& spec, const std::string& base_di
   }
   const auto pairing = spec.maybe("pairing");
   const auto clock = spec.maybe("clock");
-  if ((pairing || clock) && file.format != TraceFormat::heaptrack) {
-    (pairing ? *pairing : *clock).fail("only heaptrack files take \"pairing\" and \"clock\"");
+  const auto names_from = spec.maybe("names_from");
+  for (const auto* option : {&pairing, &clock, &names_from}) {
+    if (*option && file.format != TraceFormat::heaptrack) {
+      (*option)->fail("only heaptrack files take \"pairing\", \"clock\" and \"names_from\"");
+    }
   }
   if (pairing) file.heaptrack.pairing = parse_pairing(*pairing);
   if (clock) file.heaptrack.clock = parse_clock(*clock);
+  if (names_from) file.heaptrack.names_from = readable_file(*names_from, base_directory, "names file");
   spec.finish();
   return file;
 }

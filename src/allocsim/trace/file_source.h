@@ -3,7 +3,8 @@
 // A relative path is taken from the scenario file's directory. The file must exist
 // and be of a readable format when the scenario is parsed; "format" (auto,
 // heaptrack, csv, native) asserts which. heaptrack files also take "pairing" (lifo,
-// fifo) and "clock" (events, milliseconds): see heaptrack_reader.h.
+// fifo), "clock" (events, milliseconds) and, for a raw file, "names_from" (the interpreted
+// file of the same run, relative like "path"): see heaptrack_reader.h.
 #include <string>
 
 #include "allocsim/json/json_reader.h"

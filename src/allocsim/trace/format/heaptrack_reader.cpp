@@ -56,6 +56,7 @@ class HeaptrackParser {
   HeaptrackParser(const std::string& path, const HeaptrackOptions& options) : reader_(path), options_(options) {}
 
   HeaptrackImport parse() {
+    if (!options_.names_from.empty()) take_names_file();
     std::string_view line;
     while (reader_.next(line)) handle(line);
     if (reader_.line_number() == 0) throw InputError(reader_.path() + ": empty file, not a heaptrack file");
@@ -63,6 +64,21 @@ class HeaptrackParser {
   }
 
  private:
+  void take_names_file() {
+    HeaptrackParser names(options_.names_from, HeaptrackOptions{});
+    names.parse();
+    if (names.kind_ != HeaptrackKind::interpreted) {
+      throw InputError(options_.names_from + ": a raw heaptrack file, so it has no names to give; names come from the "
+                                             "interpreted file of the same run (heaptrack_interpret's output)");
+    }
+    stacks_.take_frame_names_from(std::move(names.stacks_));
+  }
+
+  std::string not_the_same_run() const {
+    return "its call-path tree is not the one " + options_.names_from + " has (node " +
+           std::to_string(stacks_.node_count() + 1) + "): the two files are not of the same run";
+  }
+
   void handle(std::string_view line) {
     if (reader_.line_number() == 1 && !line.starts_with("v ")) {
       reader_.fail("not a heaptrack file: the first line is not a 'v' version line");
@@ -138,6 +154,9 @@ class HeaptrackParser {
   void require(HeaptrackKind kind, char type) {
     if (!kind_) {
       kind_ = kind;
+      if (kind == HeaptrackKind::interpreted && !options_.names_from.empty()) {
+        reader_.fail("an interpreted file names its own frames; names from another file are for a raw file");
+      }
       if (kind == HeaptrackKind::interpreted && early_free_line_ != 0) {
         throw InputError(reader_.path() + ": line " + std::to_string(early_free_line_) +
                          ": free before any allocation");
@@ -224,7 +243,7 @@ class HeaptrackParser {
     if (!kind_) reader_.fail("'t' line before any module ('m') or instruction pointer ('i') line");
     if (*kind_ == HeaptrackKind::raw) {
       const std::uint64_t address = fields.hex();
-      stacks_.add_node_by_address(address, node_index(fields));
+      if (!stacks_.add_node_by_address(address, node_index(fields))) reader_.fail(not_the_same_run());
     } else {
       const std::uint64_t ip = fields.hex();
       if (ip > stacks_.ip_count()) {
@@ -328,6 +347,9 @@ class HeaptrackParser {
   HeaptrackImport finish() {
     result_.stats.kind = kind_.value_or(HeaptrackKind::interpreted);
     if (result_.stats.kind == HeaptrackKind::interpreted) require_whole_interpreted_file();
+    if (stacks_.has_frame_names() && stacks_.node_count() != stacks_.named_node_count()) {
+      throw InputError(reader_.path() + ": " + not_the_same_run());
+    }
     Trace& trace = result_.trace;
     const std::size_t n = trace.requested.size();
     trace.thread.assign(n, 0);

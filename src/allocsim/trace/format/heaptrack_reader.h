@@ -18,6 +18,11 @@
 // heaptrack records no thread ids: every event is on thread 0. Time is the event
 // order (each allocation and matched free is one tick) or heaptrack's coarse
 // millisecond stamps ('c' lines). Stacks: see heaptrack_stacks.h.
+//
+// Names for a raw file (HeaptrackOptions::names_from): heaptrack_interpret copies the raw
+// file's call-path tree node for node, so node k of both files is the same call path;
+// the reader checks every node's parent and the node count, and refuses a pair that
+// differs ("not of the same run").
 #include <cstdint>
 #include <string>
 
@@ -36,6 +41,10 @@ const char* to_string(HeaptrackClock clock);
 struct HeaptrackOptions {
   FreePairing pairing = FreePairing::lifo;
   HeaptrackClock clock = HeaptrackClock::events;
+  // A raw file's frame names from an interpreted file of the same run (what
+  // heaptrack_interpret makes of it, the command heaptrack -r prints): exact
+  // lifetimes from the raw file, function names from the interpreted one. "" = none.
+  std::string names_from;
 };
 
 struct HeaptrackStats {

@@ -77,11 +77,24 @@ std::string HeaptrackStacks::module_offset_text(std::uint64_t address) {
   return std::string(base_name(segment.module)) + "+" + hex_address(address - segment.base);
 }
 
-void HeaptrackStacks::add_node_by_address(std::uint64_t address, std::uint64_t parent) {
+void HeaptrackStacks::take_frame_names_from(HeaptrackStacks&& interpreted) {
+  texts_ = std::move(interpreted.texts_);
+  named_nodes_ = std::move(interpreted.nodes_);
+}
+
+bool HeaptrackStacks::add_node_by_address(std::uint64_t address, std::uint64_t parent) {
+  if (has_frame_names()) {
+    const std::size_t node = nodes_.size();
+    if (node >= named_nodes_.size() || named_nodes_[node].parent != parent) return false;
+    nodes_.push_back(named_nodes_[node]);
+    stack_of_node_.push_back(kNoStack);
+    return true;
+  }
   auto [it, inserted] = address_texts_.try_emplace(address, 0);
   if (inserted) it->second = intern_text(module_offset_text(address));
   nodes_.push_back(Node{parent, it->second});
   stack_of_node_.push_back(kNoStack);
+  return true;
 }
 
 std::string HeaptrackStacks::node_name(std::uint64_t node) const {

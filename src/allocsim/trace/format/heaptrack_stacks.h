@@ -6,7 +6,8 @@
 // dense stack id when an allocation first uses it. Its name lists its frames
 // leaf-first, joined by " <- ", at most kMaxNamedFrames of them: function names
 // with "(file:line)" where the interpreted file has them, "module+0xoffset" for raw
-// files (which carry no symbols), else the address. Names are made unique with a
+// files (which carry no symbols) unless an interpreted file of the same run lends its
+// names (take_frame_names_from), else the address. Names are made unique with a
 // " #2", " #3"... suffix, since different call paths can print alike.
 #include <cstdint>
 #include <string>
@@ -43,7 +44,16 @@ class HeaptrackStacks {
     address_texts_.clear();
   }
   void add_module_segment(std::string_view name, std::uint64_t base, std::uint64_t start, std::uint64_t end);
-  void add_node_by_address(std::uint64_t address, std::uint64_t parent);
+  bool add_node_by_address(std::uint64_t address, std::uint64_t parent);
+
+  // Raw files with names: frame texts from the tree of an interpreted file of the
+  // same run, which heaptrack_interpret writes node for node (its 't' line k has the
+  // raw file's parent k). Call before the first node; add_node_by_address then takes
+  // node k's text from `interpreted` and returns false where the parents differ or
+  // `interpreted` has no node k: the files are not of the same run.
+  void take_frame_names_from(HeaptrackStacks&& interpreted);
+  bool has_frame_names() const { return !named_nodes_.empty(); }
+  std::uint64_t named_node_count() const { return named_nodes_.empty() ? 0 : named_nodes_.size() - 1; }
 
   std::uint64_t node_count() const { return nodes_.size() - 1; }
 
@@ -69,6 +79,7 @@ class HeaptrackStacks {
   std::vector<std::uint32_t> ip_texts_;  // 1-based; [0] is the unknown frame
   std::vector<std::string> texts_;       // frame texts
   std::vector<Node> nodes_;              // [0] is the root
+  std::vector<Node> named_nodes_;        // an interpreted file's nodes, texts in texts_
   std::string executable_;
   std::vector<Segment> segments_;
   bool segments_sorted_ = true;
