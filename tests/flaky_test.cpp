@@ -113,6 +113,62 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   expect_engine_agrees(shipped, 10000, 7);
 }
 
+// gperftools' sampling_test.cc with its count and band multiplied by m.
+std::string sampling_test_times(double m) {
+  const double mib = 1 << 20;
+  char text[400];
+  std::snprintf(text, sizeof text, R"({"scheme": "gperftools", "rate": 524288,
+    "sites": [{"name": "big", "allocations": [{"size": 10000, "count": %.0f}]}],
+    "assertions": [{"site": "big", "bytes": [%.0f, %.0f]}]})",
+                8000 * m, 50 * mib * m, 110 * mib * m);
+  return text;
+}
+
+// The window is fixed in bytes: a workload m times larger hides the same 16 MiB, a
+// smaller fraction of it. scaled_test takes the window again from the workload run m
+// times over, which for one site is the site list with m times the allocations.
+TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
+  // 1000 x 10000 B (9.5 MiB) lies inside the window: all unseen. Run twice, the window
+  // ends in the second run; three times, a third of the runs is unseen.
+  const Built small = build(R"({"scheme": "gperftools", "rate": 524288,
+    "sites": [{"name": "s", "allocations": [{"size": 10000, "count": 1000}]}],
+    "assertions": [{"site": "s", "present": true}]})",
+                            kGperftoolsStartupCounter);
+  EXPECT_TRUE(small.test.sites[0].sizes.empty());
+  EXPECT_TRUE(small.test.sites[0].certain.empty());
+  for (const double m : {2.0, 3.0, 16.0}) {
+    const FlakyTest scaled = scaled_test(small.test, m);
+    const std::string fresh_text = R"({"scheme": "gperftools", "rate": 524288,
+      "sites": [{"name": "s", "allocations": [{"size": 10000, "count": )" +
+                                   std::to_string(static_cast<int>(1000 * m)) + R"(}]}],
+      "assertions": [{"site": "s", "present": true}]})";
+    const Built fresh = build(fresh_text, kGperftoolsStartupCounter);
+    EXPECT_EQ(scaled.sites[0].sizes, fresh.test.sites[0].sizes) << m;
+    EXPECT_EQ(scaled.sites[0].certain, fresh.test.sites[0].certain) << m;
+    EXPECT_EQ(scaled.sites[0].certain.size(), 1u) << m;
+  }
+}
+
+// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window):
+// the exact rate of the test built afresh at the answered multiplier m (8000 m
+// allocations, band times m) reaches 1e-6, and at m - 1 it does not.
+TEST(Flaky, AnsweredMultiplierReachesTheTargetWithTheWindowTakenAgain) {
+  const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
+  const FlakyAnswer answer = inverse_answer(shipped.test, 1e-6, [&](double) { return shipped.test; });
+  ASSERT_TRUE(answer.multiplier);
+  const double m = *answer.multiplier;
+  const auto exact_at = [](double times) {
+    const Built b = build(sampling_test_times(times), kGperftoolsStartupCounter);
+    return *flaky_rates(b.test).assertions[0].false_failure;
+  };
+  const double at_m = exact_at(m), below = exact_at(m - 1);
+  std::printf("gperftools sampling_test: multiplier %.0f, rate %.3g (at %.0f: %.3g)\n", m, at_m, m - 1, below);
+  EXPECT_LE(at_m, 1e-6);
+  EXPECT_GT(below, 1e-6);
+  EXPECT_NEAR(answer.rate_at_multiplier, at_m, 1e-9 * at_m);
+  EXPECT_GT(m, 1);
+}
+
 // scylladb/seastar PR #3580: a test that both of two sites appear, each with N expected
 // samples, fails with 1 - (1 - e^-N)^2 ~ 2 e^-N (the PR's hand calculation). Under the
 // Poisson model a site of N T bytes has Poisson(N) samples.

@@ -138,8 +138,7 @@ double share_outside(const ScaledCounts& x, const ScaledCounts& r, double lower,
 }
 
 const std::map<std::uint64_t, std::uint64_t>& certain_of(const FlakyTest& test, std::size_t site) {
-  static const std::map<std::uint64_t, std::uint64_t> none;
-  return site < test.certain.size() ? test.certain[site] : none;
+  return test.sites[site].certain;
 }
 
 // The rest of the workload: every other site's bytes, convolved.
@@ -268,28 +267,18 @@ std::vector<FlakyAssertion> read_assertions(const JsonValue& list, const std::ve
 
 void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes) {
   if (startup_bytes == 0) return;
-  std::map<std::uint32_t, std::size_t> site_of;  // stack -> site
-  for (std::size_t s = 0; s < test.sites.size(); ++s) site_of[test.sites[s].stack] = s;
-  test.certain.assign(test.sites.size(), {});
   test.allocations.clear();
   for (const MarginSite& site : test.sites) {
     double objects = 0;
     for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
     test.allocations.push_back(objects);
   }
-  std::uint64_t counter = startup_bytes;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (trace.thread_count > 1 && trace.thread[i] != 0) continue;
-    const std::uint64_t size = scheme.allocated_size(trace, i);
-    const auto found = site_of.find(trace.stack[i]);
-    if (found != site_of.end()) {
-      auto& sizes = test.sites[found->second].sizes;
-      if (--sizes[size] == 0) sizes.erase(size);
-      if (counter < size) ++test.certain[found->second][size];
-    }
-    if (counter < size) return;  // sampled: the countdown is fresh after it
-    counter -= size;
-  }
+  test.startup_bytes = startup_bytes;
+  test.sites_before_start = test.sites;
+  test.start_trace = &trace;
+  test.start_scheme = &scheme;
+  const UnsampledStart start = unsampled_start(trace, scheme, startup_bytes);
+  for (MarginSite& site : test.sites) take_out_start(site, start);
 }
 
 FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
@@ -624,12 +613,21 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
 
 FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
   FlakyTest result = test;
+  const bool window = test.startup_bytes > 0 && test.start_trace != nullptr && test.start_scheme != nullptr;
+  if (window) result.sites = test.sites_before_start;  // the start is taken again below
   for (MarginSite& site : result.sites) {
     site.bytes = 0;
     for (auto& [size, objects] : site.sizes) {
       objects = static_cast<std::uint64_t>(std::llround(static_cast<double>(objects) * multiplier));
       site.bytes += static_cast<double>(size) * static_cast<double>(objects);
     }
+  }
+  if (window) {
+    result.sites_before_start = result.sites;
+    for (double& objects : result.allocations) objects *= multiplier;
+    const auto runs = static_cast<std::uint64_t>(std::max(1.0, std::ceil(multiplier)));
+    const UnsampledStart start = unsampled_start(*test.start_trace, *test.start_scheme, test.startup_bytes, runs);
+    for (MarginSite& site : result.sites) take_out_start(site, start);
   }
   for (FlakyAssertion& a : result.assertions) {
     if (a.kind != Kind::within) continue;

@@ -61,18 +61,24 @@ struct FlakyTest {
   double rate = 0;
   std::vector<MarginSite> sites;
   std::vector<FlakyAssertion> assertions;
-  // Per site: allocations certain to be sampled outside the model (size -> count),
-  // already taken out of the site's sizes (apply_startup_window).
-  std::vector<std::map<std::uint64_t, std::uint64_t>> certain;
   // Per site: its allocations before any were taken out (empty: the sizes' counts).
   std::vector<double> allocations;
+  // The unseen start (apply_startup_window), kept to take it again at a multiplied
+  // workload (scaled_test): its bytes, the sites before it was taken out, and the
+  // trace and scheme it came from (both must outlive the test).
+  std::uint64_t startup_bytes = 0;
+  std::vector<MarginSite> sites_before_start;
+  const Trace* start_trace = nullptr;
+  const Scheme* start_scheme = nullptr;
 };
 
 // A start in which thread 0 samples nothing for its first `startup_bytes` (gperftools'
 // main thread, whose first counter is 16 MiB: Scheme parameter startup_counter), then
 // samples the allocation that crosses it for certain; the sampling is fresh after it.
 // The allocations before take no part in the sites' distributions (value 0 whatever
-// the draws) and the crossing one is one certain sample. Sites must be `trace`'s.
+// the draws) and the crossing one is one certain sample (margin_sites.h:
+// unsampled_start, take_out_start, as margins takes it). Sites must be `trace`'s;
+// `trace` and `scheme` must outlive the test.
 void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes);
 
 // The assertions of `description` ("$.assertions"), names resolved against `sites`;
@@ -122,7 +128,9 @@ bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double fal
 // The inverse questions: the smallest workload multiplier m (every site's allocations
 // times m, bands of bytes, samples and count times m: the same relative band) and the
 // largest sampling interval at most the test's that bring the whole test's rate to at
-// most `target`. Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
+// most `target`. A multiplied workload is the workload run m times over (m an integer):
+// an unseen start is taken again from it (the window is fixed in bytes, so a larger
+// workload hides a smaller fraction). Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
 // down to 1 byte) to the first that reaches it, then bisection between that one and the
 // one before (the rate need not be monotone: an absence fails more often with more
 // samples; the answer is then the first reached on that path, or none). `at_rate` gives

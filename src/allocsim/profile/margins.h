@@ -10,7 +10,11 @@
 //   per-allocation models  K_s ~ Binomial(n_s, p(s)), w_s = s / p(s) for bytes
 //                          (the unbiased scaling of Go, jeprof and pprof), 1 for samples;
 //   byte-rate model        K ~ Poisson(B / T) over the whole site, w = T for bytes;
-//   pass-through sizes     (sampling_model.h) K_s = n_s, certain, w_s = s for bytes.
+//   pass-through sizes     (sampling_model.h) K_s = n_s, certain, w_s = s for bytes;
+//   an unseen start        (margin_workload) its hidden allocations contribute 0, the
+//                          one that ends it is one certain sample scaled as any.
+// The band is for the estimate as the system reports it: with an unseen start the
+// estimate's mean is below the site's true bytes, and the band says so.
 // Its exact distribution (scaled_counts.h) gives the band: P(value < lower) and
 // P(value > upper) are each at most a_i / 2. Where the sizes are too many for the exact
 // distribution, each size gets a band at a_i / (sizes) and the site's band is their
@@ -98,6 +102,17 @@ struct Margins {
 // distribution would need more than kMaxCountAtoms atoms per count.
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites, const MarginOptions& options,
                         const MarginSite& whole = {});
+
+// The sites of `trace` holding at least `min_share` of its bytes (sites_of_trace) and
+// the whole workload (whole_workload), as `scheme` allocates them, with the start the
+// scheme cannot see (model.unsampled_start: gperftools' main thread's first 16 MiB)
+// taken out of both (margin_sites.h: its hidden allocations left out, the one that
+// ends it certain, as `allocsim flaky` takes it).
+struct MarginWorkload {
+  std::vector<MarginSite> sites;
+  MarginSite whole;
+};
+MarginWorkload margin_workload(const Trace& trace, const Scheme& scheme, const SamplingModel& model, double min_share);
 
 // What one sample at an allocation of `size` bytes adds to the value.
 double sample_weight(const SamplingModel& model, MarginValue value, double size);
