@@ -38,6 +38,7 @@
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margin_sites.h"
 #include "allocsim/profile/sampling_model.h"
+#include "allocsim/profile/scaled_counts.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/trace/trace.h"
 
@@ -53,6 +54,10 @@ struct FlakyAssertion {
   double lower = 0, upper = 0;           // the band; share_at_least is [x, 1]; k for sites_present
   std::string text;                      // as a reader states it, units on every number
   std::string path;                      // its JSON path
+  // The bias its power is computed against ("bias": b > -1, per assertion or for the
+  // whole test): the profiler reports (1 + b) times what an unbiased one would for the
+  // assertion's site (a within, share or rank assertion's "site"; a top set's sites).
+  std::optional<double> bias;
 };
 
 struct FlakyTest {
@@ -61,6 +66,9 @@ struct FlakyTest {
   double rate = 0;
   std::vector<MarginSite> sites;
   std::vector<FlakyAssertion> assertions;
+  // The rate the tightest band of each bytes, count or samples assertion is given at
+  // (flaky_rates; `allocsim flaky --target`).
+  double band_target = 1e-6;
   // Per site: its allocations before any were taken out (empty: the sizes' counts).
   std::vector<double> allocations;
   // The unseen start (apply_startup_window), kept to take it again at a multiplied
@@ -88,6 +96,17 @@ std::vector<FlakyAssertion> read_assertions(const JsonValue& assertions, const s
 struct FlakyRate {
   std::optional<double> false_failure;  // empty: no exact distribution (the engine gives it)
   std::string method;                   // "exact", or "by the engine, R replications"
+  // Against the assertion's bias: P(it fails when the profiler is biased), exact from
+  // the same distributions with the biased site's values times (1 + b) (a bias of the
+  // values leaves which sites are sampled as it is: a presence's power is its
+  // false-failure rate). Empty without a bias, or until the engine gives it.
+  std::optional<double> power{};
+  std::string power_method{};
+  // Bytes, count or samples assertions: the narrowest band its value leaves with
+  // probability at most the test's band_target (margins.h tightest_band), and that
+  // band's own rate.
+  std::optional<Band> tightest{};
+  double tightest_rate = NAN;
 };
 
 struct FlakyRates {
@@ -109,14 +128,15 @@ void combine_whole(const FlakyTest& test, FlakyRates& rates);
 // thread count.
 struct FlakyCheck {
   std::uint64_t replications = 0;
-  std::vector<std::uint64_t> failures;  // per assertion
+  std::vector<std::uint64_t> failures;    // per assertion
+  std::vector<std::uint64_t> detections;  // per assertion: failures of the biased run (0 without a bias)
   std::uint64_t any_failure = 0;
   void merge(const FlakyCheck& block);
 };
 FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
                        std::uint64_t seed, unsigned threads);
 
-// Assertions whose rate has no exact distribution take the engine's measured rate.
+// Assertions whose rate has no exact distribution take the engine's measured rate (and power).
 void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
 
 // Whether a measured failure count exceeds the computed rate f: more than 5 standard

@@ -121,10 +121,7 @@ ValueBand value_band(const SamplingModel& model, const MarginSite& site, MarginV
   ValueBand result;
   result.distribution = exact_distribution(counts, atom_limit);
   if (result.distribution) {
-    // The dropped tails count against the budget, so f <= budget holds exactly.
-    const ScaledCounts& x = *result.distribution;
-    result.band = widened(central_band(x, (budget - x.dropped) / 2), site, value);
-    result.false_failure = x.outside(1, result.band.lower, result.band.upper) + x.dropped;
+    result.band = tightest_band(*result.distribution, site, value, budget, &result.false_failure);
     return result;
   }
   const double share = budget / static_cast<double>(counts.size());
@@ -217,6 +214,14 @@ Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite
   // Shares are not independent: the whole test is held by the union bound alone.
   margins.whole_false_failure = share ? margins.union_bound : -std::expm1(log_all_pass);
   return margins;
+}
+
+Band tightest_band(const ScaledCounts& x, const MarginSite& site, MarginValue value, double false_failure,
+                   double* its_rate) {
+  // The dropped tails count against the rate, so its own rate <= false_failure holds exactly.
+  const Band band = widened(central_band(x, (false_failure - x.dropped) / 2), site, value);
+  if (its_rate != nullptr) *its_rate = x.outside(1, band.lower, band.upper) + x.dropped;
+  return band;
 }
 
 MarginWorkload margin_workload(const Trace& trace, const Scheme& scheme, const SamplingModel& model, double min_share) {

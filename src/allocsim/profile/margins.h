@@ -44,6 +44,7 @@
 
 #include "allocsim/profile/margin_sites.h"
 #include "allocsim/profile/sampling_model.h"
+#include "allocsim/profile/scaled_counts.h"
 
 namespace allocsim::profile {
 
@@ -113,6 +114,14 @@ struct MarginWorkload {
   MarginSite whole;
 };
 MarginWorkload margin_workload(const Trace& trace, const Scheme& scheme, const SamplingModel& model, double min_share);
+
+// The narrowest band of the value whose exact distribution is `x` (a site's: `site`,
+// `value`; scaled_counts.h) that it leaves with probability at most `false_failure`:
+// each tail at most (false_failure - x.dropped) / 2, then widened as every margin is
+// (whole bytes, a byte per record for systems that truncate, 1e-9 for rounding).
+// `its_rate`, when given, gets the band's own rate (<= false_failure).
+Band tightest_band(const ScaledCounts& x, const MarginSite& site, MarginValue value, double false_failure,
+                   double* its_rate = nullptr);
 
 // What one sample at an allocation of `size` bytes adds to the value.
 double sample_weight(const SamplingModel& model, MarginValue value, double size);
