@@ -104,7 +104,7 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   EXPECT_LT(exact, 1e-4);  // 3.45e-6: rare once the sampler starts fresh
 
   // As shipped (2.10): the main thread's first 16 MiB unsampled, the crossing allocation
-  // sampled for certain. 1638 allocations of 10240 fit below 16 MiB.
+  // sampled for certain. 1677 allocations of 10000 B fit below 16 MiB.
   const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
   const double unseen = std::floor(static_cast<double>(kGperftoolsStartupCounter) / a);
   const double closed_shipped = binomial_band_rate(8000 - unseen - 1, a, 524288, 1, 50 * mib, 110 * mib);

@@ -90,6 +90,10 @@ TEST_F(MarginsCli, GperftoolsCheckPassesWithTheUnseenStart) {
   const auto margins = nlohmann::json::parse(r.output);
   const auto& site = margins["sites"][0];
   EXPECT_LT(site["upper"].get<double>(), site["true_bytes"].get<double>()) << r.output;
+  // 1677 allocations of 10000 B unseen (16 MiB / 10000), the next one certain, 6322 sampled.
+  EXPECT_EQ(site["sizes"][0]["allocations"], 6322) << r.output;
+  EXPECT_EQ(site["certain"][0]["allocations"], 1) << r.output;
+  EXPECT_EQ(margins["unsampled_start_bytes"], 16777216.0) << r.output;
   // At most the stated 0.01 plus 5 SE of 2000 replications (one-sided false alarm 2.9e-7).
   EXPECT_LE(margins["check"]["whole_false_failure"].get<double>(), 0.01 + 5 * std::sqrt(0.01 * 0.99 / 2000))
       << r.output;

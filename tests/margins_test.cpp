@@ -369,8 +369,8 @@ TEST(MarginsCheck, GperftoolsBandsHoldTheirRateWithTheUnseenStart) {
   const MarginWorkload workload = margin_workload(trace, *scheme, model, 0);
   const Margins margins = compute_margins(model, workload.sites, options, workload.whole);
   const SiteMargin& m = margins.sites.at(0);
-  // The closed form: 1638 allocations of the 10240-byte class below 16 MiB, the 1639th
-  // certain, the rest Binomial(6361, p), each sample weighing a / p.
+  // The closed form: 1677 allocations of 10000 B below 16 MiB, the 1678th certain,
+  // the rest Binomial(6322, p), each sample weighing a / p.
   const auto a = static_cast<double>(m.site.certain.begin()->first);
   ASSERT_EQ(m.site.certain.begin()->second, 1u);
   const double hidden = std::floor(16.0 * (1 << 20) / a), n = 8000 - hidden - 1;

@@ -43,10 +43,14 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
   for (const SiteMargin& m : margins.sites) {
     nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
     for (const auto& [size, objects] : m.site.sizes) sizes.push_back({{"size", size}, {"allocations", objects}});
+    // The allocation that ends an unseen start: sampled for certain, outside `sizes`.
+    nlohmann::ordered_json certain = nlohmann::ordered_json::array();
+    for (const auto& [size, objects] : m.site.certain) certain.push_back({{"size", size}, {"allocations", objects}});
     sites.push_back({{"name", m.site.name},
                      {"stack", m.site.stack},
                      {"true_bytes", m.site.bytes},
                      {"sizes", sizes},
+                     {"certain", certain},
                      {"expected", m.expected},
                      {"lower", m.lower},
                      {"upper", m.upper},
