@@ -12,6 +12,8 @@
 //   {"sites_present": 2, "among": ["a", "b", "c"]}    exactly k sites sampled (all if no "among")
 //   {"site": "a", "above": "b"}                        a's bytes estimate > b's
 //   {"top": ["a", "b"]}                                the N = 2 largest bytes estimates are a, b
+// Any assertion may add "bias": b (or the test, for all): its power, P(it fails) when
+// the profiler reports (1 + b) times the site's values, comes beside its rate.
 //
 // Under every model the samples of distinct allocations are independent (binomial per
 // size for the per-allocation models, Poisson per size for the byte-rate one, certain
