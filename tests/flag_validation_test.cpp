@@ -216,15 +216,16 @@ TEST(FlagValidation, MarginsWorkIsBoundedBeforeItIsDone) {
                  dir);
 }
 
-// gperftools samples nothing in the main thread's first 16 MiB, which the bands do not
-// model (the "large" site's first objects fall there and it fails every replication,
-// docs/margins.md): the check says so.
+// At T = 64, below most object sizes, tcmalloc's real mechanism parts from the model's
+// p(s) and its "small" site fails 44% of the runs (docs/margins.md, "Extreme rates"):
+// the check says so. (gperftools' unseen first 16 MiB, which failed every run here,
+// is modelled now: MarginsCli.GperftoolsCheckPassesWithTheUnseenStart.)
 TEST(FlagValidation, MarginsCheckThatFailsItsOwnBoundExitsOne) {
-  const auto r = run_cli(
-      "margins " + kSites + " --scheme gperftools --rate 65536 --false-failure 0.01 --check 2000 --seed 3", true);
+  const auto r =
+      run_cli("margins " + kSites + " --scheme tcmalloc --rate 64 --false-failure 0.01 --check 2000 --seed 3", true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  const auto line = r.output.find("allocsim: margins --check failed: whole-test false failure measured 1 (2000 of 2000 "
-                                  "replications) against the stated 0.01; at most ");
+  const auto line = r.output.find("allocsim: margins --check failed: whole-test false failure measured 0.44 (880 of "
+                                  "2000 replications) against the stated 0.01; at most ");
   ASSERT_NE(line, std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n', line) + 1, r.output.size()) << r.output;  // one line, the last
   const auto go =

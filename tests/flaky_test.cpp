@@ -17,6 +17,7 @@
 #include "allocsim/json/byte_size.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/flaky.h"
+#include "allocsim/profile/margins.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/systems/gperftools/gperftools.h"
 #include "testing/build_paths.h"
@@ -103,7 +104,7 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   EXPECT_LT(exact, 1e-4);  // 3.45e-6: rare once the sampler starts fresh
 
   // As shipped (2.10): the main thread's first 16 MiB unsampled, the crossing allocation
-  // sampled for certain. 1638 allocations of 10240 fit below 16 MiB.
+  // sampled for certain. 1677 allocations of 10000 B fit below 16 MiB.
   const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
   const double unseen = std::floor(static_cast<double>(kGperftoolsStartupCounter) / a);
   const double closed_shipped = binomial_band_rate(8000 - unseen - 1, a, 524288, 1, 50 * mib, 110 * mib);
@@ -111,6 +112,62 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   EXPECT_NEAR(exact_shipped, closed_shipped, 1e-9 * closed_shipped);
   EXPECT_GT(exact_shipped, 0.01);  // 2.39%: the flake of issue #1557
   expect_engine_agrees(shipped, 10000, 7);
+}
+
+// gperftools' sampling_test.cc with its count and band multiplied by m.
+std::string sampling_test_times(double m) {
+  const double mib = 1 << 20;
+  char text[400];
+  std::snprintf(text, sizeof text, R"({"scheme": "gperftools", "rate": 524288,
+    "sites": [{"name": "big", "allocations": [{"size": 10000, "count": %.0f}]}],
+    "assertions": [{"site": "big", "bytes": [%.0f, %.0f]}]})",
+                8000 * m, 50 * mib * m, 110 * mib * m);
+  return text;
+}
+
+// The window is fixed in bytes: a workload m times larger hides the same 16 MiB, a
+// smaller fraction of it. scaled_test takes the window again from the workload run m
+// times over, which for one site is the site list with m times the allocations.
+TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
+  // 1000 x 10000 B (9.5 MiB) lies inside the window: all unseen. Run twice, the window
+  // ends in the second run; three times, a third of the runs is unseen.
+  const Built small = build(R"({"scheme": "gperftools", "rate": 524288,
+    "sites": [{"name": "s", "allocations": [{"size": 10000, "count": 1000}]}],
+    "assertions": [{"site": "s", "present": true}]})",
+                            kGperftoolsStartupCounter);
+  EXPECT_TRUE(small.test.sites[0].sizes.empty());
+  EXPECT_TRUE(small.test.sites[0].certain.empty());
+  for (const double m : {2.0, 3.0, 16.0}) {
+    const FlakyTest scaled = scaled_test(small.test, m);
+    const std::string fresh_text = R"({"scheme": "gperftools", "rate": 524288,
+      "sites": [{"name": "s", "allocations": [{"size": 10000, "count": )" +
+                                   std::to_string(static_cast<int>(1000 * m)) + R"(}]}],
+      "assertions": [{"site": "s", "present": true}]})";
+    const Built fresh = build(fresh_text, kGperftoolsStartupCounter);
+    EXPECT_EQ(scaled.sites[0].sizes, fresh.test.sites[0].sizes) << m;
+    EXPECT_EQ(scaled.sites[0].certain, fresh.test.sites[0].certain) << m;
+    EXPECT_EQ(scaled.sites[0].certain.size(), 1u) << m;
+  }
+}
+
+// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window):
+// the exact rate of the test built afresh at the answered multiplier m (8000 m
+// allocations, band times m) reaches 1e-6, and at m - 1 it does not.
+TEST(Flaky, AnsweredMultiplierReachesTheTargetWithTheWindowTakenAgain) {
+  const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
+  const FlakyAnswer answer = inverse_answer(shipped.test, 1e-6, [&](double) { return shipped.test; });
+  ASSERT_TRUE(answer.multiplier);
+  const double m = *answer.multiplier;
+  const auto exact_at = [](double times) {
+    const Built b = build(sampling_test_times(times), kGperftoolsStartupCounter);
+    return *flaky_rates(b.test).assertions[0].false_failure;
+  };
+  const double at_m = exact_at(m), below = exact_at(m - 1);
+  std::printf("gperftools sampling_test: multiplier %.0f, rate %.3g (at %.0f: %.3g)\n", m, at_m, m - 1, below);
+  EXPECT_LE(at_m, 1e-6);
+  EXPECT_GT(below, 1e-6);
+  EXPECT_NEAR(answer.rate_at_multiplier, at_m, 1e-9 * at_m);
+  EXPECT_GT(m, 1);
 }
 
 // scylladb/seastar PR #3580: a test that both of two sites appear, each with N expected
@@ -203,6 +260,80 @@ TEST(Flaky, SharesAndRanksUnderHeapprofdAgreeWithTheEngine) {
   expect_engine_agrees(b, 10000, 19);
 }
 
+// Every assertion's power against its bias from the engine's biased run (the same
+// replications, the biased site's values times 1 + b) within 5 SE of the exact one,
+// floored at one replication's worth for powers near 0 or 1 (false alarm 5.7e-7 each).
+void expect_power_agrees(const Built& b, std::uint64_t replications, std::uint64_t seed) {
+  const FlakyRates rates = flaky_rates(b.test);
+  const FlakyCheck check = check_flaky(b.test, *b.scheme, b.trace, replications, seed, 2);
+  const auto n = static_cast<double>(replications);
+  for (std::size_t k = 0; k < b.test.assertions.size(); ++k) {
+    ASSERT_TRUE(rates.assertions[k].power) << b.test.assertions[k].text;
+    const double power = *rates.assertions[k].power, measured = static_cast<double>(check.detections[k]) / n;
+    std::printf("  %-50s bias %+.2f: power %.4f, engine %.4f\n", b.test.assertions[k].text.c_str(),
+                *b.test.assertions[k].bias, power, measured);
+    EXPECT_NEAR(measured, power, testing::kSigmas * std::sqrt(std::max(power * (1 - power), 1 / n) / n))
+        << b.test.assertions[k].text;
+  }
+}
+
+Built with_bias(std::string text, double bias) {
+  nlohmann::json document = nlohmann::json::parse(text);
+  for (auto& a : document["assertions"]) a["bias"] = bias;
+  return build(document.dump());
+}
+
+// gperftools' sampling_test band, fresh first draw, against a profiler that
+// over-reports by 40%: the power is P(1.4 w K outside [50, 110] MiB), the binomial.
+TEST(Flaky, PowerAgainstABiasIsTheBinomialTail) {
+  nlohmann::json fresh = nlohmann::json::parse(kSamplingTest);
+  fresh["params"] = {{"startup_counter", 0}};  // the engine's sampler starts fresh too
+  const Built b = with_bias(fresh.dump(), 0.4);
+  const FlakyRates rates = flaky_rates(b.test);
+  ASSERT_TRUE(rates.assertions[0].power);
+  EXPECT_EQ(rates.assertions[0].power_method, "exact");
+  const auto a = static_cast<double>(b.test.sites[0].sizes.begin()->first);
+  const double mib = 1 << 20;
+  const double closed = binomial_band_rate(8000, a, 524288, 0, 50 * mib / 1.4, 110 * mib / 1.4);
+  EXPECT_NEAR(*rates.assertions[0].power, closed, 1e-9 * closed);
+  EXPECT_GT(closed, 0.1);
+  EXPECT_LT(closed, 0.9);
+  expect_power_agrees(b, 10000, 23);
+}
+
+// Each assertion kind's power under Go (flaky-example.json, bias +25%: every site it
+// names reports 1.25 times) and shares, ranks and top sets under heapprofd (-20%).
+TEST(Flaky, PowerOfEveryAssertionKindAgreesWithTheBiasedEngine) {
+  std::ifstream in(allocsim::testing::source_dir() + "/traces/profiles/flaky-example.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  expect_power_agrees(with_bias(text, 0.25), 10000, 31);
+  expect_power_agrees(with_bias(R"({"scheme": "heapprofd", "rate": 4096, "sites": [
+      {"name": "a", "allocations": [{"size": 64, "count": 1000}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 700}]},
+      {"name": "c", "allocations": [{"size": 32, "count": 300}]}],
+    "assertions": [{"site": "a", "share": [0.38, 0.72]}, {"site": "a", "above": "b"},
+                   {"top": ["a", "b"]}, {"site": "b", "count": [400, 1000]}]})",
+                                -0.2),
+                      10000, 37);
+}
+
+// The tightest band at the target rate is margins' band for the site at that rate
+// (one site: its whole budget), the 16 MiB window taken out alike.
+TEST(Flaky, TightestBandIsTheMarginsBandAtTheTarget) {
+  Built b = build(kSamplingTest, kGperftoolsStartupCounter);
+  b.test.band_target = 0.01;
+  const FlakyRates rates = flaky_rates(b.test);
+  ASSERT_TRUE(rates.assertions[0].tightest);
+  MarginOptions options;
+  options.false_failure = 0.01;
+  const MarginWorkload workload = margin_workload(b.trace, *b.scheme, b.test.model, 0);
+  const Margins margins = compute_margins(b.test.model, workload.sites, options, workload.whole);
+  EXPECT_EQ(rates.assertions[0].tightest->lower, margins.sites[0].lower);
+  EXPECT_EQ(rates.assertions[0].tightest->upper, margins.sites[0].upper);
+  EXPECT_LE(rates.assertions[0].tightest_rate, 0.01);
+  EXPECT_GT(rates.assertions[0].tightest_rate, 0.001);  // as narrow as the atoms allow: near the target
+}
+
 // heapprofd and Memray record an allocation at or above their cutoff whole: its site
 // is certain to be present with its true bytes.
 TEST(Flaky, PassThroughAllocationsAreCertain) {
@@ -264,6 +395,32 @@ TEST_F(FlakyCli, HonestRatesPassTheirCheck) {
   const auto r = run_cli("flaky " + test + " --check 2000 -j 2", true);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("measured by the engine: 2000 replications"), std::string::npos) << r.output;
+}
+
+// A bias for the whole test: each assertion's power beside its rate, the tightest
+// band at the target, and an impossible bias refused naming $.bias (exit 2).
+TEST_F(FlakyCli, PowerAndTightestBandBesideTheRates) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 3000}]}])";
+  const std::string test = file("t.json", R"({"scheme": "go", "rate": 4096, "bias": 0.5, )" + sites +
+                                              R"(, "assertions": [{"site": "s", "samples": [20, 70]},
+        {"site": "s", "present": true, "bias": -0.5}]})");
+  const auto table = run_cli("flaky " + test + " --target 1e-3");
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("power (bias)"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("(+50%)"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("1: tightest band at 0.001: ["), std::string::npos) << table.output;
+  const auto json = nlohmann::json::parse(run_cli("flaky " + test + " --json --check 2000 -j 2").output);
+  EXPECT_EQ(json["assertions"][0]["bias"], 0.5);
+  EXPECT_GT(json["assertions"][0]["power"].get<double>(), 0.3);  // 0.49
+  EXPECT_EQ(json["assertions"][1]["bias"], -0.5);
+  EXPECT_EQ(json["assertions"][1]["power"], json["assertions"][1]["false_failure"]);
+  EXPECT_TRUE(json["assertions"][0].contains("measured_power"));
+  EXPECT_TRUE(json["assertions"][0].contains("tightest_band"));
+  const std::string bad = file("bad.json", R"({"scheme": "go", "rate": 4096, "bias": -1, )" + sites +
+                                               R"(, "assertions": [{"site": "s", "present": true}]})");
+  const auto r = run_cli("flaky " + bad, true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("$.bias"), std::string::npos) << r.output;
 }
 
 TEST_F(FlakyCli, EmitsTheAssertionsWithTheirRatesAsCode) {

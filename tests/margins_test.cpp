@@ -12,6 +12,7 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/poisson.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -349,6 +350,89 @@ TEST(MarginsCheck, EngineGivesThePowerOfUnionBands) {
   // The union bound holds: measured failures at most the bound plus 5 SE (one-sided).
   const double measured = static_cast<double>(check.any_failure) / 2000;
   EXPECT_LE(measured, margins.union_bound + kSigmas * proportion_standard_error(margins.union_bound, 2000));
+}
+
+// gperftools' main thread samples nothing in its first 16 MiB (startup_counter), then
+// samples the allocation that crosses it for certain: margins' bands are those of the
+// estimate as gperftools reports it, w (1 + Binomial(n - hidden - 1, p)), not of a
+// sampler that starts fresh. The workload is gperftools' src/tests/sampling_test.cc
+// (8000 x malloc(10000) at 512 KiB), a stated rate 0.01 the engine can see.
+TEST(MarginsCheck, GperftoolsBandsHoldTheirRateWithTheUnseenStart) {
+  const Trace trace = trace_of_site_list(
+      nlohmann::json::parse(R"({"sites": [{"name": "big", "allocations": [{"size": 10000, "count": 8000}]}]})"),
+      "test");
+  const auto scheme = create_scheme("gperftools", {{"rate", 524288}}, "test");
+  const SamplingModel model = with_pass_through(model_for_scheme("gperftools", 524288, "test"), *scheme);
+  ASSERT_EQ(model.unsampled_start, 16.0 * (1 << 20));
+  MarginOptions options;
+  options.false_failure = 0.01;
+  const MarginWorkload workload = margin_workload(trace, *scheme, model, 0);
+  const Margins margins = compute_margins(model, workload.sites, options, workload.whole);
+  const SiteMargin& m = margins.sites.at(0);
+  // The closed form: 1677 allocations of 10000 B below 16 MiB, the 1678th certain,
+  // the rest Binomial(6322, p), each sample weighing a / p.
+  const auto a = static_cast<double>(m.site.certain.begin()->first);
+  ASSERT_EQ(m.site.certain.begin()->second, 1u);
+  const double hidden = std::floor(16.0 * (1 << 20) / a), n = 8000 - hidden - 1;
+  EXPECT_EQ(static_cast<double>(m.site.sizes.at(static_cast<std::uint64_t>(a))), n);
+  const double p = -std::expm1(-a / 524288), w = a / p;
+  const boost::math::binomial_distribution<> k(n, p);
+  const double k_lo = std::ceil(m.lower / w) - 1, k_hi = std::floor(m.upper / w) - 1;
+  const double closed = boost::math::cdf(k, k_lo - 1) + boost::math::cdf(boost::math::complement(k, k_hi));
+  EXPECT_NEAR(m.false_failure, closed, 1e-9 * closed + 1e-15);
+  EXPECT_LE(m.false_failure, 0.01);
+  EXPECT_LT(m.upper, m.site.bytes);  // the estimate's band lies below the 80 MB allocated
+
+  constexpr std::uint64_t kReplications = 4000;
+  const MarginCheck check = check_margins(margins, *scheme, trace, kReplications, 29, 2);
+  const double measured = static_cast<double>(check.any_failure) / kReplications;
+  std::printf("margins gperftools: [%.0f, %.0f] B, false failure measured %.4f, model %.4f, stated 0.01\n", m.lower,
+              m.upper, measured, margins.whole_false_failure);
+  // margins --check's own bound: passes while P(Binomial(R, 0.01) >= measured) > 1e-6
+  // (false alarm 1e-6), and the model's own rate within 5 SE (false alarm 5.7e-7).
+  EXPECT_TRUE(check_bound(check, 0.01).passed) << check.any_failure;
+  EXPECT_NEAR(measured, margins.whole_false_failure,
+              kSigmas * proportion_standard_error(margins.whole_false_failure, kReplications));
+  const double power = static_cast<double>(check.detections[0]) / kReplications;
+  EXPECT_NEAR(power, *m.power, kSigmas * proportion_standard_error(*m.power, kReplications));
+
+  // The bands of a fresh sampler (the window ignored, as margins computed them before)
+  // fail that check: 53% of the runs fall outside (seed 29; the bound allows 63 of 4000).
+  const Margins fresh = compute_margins(model, sites_of_trace(trace, *scheme, 0), options);
+  const MarginCheck fresh_check = check_margins(fresh, *scheme, trace, kReplications, 29, 2);
+  EXPECT_FALSE(check_bound(fresh_check, 0.01).passed) << fresh_check.any_failure;
+}
+
+// No other scheme with a model has an unseen start: margin_workload leaves its sites
+// and their bands exactly as sites_of_trace gives them.
+TEST(Margins, OnlyGperftoolsHasAnUnseenStart) {
+  const Trace trace = site_list_trace();
+  int schemes = 0;
+  for (const SchemeDescriptor& descriptor : scheme_registry()) {
+    if (descriptor.family == SamplingFamily::none) continue;
+    const auto scheme = create_scheme(descriptor.name, {{"rate", static_cast<std::int64_t>(kRate)}}, "test");
+    const SamplingModel model = with_pass_through(model_for_scheme(descriptor.name, kRate, "test"), *scheme);
+    if (descriptor.name == "gperftools") {
+      EXPECT_GT(model.unsampled_start, 0);
+      continue;
+    }
+    ++schemes;
+    EXPECT_EQ(model.unsampled_start, 0) << descriptor.name;
+    const MarginWorkload workload = margin_workload(trace, *scheme, model, 0);
+    const std::vector<MarginSite> plain = sites_of_trace(trace, *scheme, 0);
+    ASSERT_EQ(workload.sites.size(), plain.size());
+    MarginOptions options;
+    options.false_failure = 0.01;
+    const Margins with = compute_margins(model, workload.sites, options);
+    const Margins without = compute_margins(model, plain, options);
+    for (std::size_t s = 0; s < plain.size(); ++s) {
+      EXPECT_TRUE(workload.sites[s].certain.empty()) << descriptor.name;
+      EXPECT_EQ(workload.sites[s].sizes, plain[s].sizes) << descriptor.name;
+      EXPECT_EQ(with.sites[s].lower, without.sites[s].lower) << descriptor.name;
+      EXPECT_EQ(with.sites[s].upper, without.sites[s].upper) << descriptor.name;
+    }
+  }
+  EXPECT_GE(schemes, 5);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // test as the test writes it, and of the whole test, under the scheme's sampling model
 // (src/allocsim/profile/flaky.h, docs/margins.md); `--check R` measures them by the
 // engine and fails when a measured rate exceeds its computed one.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -93,12 +94,25 @@ int run_flaky(const FlakyOptions& o) {
     return t;
   };
   test = at_rate(test.rate, scheme);
+  test.band_target = o.target;
+  // A bias for the whole test: each assertion's power against it, unless it states its own.
+  std::optional<double> bias;
+  if (auto value = root.maybe("bias")) {
+    bias = value->number();
+    if (!(*bias > -1)) value->fail("a bias is a number > -1 (0.1: the profiler over-reports by 10%)");
+  }
   test.assertions = profile::read_assertions(root.at("assertions"), test.sites);
+  for (profile::FlakyAssertion& a : test.assertions) {
+    if (!a.bias) a.bias = bias;
+  }
   root.finish();
 
   profile::FlakyRates rates = profile::flaky_rates(test);
   std::uint64_t replications = o.check;
-  const bool needs_engine = std::isnan(rates.whole);
+  const bool needs_engine = std::isnan(rates.whole) || std::any_of(rates.assertions.begin(), rates.assertions.end(),
+                                                                   [](const profile::FlakyRate& r) {
+                                                                     return !r.power_method.empty() && !r.power;
+                                                                   });
   if (needs_engine && replications == 0) replications = 10000;
   std::optional<profile::FlakyCheck> check;
   if (replications > 0) {
@@ -113,6 +127,7 @@ int run_flaky(const FlakyOptions& o) {
       std::unique_ptr<Scheme> made;
       profile::FlakyTest t = at_rate(rate, made);
       t.assertions = test.assertions;
+      t.band_target = test.band_target;
       return t;
     });
   }

@@ -103,8 +103,9 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
     throw InputError("--min-share does not apply to a site list (every listed site is checked)");
   }
   const Trace trace = load_workload(o.workload);
-  const std::vector<profile::MarginSite> sites = profile::sites_of_trace(trace, *scheme, site_list ? 0 : o.min_share);
-  profile::Margins margins = profile::compute_margins(model, sites, o.margin, profile::whole_workload(trace, *scheme));
+  // The sites, less what the scheme cannot see at the start (gperftools' first 16 MiB).
+  const profile::MarginWorkload workload = profile::margin_workload(trace, *scheme, model, site_list ? 0 : o.min_share);
+  profile::Margins margins = profile::compute_margins(model, workload.sites, o.margin, workload.whole);
 
   profile::MarginsRun run{o.workload, o.seed, {}};
   const bool needs_engine =

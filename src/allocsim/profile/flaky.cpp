@@ -138,8 +138,7 @@ double share_outside(const ScaledCounts& x, const ScaledCounts& r, double lower,
 }
 
 const std::map<std::uint64_t, std::uint64_t>& certain_of(const FlakyTest& test, std::size_t site) {
-  static const std::map<std::uint64_t, std::uint64_t> none;
-  return site < test.certain.size() ? test.certain[site] : none;
+  return test.sites[site].certain;
 }
 
 // The rest of the workload: every other site's bytes, convolved.
@@ -182,6 +181,24 @@ double top_set_holds(const std::vector<ScaledCounts>& x, const std::vector<bool>
   return std::max(0.0, held - dropped);
 }
 
+// `x` with every value times `scale` (a biased profiler's report of it).
+ScaledCounts scaled(ScaledCounts x, double scale) {
+  for (double& v : x.values) v *= scale;
+  return x;
+}
+
+// P(A <= B): the rank "A above B" fails.
+double not_above(const ScaledCounts& a, const ScaledCounts& b) {
+  double fail = a.dropped + b.dropped;
+  for (std::size_t i = 0; i < b.values.size(); ++i) fail += b.probabilities[i] * at_most(a, b.values[i]);
+  return std::min(1.0, fail);
+}
+
+// The margins' value whose band widening a flaky value takes (counts: whole objects, like bytes).
+MarginValue margin_value(FlakyValue value) {
+  return value == FlakyValue::samples ? MarginValue::samples : MarginValue::bytes;
+}
+
 std::vector<std::size_t> read_names(const JsonValue& list, const std::vector<MarginSite>& sites) {
   std::vector<std::size_t> indices;
   for (const JsonValue& name : list.non_empty_array()) {
@@ -200,6 +217,10 @@ std::vector<FlakyAssertion> read_assertions(const JsonValue& list, const std::ve
     JsonObject object = item.object();
     FlakyAssertion a;
     a.path = item.path();
+    if (auto bias = object.maybe("bias")) {
+      a.bias = bias->number();
+      if (!(*a.bias > -1)) bias->fail("a bias is a number > -1 (0.1: the profiler over-reports by 10%)");
+    }
     if (object.has("sites_present")) {
       a.kind = Kind::sites_present;
       const JsonValue k = object.at("sites_present");
@@ -268,28 +289,18 @@ std::vector<FlakyAssertion> read_assertions(const JsonValue& list, const std::ve
 
 void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes) {
   if (startup_bytes == 0) return;
-  std::map<std::uint32_t, std::size_t> site_of;  // stack -> site
-  for (std::size_t s = 0; s < test.sites.size(); ++s) site_of[test.sites[s].stack] = s;
-  test.certain.assign(test.sites.size(), {});
   test.allocations.clear();
   for (const MarginSite& site : test.sites) {
     double objects = 0;
     for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
     test.allocations.push_back(objects);
   }
-  std::uint64_t counter = startup_bytes;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (trace.thread_count > 1 && trace.thread[i] != 0) continue;
-    const std::uint64_t size = scheme.allocated_size(trace, i);
-    const auto found = site_of.find(trace.stack[i]);
-    if (found != site_of.end()) {
-      auto& sizes = test.sites[found->second].sizes;
-      if (--sizes[size] == 0) sizes.erase(size);
-      if (counter < size) ++test.certain[found->second][size];
-    }
-    if (counter < size) return;  // sampled: the countdown is fresh after it
-    counter -= size;
-  }
+  test.startup_bytes = startup_bytes;
+  test.sites_before_start = test.sites;
+  test.start_trace = &trace;
+  test.start_scheme = &scheme;
+  const UnsampledStart start = unsampled_start(trace, scheme, startup_bytes);
+  for (MarginSite& site : test.sites) take_out_start(site, start);
 }
 
 FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
@@ -303,16 +314,27 @@ FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
   };
   for (const FlakyAssertion& a : test.assertions) {
     FlakyRate rate{std::nullopt, "exact"};
+    const double scale = 1 + a.bias.value_or(0);
     switch (a.kind) {
       case Kind::within: {
         const auto& x = dist(a.sites[0], a.value);
-        if (x) rate.false_failure = std::min(1.0, x->below(a.lower) + x->above(a.upper) + x->dropped);
+        if (!x) break;
+        rate.false_failure = std::min(1.0, x->below(a.lower) + x->above(a.upper) + x->dropped);
+        if (a.bias) rate.power = std::min(1.0, x->outside(scale, a.lower, a.upper));
+        if (test.band_target > x->dropped) {
+          double own = 0;
+          rate.tightest = tightest_band(*x, test.sites[a.sites[0]], margin_value(a.value), test.band_target, &own);
+          rate.tightest_rate = own;
+        }
         break;
       }
       case Kind::share_within: {
         const auto& x = dist(a.sites[0], FlakyValue::bytes);
         const auto r = rest_of(test, a.sites[0], atom_limit);
-        if (x && r) rate.false_failure = share_outside(*x, *r, a.lower, a.upper);
+        if (x && r) {
+          rate.false_failure = share_outside(*x, *r, a.lower, a.upper);
+          if (a.bias) rate.power = share_outside(scaled(*x, scale), *r, a.lower, a.upper);
+        }
         break;
       }
       case Kind::present:
@@ -336,9 +358,8 @@ FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
         const auto& x = dist(a.sites[0], FlakyValue::bytes);
         const auto& y = dist(a.sites[1], FlakyValue::bytes);
         if (x && y) {
-          double fail = x->dropped + y->dropped;
-          for (std::size_t i = 0; i < y->values.size(); ++i) fail += y->probabilities[i] * at_most(*x, y->values[i]);
-          rate.false_failure = std::min(1.0, fail);
+          rate.false_failure = not_above(*x, *y);
+          if (a.bias) rate.power = not_above(scaled(*x, scale), *y);
         }
         break;
       }
@@ -352,9 +373,23 @@ FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
           all = d.has_value();
           if (all) x.push_back(*d);
         }
-        if (all) rate.false_failure = std::min(1.0, std::max(0.0, 1 - top_set_holds(x, inside)));
+        if (all) {
+          rate.false_failure = std::min(1.0, std::max(0.0, 1 - top_set_holds(x, inside)));
+          if (a.bias) {
+            for (const std::size_t i : a.sites) x[i] = scaled(x[i], scale);
+            rate.power = std::min(1.0, std::max(0.0, 1 - top_set_holds(x, inside)));
+          }
+        }
         break;
       }
+    }
+    // A bias of the values leaves which sites are sampled as it is.
+    const bool presence = a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present;
+    if (a.bias && presence) rate.power = rate.false_failure;
+    if (a.bias) {
+      rate.power_method = !rate.power ? "by the engine"
+                          : presence  ? "exact (a value bias leaves presence as it is)"
+                                      : "exact";
     }
     if (!rate.false_failure) rate.method = "by the engine";
     rates.assertions.push_back(rate);
@@ -440,6 +475,23 @@ bool fails(const FlakyAssertion& a, const SiteValues& v) {
   return false;
 }
 
+// The values a profiler biased for `a` reports: its site's (a top set's sites')
+// bytes, samples and count times (1 + bias), the profile's total with them.
+SiteValues biased(const FlakyAssertion& a, const SiteValues& v) {
+  SiteValues b = v;
+  if (a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present) return b;
+  const double scale = 1 + *a.bias;
+  const std::size_t count = a.kind == Kind::top ? a.sites.size() : 1;
+  for (std::size_t j = 0; j < count; ++j) {
+    const std::size_t s = a.sites[j];
+    b.total += (scale - 1) * v.bytes[s];
+    b.bytes[s] *= scale;
+    b.samples[s] *= scale;
+    b.count[s] *= scale;
+  }
+  return b;
+}
+
 class FlakyReplications {
  public:
   FlakyReplications(const FlakyTest& test, const Scheme& scheme, const Trace& trace,
@@ -453,7 +505,8 @@ class FlakyReplications {
         replay_(scheme, trace) {}
 
   FlakyCheck run_block(const StreamKey& first, std::uint64_t count) {
-    FlakyCheck block{count, std::vector<std::uint64_t>(test_.assertions.size(), 0), 0};
+    const std::size_t n = test_.assertions.size();
+    FlakyCheck block{count, std::vector<std::uint64_t>(n, 0), std::vector<std::uint64_t>(n, 0), 0};
     const bool per_point = test_.model.kind == ModelKind::poisson_bytes;
     const std::size_t sites = test_.sites.size();
     SiteValues v{std::vector<double>(sites), std::vector<double>(sites), std::vector<double>(sites), 0};
@@ -476,9 +529,11 @@ class FlakyReplications {
       }
       bool any = false;
       for (std::size_t k = 0; k < test_.assertions.size(); ++k) {
-        const bool f = fails(test_.assertions[k], v);
+        const FlakyAssertion& a = test_.assertions[k];
+        const bool f = fails(a, v);
         block.failures[k] += f;
         any = any || f;
+        if (a.bias) block.detections[k] += fails(a, biased(a, v));
       }
       block.any_failure += any;
     }
@@ -499,7 +554,11 @@ class FlakyReplications {
 void FlakyCheck::merge(const FlakyCheck& block) {
   replications += block.replications;
   failures.resize(block.failures.size());
-  for (std::size_t k = 0; k < block.failures.size(); ++k) failures[k] += block.failures[k];
+  detections.resize(block.detections.size());
+  for (std::size_t k = 0; k < block.failures.size(); ++k) {
+    failures[k] += block.failures[k];
+    detections[k] += block.detections[k];
+  }
   any_failure += block.any_failure;
 }
 
@@ -523,6 +582,10 @@ FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace&
 void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check) {
   const auto r = static_cast<double>(check.replications);
   for (std::size_t k = 0; k < rates.assertions.size(); ++k) {
+    if (!rates.assertions[k].power && !rates.assertions[k].power_method.empty()) {  // a bias, no exact power
+      rates.assertions[k].power = static_cast<double>(check.detections[k]) / r;
+      rates.assertions[k].power_method = "by the engine, " + std::to_string(check.replications) + " replications";
+    }
     if (rates.assertions[k].false_failure) continue;
     rates.assertions[k].false_failure = static_cast<double>(check.failures[k]) / r;
     rates.assertions[k].method = "by the engine, " + std::to_string(check.replications) + " replications";
@@ -566,15 +629,23 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
   std::string text = test.scheme + " at rate " + bytes_exact(test.rate) + " (" + model_description(test.model) + "); " +
                      std::to_string(test.sites.size()) + " sites\n";
   char line[640];
-  std::snprintf(line, sizeof line, "%-4s %-58s %12s  %-8s%s\n", "#", "assertion", "P(fail)", "method",
-                check ? "  measured (engine)" : "");
+  const bool biased = std::any_of(test.assertions.begin(), test.assertions.end(),
+                                  [](const FlakyAssertion& a) { return a.bias.has_value(); });
+  std::snprintf(line, sizeof line, "%-4s %-58s %12s%s  %-8s%s\n", "#", "assertion", "P(fail)",
+                biased ? "  power (bias)    " : "", "method", check ? "  measured (engine)" : "");
   text += line;
   for (std::size_t k = 0; k < test.assertions.size(); ++k) {
     const FlakyRate& r = rates.assertions[k];
-    std::string measured;
+    std::string measured, power;
     if (check) measured = "  " + measured_text(check->failures[k], check->replications, r.false_failure);
-    std::snprintf(line, sizeof line, "%-4zu %-58s %12s  %-8s%s\n", k + 1, test.assertions[k].text.c_str(),
-                  rate_text(r.false_failure).c_str(), r.method.c_str(), measured.c_str());
+    if (biased) {
+      power = test.assertions[k].bias
+                  ? rate_text(r.power) + " (" + format("%+.3g%%", 100 * *test.assertions[k].bias) + ")"
+                  : "-";
+      power = "  " + power + std::string(power.size() < 16 ? 16 - power.size() : 0, ' ');
+    }
+    std::snprintf(line, sizeof line, "%-4zu %-58s %12s%s  %-8s%s\n", k + 1, test.assertions[k].text.c_str(),
+                  rate_text(r.false_failure).c_str(), power.c_str(), r.method.c_str(), measured.c_str());
     text += line;
   }
   std::snprintf(line, sizeof line, "%-4s %-58s %12s  %s\n", "all", "whole test (any assertion fails)",
@@ -589,6 +660,18 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
             "\n";
   }
   text += "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n";
+  if (biased) {
+    text += "power: P(the assertion fails) when the profiler reports (1 + bias) times the site's values "
+            "(a value bias leaves presence as it is)\n";
+  }
+  for (std::size_t k = 0; k < test.assertions.size(); ++k) {
+    const FlakyRate& r = rates.assertions[k];
+    if (!r.tightest) continue;
+    const FlakyValue v = test.assertions[k].value;
+    text += std::to_string(k + 1) + ": tightest band at " + format("%.3g", test.band_target) + ": [" +
+            amount(v, r.tightest->lower) + ", " + amount(v, r.tightest->upper) + "] (its own rate " +
+            format("%.3g", r.tightest_rate) + ")\n";
+  }
   return text;
 }
 
@@ -600,9 +683,23 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
                                 {"path", test.assertions[k].path},
                                 {"false_failure", r.false_failure ? nlohmann::ordered_json(*r.false_failure) : nullptr},
                                 {"method", r.method}};
+    if (test.assertions[k].bias) {
+      item["bias"] = *test.assertions[k].bias;
+      item["power"] = r.power ? nlohmann::ordered_json(*r.power) : nullptr;
+      item["power_method"] = r.power_method;
+    }
+    if (r.tightest) {
+      item["tightest_band"] = {{"false_failure", test.band_target},
+                               {"lower", r.tightest->lower},
+                               {"upper", r.tightest->upper},
+                               {"own_rate", r.tightest_rate}};
+    }
     if (check) {
       item["measured"] = static_cast<double>(check->failures[k]) / static_cast<double>(check->replications);
       item["measured_failures"] = check->failures[k];
+      if (test.assertions[k].bias) {
+        item["measured_power"] = static_cast<double>(check->detections[k]) / static_cast<double>(check->replications);
+      }
     }
     assertions.push_back(item);
   }
@@ -624,12 +721,21 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
 
 FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
   FlakyTest result = test;
+  const bool window = test.startup_bytes > 0 && test.start_trace != nullptr && test.start_scheme != nullptr;
+  if (window) result.sites = test.sites_before_start;  // the start is taken again below
   for (MarginSite& site : result.sites) {
     site.bytes = 0;
     for (auto& [size, objects] : site.sizes) {
       objects = static_cast<std::uint64_t>(std::llround(static_cast<double>(objects) * multiplier));
       site.bytes += static_cast<double>(size) * static_cast<double>(objects);
     }
+  }
+  if (window) {
+    result.sites_before_start = result.sites;
+    for (double& objects : result.allocations) objects *= multiplier;
+    const auto runs = static_cast<std::uint64_t>(std::max(1.0, std::ceil(multiplier)));
+    const UnsampledStart start = unsampled_start(*test.start_trace, *test.start_scheme, test.startup_bytes, runs);
+    for (MarginSite& site : result.sites) take_out_start(site, start);
   }
   for (FlakyAssertion& a : result.assertions) {
     if (a.kind != Kind::within) continue;

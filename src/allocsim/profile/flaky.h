@@ -12,6 +12,8 @@
 //   {"sites_present": 2, "among": ["a", "b", "c"]}    exactly k sites sampled (all if no "among")
 //   {"site": "a", "above": "b"}                        a's bytes estimate > b's
 //   {"top": ["a", "b"]}                                the N = 2 largest bytes estimates are a, b
+// Any assertion may add "bias": b (or the test, for all): its power, P(it fails) when
+// the profiler reports (1 + b) times the site's values, comes beside its rate.
 //
 // Under every model the samples of distinct allocations are independent (binomial per
 // size for the per-allocation models, Poisson per size for the byte-rate one, certain
@@ -38,6 +40,7 @@
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margin_sites.h"
 #include "allocsim/profile/sampling_model.h"
+#include "allocsim/profile/scaled_counts.h"
 #include "allocsim/sampler/scheme.h"
 #include "allocsim/trace/trace.h"
 
@@ -53,6 +56,10 @@ struct FlakyAssertion {
   double lower = 0, upper = 0;           // the band; share_at_least is [x, 1]; k for sites_present
   std::string text;                      // as a reader states it, units on every number
   std::string path;                      // its JSON path
+  // The bias its power is computed against ("bias": b > -1, per assertion or for the
+  // whole test): the profiler reports (1 + b) times what an unbiased one would for the
+  // assertion's site (a within, share or rank assertion's "site"; a top set's sites).
+  std::optional<double> bias;
 };
 
 struct FlakyTest {
@@ -61,18 +68,27 @@ struct FlakyTest {
   double rate = 0;
   std::vector<MarginSite> sites;
   std::vector<FlakyAssertion> assertions;
-  // Per site: allocations certain to be sampled outside the model (size -> count),
-  // already taken out of the site's sizes (apply_startup_window).
-  std::vector<std::map<std::uint64_t, std::uint64_t>> certain;
+  // The rate the tightest band of each bytes, count or samples assertion is given at
+  // (flaky_rates; `allocsim flaky --target`).
+  double band_target = 1e-6;
   // Per site: its allocations before any were taken out (empty: the sizes' counts).
   std::vector<double> allocations;
+  // The unseen start (apply_startup_window), kept to take it again at a multiplied
+  // workload (scaled_test): its bytes, the sites before it was taken out, and the
+  // trace and scheme it came from (both must outlive the test).
+  std::uint64_t startup_bytes = 0;
+  std::vector<MarginSite> sites_before_start;
+  const Trace* start_trace = nullptr;
+  const Scheme* start_scheme = nullptr;
 };
 
 // A start in which thread 0 samples nothing for its first `startup_bytes` (gperftools'
 // main thread, whose first counter is 16 MiB: Scheme parameter startup_counter), then
 // samples the allocation that crosses it for certain; the sampling is fresh after it.
 // The allocations before take no part in the sites' distributions (value 0 whatever
-// the draws) and the crossing one is one certain sample. Sites must be `trace`'s.
+// the draws) and the crossing one is one certain sample (margin_sites.h:
+// unsampled_start, take_out_start, as margins takes it). Sites must be `trace`'s;
+// `trace` and `scheme` must outlive the test.
 void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes);
 
 // The assertions of `description` ("$.assertions"), names resolved against `sites`;
@@ -82,6 +98,17 @@ std::vector<FlakyAssertion> read_assertions(const JsonValue& assertions, const s
 struct FlakyRate {
   std::optional<double> false_failure;  // empty: no exact distribution (the engine gives it)
   std::string method;                   // "exact", or "by the engine, R replications"
+  // Against the assertion's bias: P(it fails when the profiler is biased), exact from
+  // the same distributions with the biased site's values times (1 + b) (a bias of the
+  // values leaves which sites are sampled as it is: a presence's power is its
+  // false-failure rate). Empty without a bias, or until the engine gives it.
+  std::optional<double> power{};
+  std::string power_method{};
+  // Bytes, count or samples assertions: the narrowest band its value leaves with
+  // probability at most the test's band_target (margins.h tightest_band), and that
+  // band's own rate.
+  std::optional<Band> tightest{};
+  double tightest_rate = NAN;
 };
 
 struct FlakyRates {
@@ -103,14 +130,15 @@ void combine_whole(const FlakyTest& test, FlakyRates& rates);
 // thread count.
 struct FlakyCheck {
   std::uint64_t replications = 0;
-  std::vector<std::uint64_t> failures;  // per assertion
+  std::vector<std::uint64_t> failures;    // per assertion
+  std::vector<std::uint64_t> detections;  // per assertion: failures of the biased run (0 without a bias)
   std::uint64_t any_failure = 0;
   void merge(const FlakyCheck& block);
 };
 FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
                        std::uint64_t seed, unsigned threads);
 
-// Assertions whose rate has no exact distribution take the engine's measured rate.
+// Assertions whose rate has no exact distribution take the engine's measured rate (and power).
 void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
 
 // Whether a measured failure count exceeds the computed rate f: more than 5 standard
@@ -122,7 +150,9 @@ bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double fal
 // The inverse questions: the smallest workload multiplier m (every site's allocations
 // times m, bands of bytes, samples and count times m: the same relative band) and the
 // largest sampling interval at most the test's that bring the whole test's rate to at
-// most `target`. Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
+// most `target`. A multiplied workload is the workload run m times over (m an integer):
+// an unseen start is taken again from it (the window is fixed in bytes, so a larger
+// workload hides a smaller fraction). Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
 // down to 1 byte) to the first that reaches it, then bisection between that one and the
 // one before (the rate need not be monotone: an absence fails more often with more
 // samples; the answer is then the first reached on that path, or none). `at_rate` gives

@@ -113,4 +113,43 @@ MarginSite whole_workload(const Trace& trace, const Scheme& scheme) {
   return whole;
 }
 
+UnsampledStart unsampled_start(const Trace& trace, const Scheme& scheme, std::uint64_t startup_bytes,
+                               std::uint64_t repeats) {
+  UnsampledStart start;
+  if (startup_bytes == 0) return start;
+  std::uint64_t counter = startup_bytes;
+  for (std::uint64_t run = 0; run < repeats; ++run) {
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      if (trace.thread_count > 1 && trace.thread[i] != 0) continue;
+      const std::uint64_t size = scheme.allocated_size(trace, i);
+      if (counter < size) {  // sampled for certain: the countdown is fresh after it
+        start.crossing = std::pair{trace.stack[i], size};
+        return start;
+      }
+      ++start.hidden[{trace.stack[i], size}];
+      counter -= size;
+    }
+  }
+  return start;
+}
+
+void take_out_start(MarginSite& site, const UnsampledStart& start, bool every_stack) {
+  const auto take = [&](std::uint64_t size, std::uint64_t count) {
+    const auto found = site.sizes.find(size);
+    if (found == site.sizes.end()) return;
+    found->second -= std::min(found->second, count);
+    if (found->second == 0) site.sizes.erase(found);
+  };
+  for (const auto& [at, count] : start.hidden) {
+    if (every_stack || at.first == site.stack) take(at.second, count);
+  }
+  if (start.crossing && (every_stack || start.crossing->first == site.stack)) {
+    const std::uint64_t size = start.crossing->second;
+    if (site.sizes.count(size) != 0) {
+      take(size, 1);
+      ++site.certain[size];
+    }
+  }
+}
+
 }  // namespace allocsim::profile

@@ -28,15 +28,23 @@ void require_few_atoms(const MarginSite& site, double variance) {
 // (byte-rate model).
 std::vector<ScaledCounts> site_counts(const SamplingModel& model, const MarginSite& site, MarginValue value) {
   std::vector<ScaledCounts> counts;
+  // Allocations sampled for certain outside the model (the end of an unseen start),
+  // each one sample scaled as the system scales any.
+  for (const auto& [size, objects] : site.certain) {
+    const auto s = static_cast<double>(size);
+    counts.push_back(scaled_binomial(static_cast<double>(objects), 1.0, sample_weight(model, value, s)));
+  }
   if (model.kind == ModelKind::poisson_bytes) {
-    double sampled_bytes = site.bytes;  // those not recorded whole
+    double sampled_bytes = 0;  // those not recorded whole
     for (const auto& [size, objects] : site.sizes) {
       const auto s = static_cast<double>(size);
-      if (!recorded_whole(model, s)) continue;
-      sampled_bytes -= s * static_cast<double>(objects);
+      if (!recorded_whole(model, s)) {
+        sampled_bytes += s * static_cast<double>(objects);
+        continue;
+      }
       counts.push_back(scaled_binomial(static_cast<double>(objects), 1.0, sample_weight(model, value, s)));
     }
-    const double mean = std::max(0.0, sampled_bytes) / model.rate;
+    const double mean = sampled_bytes / model.rate;
     require_few_atoms(site, mean);
     counts.push_back(scaled_poisson(mean, sample_weight(model, value, 1.0)));
     return counts;
@@ -63,18 +71,20 @@ void require_within_budget(const SiteMargin& margin, double budget, double false
 }
 
 double expected_value(const SamplingModel& model, const MarginSite& site, MarginValue value) {
-  if (value == MarginValue::bytes) return site.bytes;
-  double samples = 0, sampled_bytes = site.bytes;
+  if (value == MarginValue::bytes) return site.bytes;  // the truth the test compares with
+  double samples = 0, sampled_bytes = 0;
+  for (const auto& [size, objects] : site.certain) samples += static_cast<double>(objects);
   for (const auto& [size, objects] : site.sizes) {
     const auto s = static_cast<double>(size), n = static_cast<double>(objects);
     if (model.kind != ModelKind::poisson_bytes) {
       samples += n * sample_probability(model, s);
     } else if (recorded_whole(model, s)) {
       samples += n;
-      sampled_bytes -= n * s;
+    } else {
+      sampled_bytes += n * s;
     }
   }
-  return model.kind == ModelKind::poisson_bytes ? samples + std::max(0.0, sampled_bytes) / model.rate : samples;
+  return model.kind == ModelKind::poisson_bytes ? samples + sampled_bytes / model.rate : samples;
 }
 
 // The exact distribution of the site's value, or nothing past the atom limit.
@@ -111,10 +121,7 @@ ValueBand value_band(const SamplingModel& model, const MarginSite& site, MarginV
   ValueBand result;
   result.distribution = exact_distribution(counts, atom_limit);
   if (result.distribution) {
-    // The dropped tails count against the budget, so f <= budget holds exactly.
-    const ScaledCounts& x = *result.distribution;
-    result.band = widened(central_band(x, (budget - x.dropped) / 2), site, value);
-    result.false_failure = x.outside(1, result.band.lower, result.band.upper) + x.dropped;
+    result.band = tightest_band(*result.distribution, site, value, budget, &result.false_failure);
     return result;
   }
   const double share = budget / static_cast<double>(counts.size());
@@ -135,9 +142,12 @@ constexpr const char* kPowerByEngine = "by the engine (margins --check)";
 // or R leaves its band, each at half the budget (a union bound: conservative).
 void share_margin(const SamplingModel& model, const MarginSite& whole, double budget, std::size_t atom_limit,
                   SiteMargin& margin) {
-  MarginSite rest{"rest", 0, whole.sizes, whole.bytes - margin.site.bytes};
+  MarginSite rest{"rest", 0, whole.sizes, whole.bytes - margin.site.bytes, whole.certain};
   for (const auto& [size, objects] : margin.site.sizes) {
     if ((rest.sizes[size] -= objects) == 0) rest.sizes.erase(size);
+  }
+  for (const auto& [size, objects] : margin.site.certain) {
+    if ((rest.certain[size] -= objects) == 0) rest.certain.erase(size);
   }
   const ValueBand x = value_band(model, margin.site, MarginValue::bytes, budget / 2, atom_limit);
   const ValueBand r = value_band(model, rest, MarginValue::bytes, budget / 2, atom_limit);
@@ -204,6 +214,24 @@ Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite
   // Shares are not independent: the whole test is held by the union bound alone.
   margins.whole_false_failure = share ? margins.union_bound : -std::expm1(log_all_pass);
   return margins;
+}
+
+Band tightest_band(const ScaledCounts& x, const MarginSite& site, MarginValue value, double false_failure,
+                   double* its_rate) {
+  // The dropped tails count against the rate, so its own rate <= false_failure holds exactly.
+  const Band band = widened(central_band(x, (false_failure - x.dropped) / 2), site, value);
+  if (its_rate != nullptr) *its_rate = x.outside(1, band.lower, band.upper) + x.dropped;
+  return band;
+}
+
+MarginWorkload margin_workload(const Trace& trace, const Scheme& scheme, const SamplingModel& model, double min_share) {
+  MarginWorkload workload{sites_of_trace(trace, scheme, min_share), whole_workload(trace, scheme)};
+  if (model.unsampled_start > 0) {
+    const UnsampledStart start = unsampled_start(trace, scheme, static_cast<std::uint64_t>(model.unsampled_start));
+    for (MarginSite& site : workload.sites) take_out_start(site, start);
+    take_out_start(workload.whole, start, true);
+  }
+  return workload;
 }
 
 std::string value_name(MarginValue value) {

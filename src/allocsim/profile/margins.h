@@ -10,7 +10,11 @@
 //   per-allocation models  K_s ~ Binomial(n_s, p(s)), w_s = s / p(s) for bytes
 //                          (the unbiased scaling of Go, jeprof and pprof), 1 for samples;
 //   byte-rate model        K ~ Poisson(B / T) over the whole site, w = T for bytes;
-//   pass-through sizes     (sampling_model.h) K_s = n_s, certain, w_s = s for bytes.
+//   pass-through sizes     (sampling_model.h) K_s = n_s, certain, w_s = s for bytes;
+//   an unseen start        (margin_workload) its hidden allocations contribute 0, the
+//                          one that ends it is one certain sample scaled as any.
+// The band is for the estimate as the system reports it: with an unseen start the
+// estimate's mean is below the site's true bytes, and the band says so.
 // Its exact distribution (scaled_counts.h) gives the band: P(value < lower) and
 // P(value > upper) are each at most a_i / 2. Where the sizes are too many for the exact
 // distribution, each size gets a band at a_i / (sizes) and the site's band is their
@@ -40,6 +44,7 @@
 
 #include "allocsim/profile/margin_sites.h"
 #include "allocsim/profile/sampling_model.h"
+#include "allocsim/profile/scaled_counts.h"
 
 namespace allocsim::profile {
 
@@ -98,6 +103,25 @@ struct Margins {
 // distribution would need more than kMaxCountAtoms atoms per count.
 Margins compute_margins(const SamplingModel& model, const std::vector<MarginSite>& sites, const MarginOptions& options,
                         const MarginSite& whole = {});
+
+// The sites of `trace` holding at least `min_share` of its bytes (sites_of_trace) and
+// the whole workload (whole_workload), as `scheme` allocates them, with the start the
+// scheme cannot see (model.unsampled_start: gperftools' main thread's first 16 MiB)
+// taken out of both (margin_sites.h: its hidden allocations left out, the one that
+// ends it certain, as `allocsim flaky` takes it).
+struct MarginWorkload {
+  std::vector<MarginSite> sites;
+  MarginSite whole;
+};
+MarginWorkload margin_workload(const Trace& trace, const Scheme& scheme, const SamplingModel& model, double min_share);
+
+// The narrowest band of the value whose exact distribution is `x` (a site's: `site`,
+// `value`; scaled_counts.h) that it leaves with probability at most `false_failure`:
+// each tail at most (false_failure - x.dropped) / 2, then widened as every margin is
+// (whole bytes, a byte per record for systems that truncate, 1e-9 for rounding).
+// `its_rate`, when given, gets the band's own rate (<= false_failure).
+Band tightest_band(const ScaledCounts& x, const MarginSite& site, MarginValue value, double false_failure,
+                   double* its_rate = nullptr);
 
 // What one sample at an allocation of `size` bytes adds to the value.
 double sample_weight(const SamplingModel& model, MarginValue value, double size);

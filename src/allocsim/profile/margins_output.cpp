@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/json_text.h"
 
 namespace allocsim::profile {
@@ -42,10 +43,14 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
   for (const SiteMargin& m : margins.sites) {
     nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
     for (const auto& [size, objects] : m.site.sizes) sizes.push_back({{"size", size}, {"allocations", objects}});
+    // The allocation that ends an unseen start: sampled for certain, outside `sizes`.
+    nlohmann::ordered_json certain = nlohmann::ordered_json::array();
+    for (const auto& [size, objects] : m.site.certain) certain.push_back({{"size", size}, {"allocations", objects}});
     sites.push_back({{"name", m.site.name},
                      {"stack", m.site.stack},
                      {"true_bytes", m.site.bytes},
                      {"sizes", sizes},
+                     {"certain", certain},
                      {"expected", m.expected},
                      {"lower", m.lower},
                      {"upper", m.upper},
@@ -67,6 +72,7 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
                                 {"union_bound", margins.union_bound},
                                 {"bias", margins.options.bias},
                                 {"sites", sites}};
+  if (margins.model.unsampled_start > 0) out["unsampled_start_bytes"] = margins.model.unsampled_start;
   if (run.check) out["check"] = check_json(margins, run);
   return json_text(out, 2) + "\n";
 }
@@ -97,6 +103,12 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
   std::snprintf(line, sizeof line, "power: P(the site fails) when the profiler's value for it is off by %+.3g%%\n",
                 100 * margins.options.bias);
   text += line;
+  if (margins.model.unsampled_start > 0) {
+    text += margins.model.system + " samples nothing in its main thread's first " +
+            bytes_approx(margins.model.unsampled_start) +
+            " (the allocation that ends it is sampled for certain): the bands are of the estimate it reports, "
+            "below the expected (true) value when a site allocates there\n";
+  }
   if (run.check) {
     const MarginCheck& check = *run.check;
     std::snprintf(line, sizeof line,
