@@ -8,7 +8,9 @@
 # removed at the end: `allocsim evaluate` of traces/bc.raw.zst (report.html: its
 # verdict), `allocsim profile traces/profiles/go-heap.pb.gz --report` (the top
 # entries) and `allocsim advise traces/bc.raw.zst --out` (report.html: the advice and
-# its charts); ALLOCSIM names the binary (default build/bin/allocsim) and
+# its charts), `allocsim margins traces/profiles/sites.json --report` (the answer and
+# the bands) and `allocsim flaky traces/profiles/flaky-example.json --report` (the whole
+# test's rate and the assertions); ALLOCSIM names the binary (default build/bin/allocsim) and
 # SCREENSHOTS a directory to keep the screenshots in (default: removed with the rest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,17 +71,35 @@ check_advice_page() {
   [ "$(grep -c '<svg' "$work/dom.html")" -ge 4 ] || fail "$1: fewer than 4 charts in the page"
 }
 
+# margins --report: the answer, then the bands in bytes with the whole bytes to assert.
+check_margins_page() {
+  grep -q '<h2>Bands per site</h2>' "$work/dom.html" || fail "$1: no bands in the DOM"
+  grep -q 'fails the whole test with probability' "$work/dom.html" || fail "$1: no whole-test rate"
+  grep -q '<span class="sub">[0-9]* B</span>' "$work/dom.html" || fail "$1: no band in whole bytes"
+}
+
+# flaky --report: the whole test's rate, the inverse answer and the assertions.
+check_flaky_page() {
+  grep -q '<h2>Assertions</h2>' "$work/dom.html" || fail "$1: no assertions in the DOM"
+  grep -q 'fails this test with probability' "$work/dom.html" || fail "$1: no whole-test rate"
+  grep -q 'To bring it to at most' "$work/dom.html" || fail "$1: no inverse answer"
+}
+
 check_page() {
   local page=$1 screenshot=$2 printed=${3:-}
   render "$page" "$screenshot"
   if grep -q '<h2>Verdict</h2>' "$work/dom.html"; then
     check_verdict_page "$page" "$printed"
-  elif grep -q '<h2>The model</h2>' "$work/dom.html"; then
-    check_profile_page "$page"
   elif grep -q '<h2>Advice</h2>' "$work/dom.html"; then
     check_advice_page "$page"
+  elif grep -q '<h2>Bands per site</h2>' "$work/dom.html"; then
+    check_margins_page "$page"
+  elif grep -q '<h2>The model</h2>' "$work/dom.html"; then
+    check_profile_page "$page"
+  elif grep -q '<h2>Assertions</h2>' "$work/dom.html"; then
+    check_flaky_page "$page"
   else
-    fail "$page: no verdict, profile or advice heading in the DOM"
+    fail "$page: no verdict, profile, advice, margins or flaky heading in the DOM"
   fi
   echo "report-browser-check: $page renders offline with its content (screenshot $screenshot)"
 }
@@ -97,3 +117,8 @@ check_page "$work/out/evaluate-bc/report.html" "$shots/evaluate.png" "$work/verd
 check_page "$work/profile.html" "$shots/profile.png"
 "$allocsim" advise traces/bc.raw.zst --replications 100 --threads 2 --out "$work/advice" > /dev/null
 check_page "$work/advice/report.html" "$shots/advice.png"
+"$allocsim" margins traces/profiles/sites.json --scheme go --rate 64KiB --false-failure 0.05 --check 2000 --threads 2 \
+  --report "$work/margins.html" > /dev/null
+check_page "$work/margins.html" "$shots/margins.png"
+"$allocsim" flaky traces/profiles/flaky-gperftools.json --threads 2 --report "$work/flaky.html" > /dev/null
+check_page "$work/flaky.html" "$shots/flaky.png"

@@ -111,6 +111,13 @@ TEST(ChartSpec, EachMistakeNamesItsPath) {
       {chart_variant("\"title\": \"P(≥ 1 sample)\",", ""), "s.json: $.charts[0]: missing required key \"title\""},
       {chart_variant("\"theory\": \"theory_p_any_sample\",", "\"theory_where\": {\"scheme\": \"poisson\"},"),
        "s.json: $.charts[0].theory_where: needs \"theory\""},
+      {chart_variant("\"theory\": \"theory_p_any_sample\"",
+                     "\"theory\": \"theory_p_any_sample\", \"theory_form\": \"poisson_mape\""),
+       "s.json: $.charts[0].theory_form: give \"theory\" or \"theory_form\", not both"},
+      {chart_variant("\"theory\": \"theory_p_any_sample\"", "\"theory_form\": \"gauss\""),
+       "s.json: $.charts[0].theory_form: the closed forms known here: \"poisson_mape\""},
+      {chart_variant("\"theory\": \"theory_p_any_sample\"", "\"theory_form\": \"poisson_mape\""),
+       "s.json: $.charts[0].theory_form: \"poisson_mape\" is a function of the truth: needs \"x\": \"truth\""},
       {"[" + kChart + ", " + kChart + "]", "s.json: $.charts[1].name: chart name \"p\" is used twice"},
       {"{}", "s.json: $.charts: expected an array"},
   };

@@ -105,8 +105,10 @@ TEST_F(CliTest, BadInputExitsTwoWithOneLineAndWritesNothing) {
 TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
   const auto pass = run_cli("check --quiet --out " + out() + " --junit " + junit() + " " + write("s.json", kScenario));
   EXPECT_EQ(pass.exit_code, 0) << pass.output;
-  EXPECT_NE(pass.output.find("PASS  unbiased"), std::string::npos) << pass.output;
+  EXPECT_EQ(pass.output.find("PASS  unbiased"), std::string::npos) << "--quiet: failures only\n" << pass.output;
   EXPECT_NE(pass.output.find("1 passed, 0 failed"), std::string::npos);
+  const auto loud = run_cli("check --out " + out() + " " + write("s.json", kScenario));
+  EXPECT_NE(loud.output.find("PASS  unbiased"), std::string::npos) << loud.output;
 
   std::string failing = kScenario;
   failing.replace(failing.find("\"sigmas\": 5"), 11,
@@ -123,6 +125,37 @@ TEST_F(CliTest, CheckPassesFailsAndWritesJunit) {
   std::string empty = kScenario;
   empty.replace(empty.find("\"estimator\": \"bytes\""), 20, "\"estimator\": \"live_bytes\"");
   EXPECT_EQ(run_cli("check --quiet --out " + out() + " " + write("e.json", empty)).exit_code, 1);
+}
+
+// check --quiet (and -q), like run --quiet: nothing of what passed, each failure with
+// its scenario's line, and one last line: the counts, the time, where the results are.
+TEST_F(CliTest, CheckQuietPrintsTheFailuresAndOneLastLine) {
+  const std::string pass = write("s.json", kScenario);
+  std::string failing = kScenario;
+  failing.replace(failing.find("\"sigmas\": 5"), 11,
+                  "\"sigmas\": 5}, {\"name\": \"too tight\", \"where\": {\"estimator\": \"bytes\"}, \"metric\": "
+                  "\"mape\", \"max\": 0.0001");
+  failing.replace(failing.find("\"cli-demo\""), 10, "\"cli-demo-failing\"");  // a results directory of its own
+  const std::string fail = write("f.json", failing);
+  const auto lines = [](const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  };
+  for (const char* flag : {"--quiet", "-q"}) {
+    const auto quiet = run_cli(std::string("check ") + flag + " --out " + out() + " " + pass, true);
+    EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
+    EXPECT_EQ(lines(quiet.output), 1u) << flag << ": " << quiet.output;
+    EXPECT_EQ(quiet.output.rfind("1 passed, 0 failed (1 scenario, ", 0), 0u) << quiet.output;
+    EXPECT_NE(quiet.output.find("; results in " + out() + "/)\n"), std::string::npos) << quiet.output;
+
+    // Two scenarios, one failing: its header and its failure, then the last line.
+    const auto failed = run_cli(std::string("check ") + flag + " --out " + out() + " " + pass + " " + fail, true);
+    EXPECT_EQ(failed.exit_code, 1) << failed.output;
+    EXPECT_EQ(lines(failed.output), 3u) << flag << ": " << failed.output;
+    EXPECT_EQ(failed.output.find("PASS"), std::string::npos) << failed.output;
+    EXPECT_NE(failed.output.find("\nFAIL  too tight"), std::string::npos) << failed.output;
+    EXPECT_EQ(failed.output.find("== "), 0u) << failed.output;
+    EXPECT_NE(failed.output.find("\n2 passed, 1 failed (2 scenarios, "), std::string::npos) << failed.output;
+  }
 }
 
 // CLI11's own errors used to print two lines without the prefix; "--seed -1" was

@@ -1,12 +1,14 @@
 // `allocsim evaluate` end to end on a committed recording, the verdict against the
 // CSV files it is read from, and the command line's "did you mean" hints.
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "allocsim/estimate/count_theory.h"
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/util/did_you_mean.h"
 #include "test_support.h"
@@ -145,6 +147,41 @@ TEST_F(EvaluateCli, ChartsNameTypicalErrorAndKeepTheLegendOffThe100PercentLine) 
   EXPECT_NE(error.find("set key outside"), std::string::npos) << error;
   const std::string distance = read_text(path("out") + "/evaluate-bc/charts/profile-distance.gp");
   EXPECT_NE(distance.find("at one rate"), std::string::npos) << distance;
+}
+
+// With --rate, the stack and size-bucket error charts draw the ideal per-byte sampler's
+// closed form at each rate beside the Monte Carlo points (as the committed sqlite3
+// chart does), named in the legend: E|N - l| / l for N ~ Poisson(l = bytes / T), which
+// for l < 1 is 2 P(N = 0) = 2 exp(-bytes / T) (count_theory.h).
+TEST_F(EvaluateCli, ErrorChartsDrawTheIdealSamplersClosedFormAtEachRate) {
+  const auto r = run_cli("evaluate " + kTrace + " --scheme heapprofd --rate 32KiB --group stack --group size_bucket" +
+                             " --replications 16 --threads 2 --quiet --out " + path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* chart : {"stack-error", "size-bucket-error"}) {
+    const std::string script = read_text(path("out") + "/evaluate-bc/charts/" + chart + ".gp");
+    EXPECT_NE(script.find("title 'closed form, ideal per-byte sampler'"), std::string::npos) << chart << script;
+    const std::string data = read_text(path("out") + "/evaluate-bc/charts/" + chart + ".dat");
+    const std::string header = "# series 0 \"heapprofd, T = 32 KiB\": closed form x, y\n";
+    const std::size_t at = data.find(header);
+    ASSERT_NE(at, std::string::npos) << chart << "\n" << data;
+    std::istringstream block(data.substr(at + header.size(), data.find("\n\n", at) - at - header.size()));
+    std::size_t checked = 0;
+    for (double x = 0, y = 0; block >> x >> y;) {
+      const double expected = 100 * poisson_scaled_count_theory(x / 32768, 32768).mape.value();
+      EXPECT_NEAR(y, expected, 1e-9 * expected) << chart << " x = " << x;
+      if (x < 32768) {
+        EXPECT_NEAR(y, 200 * std::exp(-x / 32768), 1e-6) << chart << " x = " << x;
+      }
+      ++checked;
+    }
+    EXPECT_GE(checked, 5u) << chart;
+  }
+  // Without --rate the schemes run at their own rates: no guide (its rate is not in the rows).
+  const auto own = run_cli(
+      "evaluate " + kTrace + " --scheme heapprofd --replications 8 --threads 2 --quiet --out " + path("own"), true);
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  EXPECT_EQ(read_text(path("own") + "/evaluate-bc/charts/stack-error.gp").find("closed form"), std::string::npos);
 }
 
 // A --rate with two --windows gives each scheme an estimator per window: the profile

@@ -274,5 +274,105 @@ TEST(HtmlReportCli, AdviseResultsDirectoryHoldsAPageWithTheAdviceTableAndItsChar
   EXPECT_NE(html.find(html_escape(testing::read_bytes(dir.file("advice") + "/advice.txt"))), std::string::npos);
 }
 
+std::string printf_text(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+// The names under `dir`, sorted: what a command wrote there.
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void expect_well_formed_page(const std::string& html) {
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::vector<std::string> problems = unbalanced_tags(html);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  expect_self_contained(html);
+  EXPECT_NE(html.find("<h2>How to read this</h2>"), std::string::npos);
+}
+
+TEST(HtmlReportCli, MarginsReportPageHoldsTheJsonsBandsAndRatesAnswerFirst) {
+  const testing::ScratchDirectory dir;
+  fs::create_directories(dir.file("work"));
+  // Run inside an empty directory with relative outputs: the two files are all it writes.
+  const auto r = run_cli("margins " + allocsim::testing::source_dir() +
+                             "/traces/profiles/sites.json --scheme go --rate 64KiB --false-failure 0.05 "
+                             "--check 1000 --threads 2 --out m.json --report m.html",
+                         true, dir.file("work"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(entries(dir.file("work")), (std::vector<std::string>{"m.html", "m.json"}));
+  const std::string html = testing::read_bytes(dir.file("work/m.html"));
+  expect_well_formed_page(html);
+  // The answer first, then the bands, the model, how to read them.
+  EXPECT_LT(html.find("<h2>The answer</h2>"), html.find("<h2>Bands per site</h2>"));
+  EXPECT_LT(html.find("<h2>Bands per site</h2>"), html.find("<h2>The model</h2>"));
+  EXPECT_LT(html.find("<h2>The model</h2>"), html.find("<h2>How to read this</h2>"));
+  EXPECT_EQ(html.find("e+0"), std::string::npos) << "bytes with units, not 2.09715e+07";
+  EXPECT_NE(html.find("rate 64 KiB"), std::string::npos);
+  // The numbers of the JSON, as the page prints them.
+  const nlohmann::json json = nlohmann::json::parse(testing::read_bytes(dir.file("work/m.json")));
+  EXPECT_NE(html.find("<span class=\"big\">" + printf_text("%.3g", json["whole_false_failure"]) + "</span>"),
+            std::string::npos);
+  const double failed =
+      json["check"]["whole_false_failure"].get<double>() * json["check"]["replications"].get<double>();
+  EXPECT_NE(html.find("the whole test failed " + printf_text("%.0f", failed) + " times"), std::string::npos);
+  EXPECT_NE(html.find("class=\"pass\">passed<"), std::string::npos);
+  ASSERT_EQ(json["sites"].size(), 4u);
+  for (const auto& site : json["sites"]) {
+    const std::string name = site["name"];
+    EXPECT_NE(html.find("<td>" + name + "</td>"), std::string::npos) << name;
+    for (const char* end : {"lower", "upper"}) {
+      const double bytes = site[end];
+      EXPECT_NE(html.find(">" + bytes_approx(bytes) + "<br>"), std::string::npos) << name << " " << end;
+      EXPECT_NE(html.find("<span class=\"sub\">" + printf_text("%.0f", bytes) + " B</span>"), std::string::npos)
+          << name << " " << end;
+    }
+    EXPECT_NE(html.find(">" + printf_text("%.3g", site["false_failure"]) + "<"), std::string::npos) << name;
+    EXPECT_NE(html.find(">" + printf_text("%.4f", site["power"]) + "<"), std::string::npos) << name;
+  }
+  EXPECT_NE(html.find(">576 KiB<br>"), std::string::npos) << "site small's lower end, 590111 B";
+
+  // The page is one more output: it may not be the JSON file.
+  const auto same = run_cli("margins " + allocsim::testing::source_dir() +
+                                "/traces/profiles/sites.json --scheme go --rate 64KiB --out x --report x",
+                            true, dir.file("work"));
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_NE(same.output.find("--report"), std::string::npos) << same.output;
+  EXPECT_FALSE(fs::exists(dir.file("work/x")));
+}
+
+TEST(HtmlReportCli, FlakyReportPageHoldsTheWholeTestsRateTheInverseAnswerAndEachAssertion) {
+  const testing::ScratchDirectory dir;
+  fs::create_directories(dir.file("work"));
+  const auto r = run_cli("flaky " + allocsim::testing::source_dir() +
+                             "/traces/profiles/flaky-gperftools.json --out f.json --report f.html",
+                         true, dir.file("work"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(entries(dir.file("work")), (std::vector<std::string>{"f.html", "f.json"}));
+  const std::string html = testing::read_bytes(dir.file("work/f.html"));
+  expect_well_formed_page(html);
+  EXPECT_LT(html.find("<h2>The answer</h2>"), html.find("<h2>Assertions</h2>"));
+  EXPECT_LT(html.find("<h2>Assertions</h2>"), html.find("<h2>How to read this</h2>"));
+  const nlohmann::json json = nlohmann::json::parse(testing::read_bytes(dir.file("work/f.json")));
+  const double whole = json["whole_false_failure"];
+  EXPECT_NEAR(whole, 0.02391, 5e-5);  // tests/flaky_test.cpp: the binomial tails of gperftools' sampling_test
+  EXPECT_NE(html.find("<span class=\"big\">" + printf_text("%.4g", whole) + "</span>"), std::string::npos);
+  EXPECT_NE(html.find("one run in " + printf_text("%.3g", 1 / whole)), std::string::npos);
+  for (const auto& assertion : json["assertions"]) {
+    EXPECT_NE(html.find("<td>" + html_escape(assertion["assertion"].get<std::string>()) + "</td>"), std::string::npos);
+    EXPECT_NE(html.find(">" + printf_text("%.4g", assertion["false_failure"]) + "<"), std::string::npos);
+  }
+  // The inverse answer: the multiplier and the interval, the interval in bytes.
+  EXPECT_NE(html.find("at least " + printf_text("%.0f", json["inverse"]["multiplier"]) + " times"), std::string::npos);
+  EXPECT_NE(html.find("at most " + bytes_exact(json["inverse"]["rate_bytes"].get<double>()) + " (from 512 KiB)"),
+            std::string::npos);
+  EXPECT_NE(html.find("92603 B"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace allocsim

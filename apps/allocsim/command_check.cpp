@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/check/expectation_check.h"
 #include "allocsim/report/junit.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
@@ -49,6 +50,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("check", "run scenarios and enforce their expectations");
   add_scenario_options(*command, *options);
   add_verdict_options(*command, *verdict);
+  command->get_option("--quiet")->description(
+      "print the failed expectations only, then one last line: passed, failed, where the results are");
   command->add_option("--junit", *junit, "also write the outcomes as JUnit XML to this file");
   command->callback([options, junit, verdict, &exit_code] {
     handle_interrupts();
@@ -62,20 +65,32 @@ void add_check_command(CLI::App& app, int& exit_code) {
     FILE* text = verdict->json ? stderr : stdout;
     std::vector<ScenarioOutcomes> suites;
     std::size_t total = 0, failed = 0;
+    double seconds = 0;
     for (const Scenario& scenario : scenarios) {
       const CompletedScenario done = run_and_write(scenario, *options);
       if (!options->quiet || verdict->json) report_verdict(scenario, done, *verdict, verdicts);
-      std::fprintf(text, "== %s (%zu replications, %.2f s)\n", scenario.name.c_str(),
-                   static_cast<std::size_t>(scenario.replications), done.result.wall_seconds);
-      if (done.outcomes.empty()) std::fprintf(text, "   (no expectations)\n");
-      std::fputs(format_outcomes(done.outcomes).c_str(), text);
+      std::vector<ExpectationOutcome> shown;  // --quiet: the failures alone
       for (const auto& o : done.outcomes) {
         ++total;
         failed += o.passed ? 0 : 1;
+        if (!options->quiet || !o.passed) shown.push_back(o);
+      }
+      seconds += done.result.wall_seconds;
+      if (!options->quiet || !shown.empty()) {
+        std::fprintf(text, "== %s (%zu replications, %.2f s)\n", scenario.name.c_str(),
+                     static_cast<std::size_t>(scenario.replications), done.result.wall_seconds);
+        if (done.outcomes.empty()) std::fprintf(text, "   (no expectations)\n");
+        std::fputs(format_outcomes(shown).c_str(), text);
       }
       suites.push_back({scenario.name, done.result.wall_seconds, done.outcomes});
     }
-    std::fprintf(text, "%zu passed, %zu failed\n", total - failed, failed);
+    if (options->quiet) {
+      // One last line: the count, and where the results went (the failures above it).
+      std::fprintf(text, "%zu passed, %zu failed (%zu scenario%s, %.1f s; results in %s/)\n", total - failed, failed,
+                   scenarios.size(), scenarios.size() == 1 ? "" : "s", seconds, options->out.c_str());
+    } else {
+      std::fprintf(text, "%zu passed, %zu failed\n", total - failed, failed);
+    }
     print_verdict_json(verdicts);
     if (!junit->empty()) write_file_atomically(*junit, junit_xml(suites));
     exit_code = failed == 0 ? 0 : 1;

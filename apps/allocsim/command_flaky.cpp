@@ -12,6 +12,7 @@
 #include "allocsim/json/byte_size.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/flaky.h"
+#include "allocsim/profile/flaky_html.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
@@ -34,6 +35,7 @@ struct FlakyOptions {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   std::string out;
+  std::string report;  // --report FILE.html
   bool json = false;
   double target = 1e-6;
   std::string emit;
@@ -59,6 +61,12 @@ Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, cons
 
 int run_flaky(const FlakyOptions& o) {
   if (!o.out.empty()) check_output_file(o.out, InputPaths{o.file}, "--out");
+  if (!o.report.empty()) {
+    check_output_file(o.report, InputPaths{o.file}, "--report");
+    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
+      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
+    }
+  }
   const nlohmann::json document = parse_json_file(o.file);
   JsonObject root(document, o.file + ": $");
   root.ignore("description");
@@ -146,6 +154,7 @@ int run_flaky(const FlakyOptions& o) {
     json = json_text(value, 2) + "\n";
   }
   if (!o.out.empty()) write_file_atomically(o.out, json);
+  if (!o.report.empty()) write_file_atomically(o.report, profile::flaky_html(o.file, test, rates, shown, answer));
   std::cout << (o.json ? json
                        : profile::flaky_table(test, rates, shown) + (answer ? profile::answer_text(test, *answer) : ""))
             << std::flush;
@@ -192,6 +201,8 @@ void add_flaky_command(CLI::App& app, int& exit_code) {
   command->add_option("-j,--threads", o->threads, "Worker threads of the check (default: all cores)")
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
+  command->add_option("--report", o->report,
+                      "Also write the rates as one self-contained page (FILE.html: answer, assertions, model)");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
   command->add_option("--emit", o->emit, "Print the assertions as code to paste: gtest, pytest or go")
       ->check(CLI::IsMember({"gtest", "pytest", "go"}));

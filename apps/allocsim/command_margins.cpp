@@ -11,6 +11,7 @@
 #include <string>
 
 #include "allocsim/json/json_reader.h"
+#include "allocsim/profile/margins_html.h"
 #include "allocsim/profile/margins_output.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
@@ -43,6 +44,7 @@ struct MarginsOptions {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   std::string out;
+  std::string report;  // --report FILE.html
   bool json = false;
 };
 
@@ -93,6 +95,12 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
   if (!o.out.empty()) check_output_file(o.out, InputPaths{o.workload}, "--out");
+  if (!o.report.empty()) {
+    check_output_file(o.report, InputPaths{o.workload}, "--report");
+    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
+      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
+    }
+  }
   const profile::SamplingModel entry_model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
   const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
   const profile::SamplingModel model = profile::with_pass_through(entry_model, *scheme);
@@ -117,6 +125,7 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   }
   const std::string json = profile::margins_json(margins, run);
   if (!o.out.empty()) write_file_atomically(o.out, json);
+  if (!o.report.empty()) write_file_atomically(o.report, profile::margins_html(margins, run));
   std::cout << (o.json ? json : profile::margins_table(margins, run)) << std::flush;
   return run.check && !report_check_bound(margins, *run.check) ? 1 : 0;
 }
@@ -167,6 +176,8 @@ void add_margins_command(CLI::App& app, int& exit_code) {
   command->add_option("-j,--threads", o->threads, "Worker threads of the check (default: all cores)")
       ->check(thread_count());
   command->add_option("--out", o->out, "Also write the JSON to this file");
+  command->add_option("--report", o->report,
+                      "Also write the margins as one self-contained page (FILE.html: answer, bands, model)");
   command->add_flag("--json", o->json, "Print JSON instead of the table");
   command->callback([command, o, &exit_code] {
     handle_interrupts();  // an output being written is removed, not left as OUT.tmp.<pid>

@@ -145,13 +145,22 @@ ChartSpec parse_chart(const JsonValue& value, const ResultColumns& files) {
   }
   if (auto v = object.maybe("error")) spec.error = require_column(*v, columns, spec.source);
   if (auto v = object.maybe("theory")) spec.theory = require_column(*v, columns, spec.source);
+  if (auto v = object.maybe("theory_form")) {
+    if (!spec.theory.empty()) v->fail("give \"theory\" or \"theory_form\", not both");
+    spec.theory_form = v->string();
+    if (spec.theory_form != "poisson_mape") v->fail("the closed forms known here: \"poisson_mape\"");
+    if (spec.x.column != "truth") v->fail("\"poisson_mape\" is a function of the truth: needs \"x\": \"truth\"");
+    if (std::find(spec.series.begin(), spec.series.end(), "rate") == spec.series.end()) {
+      v->fail("\"poisson_mape\" needs \"rate\" among the series columns (one line per rate)");
+    }
+  }
   if (auto v = object.maybe("theory_where")) {
     if (spec.theory.empty()) v->fail("needs \"theory\"");
     spec.theory_where = parse_row_filter(*v, columns);
   }
   if (auto v = object.maybe("points_title")) spec.points_title = v->string();
   if (auto v = object.maybe("theory_title")) {
-    if (spec.theory.empty()) v->fail("needs \"theory\"");
+    if (spec.theory.empty() && spec.theory_form.empty()) v->fail("needs \"theory\" or \"theory_form\"");
     spec.theory_title = v->string();
   }
   if (auto v = object.maybe("second_theory")) {

@@ -16,7 +16,9 @@
 // from other rows than the points (e.g. the ideal sampler's closed form under a
 // real system's measurements). "second_theory" draws a second closed-form column
 // from the same rows as dashed lines, optionally times "second_theory_times" (e.g. a
-// document's curve beside the true one). Every column is checked against the result
+// document's curve beside the true one). "theory_form" draws a closed form the engine
+// computes from each row instead of a column ("poisson_mape": the ideal per-byte
+// sampler's typical error at the row's truth and rate). Every column is checked against the result
 // file's header when the scenario is read.
 #include <cstddef>
 #include <optional>
@@ -68,6 +70,11 @@ struct ChartSpec {
   std::string error;                      // standard-error column; empty = no error bars
   std::string theory;                     // closed-form column; empty = no lines
   std::optional<RowFilter> theory_where;  // rows the lines come from, if not the points' rows
+  // A closed form the engine knows, computed per row instead of read from a column:
+  // "poisson_mape", the ideal per-byte (Poisson) sampler's typical error E|N - l| / l
+  // with N ~ Poisson(l), l = x / rate (estimate/count_theory.h), x the truth in bytes
+  // and rate the row's "rate" column, which must be a series column. Empty = none.
+  std::string theory_form;
   std::string points_title = "Monte Carlo";
   std::string theory_title = "closed form";
   std::string second_theory;        // a second closed-form column; empty = none

@@ -606,14 +606,12 @@ bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double f) 
   return boost::math::cdf(boost::math::complement(binomial, k - 1)) < kCheckFalseAlarm;
 }
 
-namespace {
-
-std::string rate_text(const std::optional<double>& f) {
+std::string flaky_rate_text(const std::optional<double>& f) {
   if (!f) return "-";
   return format("%.4g", *f);
 }
 
-std::string measured_text(std::uint64_t failures, std::uint64_t replications, const std::optional<double>& f) {
+std::string flaky_measured_text(std::uint64_t failures, std::uint64_t replications, const std::optional<double>& f) {
   const double r = static_cast<double>(replications), m = static_cast<double>(failures) / r;
   std::string text = format("%.4g", m);
   if (f) {
@@ -622,8 +620,6 @@ std::string measured_text(std::uint64_t failures, std::uint64_t replications, co
   }
   return text;
 }
-
-}  // namespace
 
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check) {
   std::string text = test.scheme + " at rate " + bytes_exact(test.rate) + " (" + model_description(test.model) + "); " +
@@ -637,15 +633,15 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
   for (std::size_t k = 0; k < test.assertions.size(); ++k) {
     const FlakyRate& r = rates.assertions[k];
     std::string measured, power;
-    if (check) measured = "  " + measured_text(check->failures[k], check->replications, r.false_failure);
+    if (check) measured = "  " + flaky_measured_text(check->failures[k], check->replications, r.false_failure);
     if (biased) {
       power = test.assertions[k].bias
-                  ? rate_text(r.power) + " (" + format("%+.3g%%", 100 * *test.assertions[k].bias) + ")"
+                  ? flaky_rate_text(r.power) + " (" + format("%+.3g%%", 100 * *test.assertions[k].bias) + ")"
                   : "-";
       power = "  " + power + std::string(power.size() < 16 ? 16 - power.size() : 0, ' ');
     }
     std::snprintf(line, sizeof line, "%-4zu %-58s %12s%s  %-8s%s\n", k + 1, test.assertions[k].text.c_str(),
-                  rate_text(r.false_failure).c_str(), power.c_str(), r.method.c_str(), measured.c_str());
+                  flaky_rate_text(r.false_failure).c_str(), power.c_str(), r.method.c_str(), measured.c_str());
     text += line;
   }
   std::snprintf(line, sizeof line, "%-4s %-58s %12s  %s\n", "all", "whole test (any assertion fails)",
@@ -654,8 +650,8 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
   if (check) {
     text += "measured by the engine: " + std::to_string(check->replications) +
             " replications of the scheme's sampler; whole test " +
-            (rates.independent ? measured_text(check->any_failure, check->replications, rates.whole)
-                               : measured_text(check->any_failure, check->replications, std::nullopt) +
+            (rates.independent ? flaky_measured_text(check->any_failure, check->replications, rates.whole)
+                               : flaky_measured_text(check->any_failure, check->replications, std::nullopt) +
                                      " (the computed rate is a union bound: at most it)") +
             "\n";
   }

@@ -176,6 +176,11 @@ std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
 std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std::string& language,
                       const std::string& command);
 
+// A rate as the table prints it ("-" where none), and a measured one with its distance
+// from the computed rate `f` in standard errors: "0.0241 (+0.3 SE)".
+std::string flaky_rate_text(const std::optional<double>& f);
+std::string flaky_measured_text(std::uint64_t failures, std::uint64_t replications, const std::optional<double>& f);
+
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
 std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check);
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "allocsim/estimate/count_theory.h"
 #include "allocsim/sampler/estimator_legends.h"
 #include "allocsim/util/error.h"
 
@@ -68,6 +69,9 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
   };
   const auto error_column = optional_column(spec.error);
   const auto theory_column = optional_column(spec.theory);
+  // theory_form: the closed form computed from each row's truth and rate.
+  const bool poisson_form = spec.theory_form == "poisson_mape";
+  const auto rate_column = poisson_form ? optional_column("rate") : std::nullopt;
   const auto divide_column = optional_column(spec.y_divide_by);
   const auto second_column = optional_column(spec.second_theory);
   const auto times_column = optional_column(spec.second_theory_times);
@@ -98,7 +102,7 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
   const RowFilter& theory_filter = spec.theory_where ? *spec.theory_where : spec.where;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     if (spec.where.matches(table, table.rows[r])) add(point_rows, r);
-    if (theory_column && theory_filter.matches(table, table.rows[r])) add(theory_rows, r);
+    if ((theory_column || poisson_form) && theory_filter.matches(table, table.rows[r])) add(theory_rows, r);
   }
   if (point_rows.empty()) throw InputError(context + ": \"where\" selects no rows");
   point_rows.resize(index.keys().size());
@@ -119,6 +123,8 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
                                 [&](const RowRef& a, const RowRef& b) {
                                   const auto& ra = table.rows[a.row];
                                   const auto& rb = table.rows[b.row];
+                                  // A form of the truth and the series' rate: equal x, equal value.
+                                  if (!theory_column) return a.x == b.x;
                                   return a.x == b.x && ra[*theory_column] == rb[*theory_column] &&
                                          (!second_column || ra[*second_column] == rb[*second_column]);
                                 }),
@@ -139,8 +145,16 @@ ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::st
       const double error = error_column ? kErrorBarSigmas * number(r, *error_column, false) : kNaN;
       series.points.push_back({x, y_value(r, y), std::isnan(error) ? kNaN : std::fabs(y_value(r, error))});
     }
-    for (const auto& [x, r] : theory_rows[s])
-      series.theory.push_back({x, y_value(r, number(r, *theory_column, false))});
+    for (const auto& [x, r] : theory_rows[s]) {
+      double value = kNaN;
+      if (theory_column) {
+        value = number(r, *theory_column, false);
+      } else {
+        const double truth = number(r, x_column, false), rate = number(r, *rate_column, false);
+        if (truth > 0 && rate > 0) value = poisson_scaled_count_theory(truth / rate, rate).mape.value_or(kNaN);
+      }
+      series.theory.push_back({x, y_value(r, value)});
+    }
     for (const auto& [x, r] : second_column ? theory_rows[s] : std::vector<RowRef>{}) {
       const double times = times_column ? number(r, *times_column, false) : 1.0;
       series.second_theory.push_back({x, y_value(r, number(r, *second_column, false) * times)});

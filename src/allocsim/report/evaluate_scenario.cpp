@@ -98,27 +98,35 @@ std::vector<std::string> primary_estimators(const std::vector<SchemeArgument>& s
   return out;
 }
 
-// Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
-// With several windows each scheme has an estimator per window: a series each.
-// --group size_bucket: the error of each size bucket against its true bytes.
-nlohmann::ordered_json size_bucket_chart(const std::string& subject, const std::vector<std::string>& estimators,
-                                         const nlohmann::ordered_json& series, const std::string& series_title) {
-  return {{"name", "size-bucket-error"},
-          {"title", subject + ": typical error per size bucket"},
-          {"where", {{"estimator", estimators}, {"group_kind", "size_bucket"}}},
-          {"x", "truth"},
-          {"x_unit", "bytes"},
-          {"logx", true},
-          {"x_label", "true bytes of the size bucket (one bucket per power of two of the requested size)"},
-          {"y", "mape"},
-          {"y_unit", "percent"},
-          {"logy", true},
-          {"y_label", "typical error (mean |estimate - truth| / truth)"},
-          {"series", series},
-          {"series_title", series_title},
-          {"join_points", false},
-          {"legend", "outside"},
-          {"references", {{{"y", 1}, {"label", "100%: bucket never sampled (estimate 0)"}}}}};
+// The typical error of each group (a stack, a size bucket) against its true bytes: one
+// scatter per series, with the 100% line of a group never sampled. Swept (a "rate"
+// series), the ideal per-byte sampler's closed form at each rate is drawn beside the
+// points as a guide (chart_spec.h "theory_form").
+nlohmann::ordered_json group_error_chart(const std::string& name, const std::string& title,
+                                         const nlohmann::ordered_json& where, const std::string& x_label,
+                                         const std::string& never_sampled, const nlohmann::ordered_json& series,
+                                         const std::string& series_title, bool swept) {
+  nlohmann::ordered_json chart = {{"name", name},
+                                  {"title", title},
+                                  {"where", where},
+                                  {"x", "truth"},
+                                  {"x_unit", "bytes"},
+                                  {"logx", true},
+                                  {"x_label", x_label},
+                                  {"y", "mape"},
+                                  {"y_unit", "percent"},
+                                  {"logy", true},
+                                  {"y_label", "typical error (mean |estimate - truth| / truth)"},
+                                  {"series", series},
+                                  {"series_title", series_title}};
+  if (swept) {
+    chart["theory_form"] = "poisson_mape";
+    chart["theory_title"] = "closed form, ideal per-byte sampler";
+  }
+  chart["join_points"] = false;
+  chart["legend"] = "outside";  // inside, it covered the 100% line
+  chart["references"] = {{{"y", 1}, {"label", "100%: " + never_sampled + " never sampled (estimate 0)"}}};
+  return chart;
 }
 
 nlohmann::ordered_json charts(const std::string& subject, const std::vector<std::string>& estimators, bool swept,
@@ -135,25 +143,18 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
     series_title += ", {estimator}";
     distance_title += ", {estimator}";
   }
-  if (buckets) out.push_back(size_bucket_chart(subject, estimators, series, series_title));
+  // Titles name the trace and the schemes: "sqlite3.raw.zst, heapprofd and jemalloc".
+  // With several windows each scheme has an estimator per window: a series each.
+  if (buckets) {  // --group size_bucket: the error of each size bucket against its true bytes
+    out.push_back(group_error_chart("size-bucket-error", subject + ": typical error per size bucket",
+                                    {{"estimator", estimators}, {"group_kind", "size_bucket"}},
+                                    "true bytes of the size bucket (one bucket per power of two of the requested size)",
+                                    "bucket", series, series_title, swept));
+  }
   if (!stacks) return out;
   const nlohmann::ordered_json where = {{"estimator", estimators}, {"group_kind", "stack"}};
-  out.push_back({{"name", "stack-error"},
-                 {"title", subject + ": typical error of each stack's estimate against its size"},
-                 {"where", where},
-                 {"x", "truth"},
-                 {"x_unit", "bytes"},
-                 {"logx", true},
-                 {"x_label", "true bytes of the stack"},
-                 {"y", "mape"},
-                 {"y_unit", "percent"},
-                 {"logy", true},
-                 {"y_label", "typical error (mean |estimate - truth| / truth)"},
-                 {"series", series},
-                 {"series_title", series_title},
-                 {"join_points", false},
-                 {"legend", "outside"},  // inside, it covered the 100% line
-                 {"references", {{{"y", 1}, {"label", "100%: stack never sampled (estimate 0)"}}}}});
+  out.push_back(group_error_chart("stack-error", subject + ": typical error of each stack's estimate against its size",
+                                  where, "true bytes of the stack", "stack", series, series_title, swept));
   out.push_back({{"name", "stack-seen"},
                  {"title", subject + ": chance that each stack appears in the profile at all"},
                  {"where", where},
