@@ -209,6 +209,20 @@ std::string gnuplot_quote(const std::string& text, bool literal) {
   return out + "'";
 }
 
+namespace {
+
+// The title as a gnuplot string expression: a long "subject: what" title on two lines
+// ("subject:" then "what"), since one line centred over the plot runs off the canvas
+// beside a legend placed outside it.
+std::string title_expression(const std::string& title) {
+  constexpr std::size_t kOneLine = 70;
+  const std::size_t colon = title.find(": ");
+  if (title.size() <= kOneLine || colon == std::string::npos) return gnuplot_quote(title, false);
+  return gnuplot_quote(title.substr(0, colon + 1), false) + ".\"\\n\"." + gnuplot_quote(title.substr(colon + 2), false);
+}
+
+}  // namespace
+
 std::string gnuplot_data(const ChartData& data) {
   std::string out;
   for (std::size_t s = 0; s < data.series.size(); ++s) {
@@ -270,7 +284,7 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   s += "if (!exists('svg_file')) svg_file = " + gnuplot_quote(spec.name + ".svg", false) + "\n";
   s += "set encoding utf8\n";
   s += "set datafile separator '\\t'\n";
-  s += "set title " + gnuplot_quote(spec.title, false) + " font ',15'\n";
+  s += "set title " + title_expression(spec.title) + " font ',15'\n";
   s += axis_commands("x", spec.x, x_range, spec.x.unit == Unit::bytes && !x_range.empty());
   s += axis_commands("y", spec.y, y_range, spec.y.unit == Unit::bytes && !y_range.empty());
   s += "set grid back lc rgb '#d4d4d4' lw 1\n";
