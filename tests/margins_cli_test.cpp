@@ -41,6 +41,13 @@ TEST_F(MarginsCli, TableNamesEverySiteAndTheSplit) {
   for (const char* text : {"small", "medium", "large", "mixed", "split by sidak", "power"}) {
     EXPECT_NE(r.output.find(text), std::string::npos) << text << "\n" << r.output;
   }
+  // Units: the rate as typed back, the expected bytes at a glance, the bounds as whole
+  // bytes rounded outward (large: 20 objects of 1 MiB, p = 1 - exp(-16) each; at 1e-6
+  // its band runs from 19 sampled objects to all 20, each scaled by 1/p).
+  for (const char* text : {"at rate 64 KiB", "  20 MiB", " 19922945 B ", " 20971523 B "}) {
+    EXPECT_NE(r.output.find(text), std::string::npos) << text << "\n" << r.output;
+  }
+  EXPECT_EQ(r.output.find("e+0"), std::string::npos) << r.output;
 }
 
 TEST_F(MarginsCli, JsonHoldsABandAroundEachSiteAndOutWritesTheSame) {

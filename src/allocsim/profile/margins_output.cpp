@@ -77,12 +77,30 @@ std::string margins_json(const Margins& margins, const MarginsRun& run) {
   return json_text(out, 2) + "\n";
 }
 
+namespace {
+
+// A table cell of the value a test checks: bytes with their unit, the expected value
+// at a glance ("20.0 MiB") and a band's bounds as whole bytes to assert, widened
+// outward ("11730944 B"; --json has them unrounded); samples and shares as numbers.
+std::string value_cell(MarginValue value, double x, int outward) {
+  if (value == MarginValue::bytes && outward == 0) return bytes_approx(x);
+  char text[40];
+  if (value == MarginValue::bytes) {
+    std::snprintf(text, sizeof text, "%.0f B", outward < 0 ? std::floor(x) : std::ceil(x));
+  } else {
+    std::snprintf(text, sizeof text, "%.6g", x);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string margins_table(const Margins& margins, const MarginsRun& run) {
   std::string text;
   char line[512];
-  std::snprintf(line, sizeof line, "%s: %s at rate %.10g (%s); value: %s\n", run.workload.c_str(),
-                margins.model.system.c_str(), margins.model.rate, model_description(margins.model).c_str(),
-                value_name(margins.options.value).c_str());
+  std::snprintf(line, sizeof line, "%s: %s at rate %s (%s); value: %s\n", run.workload.c_str(),
+                margins.model.system.c_str(), bytes_exact(margins.model.rate).c_str(),
+                model_description(margins.model).c_str(), value_name(margins.options.value).c_str());
   text += line;
   std::snprintf(line, sizeof line,
                 "false failure for the whole test %.3g, split by %s: %.3g per site; the bands' own: %.3g "
@@ -96,8 +114,10 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
   for (const SiteMargin& m : margins.sites) {
     char power[32] = "-";
     if (m.power) std::snprintf(power, sizeof power, "%.4f", *m.power);
-    std::snprintf(line, sizeof line, "%-32.32s %14.6g %14.6g %14.6g %10.3g %10s  %s\n", m.site.name.c_str(), m.expected,
-                  m.lower, m.upper, m.false_failure, power, m.exact ? "exact" : "union bound");
+    const MarginValue value = margins.options.value;
+    std::snprintf(line, sizeof line, "%-32.32s %14s %14s %14s %10.3g %10s  %s\n", m.site.name.c_str(),
+                  value_cell(value, m.expected, 0).c_str(), value_cell(value, m.lower, -1).c_str(),
+                  value_cell(value, m.upper, +1).c_str(), m.false_failure, power, m.exact ? "exact" : "union bound");
     text += line;
   }
   std::snprintf(line, sizeof line, "power: P(the site fails) when the profiler's value for it is off by %+.3g%%\n",
