@@ -139,7 +139,11 @@ class Interrupt(unittest.TestCase):
         # A run of a few minutes at least, interrupted once it is under way; the
         # child must end with KeyboardInterrupt well before the run would finish.
         script = textwrap.dedent(f"""
-            import sys
+            import signal, sys
+            # Python leaves SIGINT ignored when it starts with it ignored, as a job
+            # sent to the background by a shell without job control does: set
+            # Ctrl-C's handler here, so the test does not depend on how it was run.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             sys.path[:0] = {sys.path[:2]!r}
             from support import allocsim, small_scenario
             try:
