@@ -151,24 +151,26 @@ void model_section(HtmlWriter& page, const FlakyTest& test) {
 void how_to_read(HtmlWriter& page) {
   page.element("h2", "How to read this");
   page.open("dl", {{"class", "howto"}});
-  const auto item = [&](const char* term, const std::string& text) {
-    page.element("dt", term);
-    page.element("dd", text);
-  };
-  item("P(fail)", "the probability that a profiler which samples exactly as the model says fails the assertion: a "
+  page.definition("P(fail)",
+                  "the probability that a profiler which samples exactly as the model says fails the assertion: a "
                   "false failure, the test flaking with nothing wrong.");
-  item("Whole test", "the probability that some assertion fails. Exact (1 - the product of 1 - P(fail)) when the "
-                     "assertions read disjoint sites, whose samples are independent; else the sum of the P(fail), an "
-                     "upper bound.");
-  item("How often", "1 / P(fail): a rate of 0.02 fails about one run in 50; a CI that runs the test 20 times a day "
-                    "then sees a false failure about every 2.5 days.");
-  item("The answer's two ways out", "more allocations per site (the bands scaled alike, so the same relative band) "
-                                    "or a smaller sampling interval (more samples) narrow each value's spread; either "
-                                    "brings the rate down to the target.");
-  item("Method", "exact: computed from the sites' exact distributions of scaled sample counts. by the engine: "
-                 "measured by running the scheme's sampler (no exact distribution within the size limit).");
-  item("Measured", "with --check R, the engine runs the scheme's own sampler R times and counts failures; the "
-                   "distance to the computed rate is in standard errors (SE). The check fails past 5 SE.");
+  page.definition("Whole test",
+                  "the probability that some assertion fails. Exact (1 - the product of 1 - P(fail)) when the "
+                  "assertions read disjoint sites, whose samples are independent; else the sum of the P(fail), an "
+                  "upper bound.");
+  page.definition("How often",
+                  "1 / P(fail): a rate of 0.02 fails about one run in 50; a CI that runs the test 20 times a day "
+                  "then sees a false failure about every 2.5 days.");
+  page.definition("The answer's two ways out",
+                  "more allocations per site (the bands scaled alike, so the same relative band) "
+                  "or a smaller sampling interval (more samples) narrow each value's spread; either "
+                  "brings the rate down to the target.");
+  page.definition("Method",
+                  "exact: computed from the sites' exact distributions of scaled sample counts. by the engine: "
+                  "measured by running the scheme's sampler (no exact distribution within the size limit).");
+  page.definition("Measured",
+                  "with --check R, the engine runs the scheme's own sampler R times and counts failures; the "
+                  "distance to the computed rate is in standard errors (SE). The check fails past 5 SE.");
   page.close();
 }
 

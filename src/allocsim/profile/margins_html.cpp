@@ -140,25 +140,27 @@ void model_section(HtmlWriter& page, const Margins& margins, const MarginsRun& r
 void how_to_read(HtmlWriter& page, const Margins& margins) {
   page.element("h2", "How to read this");
   page.open("dl", {{"class", "howto"}});
-  const auto item = [&](const char* term, const std::string& text) {
-    page.element("dt", term);
-    page.element("dd", text);
-  };
-  item("Band", "the range the profiler's value for the site must fall in for the test to pass. A profiler that "
-               "samples as the model says lands outside it with probability P(outside): the test's false failures.");
-  item("Whole test", "the probability that some site falls outside its band (1 - the product of 1 - P(outside) over "
-                     "the sites: sampling is independent between allocations, so sites are too). Asking for " +
-                         probability(margins.options.false_failure) + " means one false failure in about " +
-                         number(1 / margins.options.false_failure, "%.3g") + " runs of the test.");
-  item("Split", "sidak gives each site 1 - (1 - a)^(1/m) of the rate a over m sites (exact for independent sites); "
-                "bonferroni gives a / m (valid under any dependence: shares need it).");
-  item("Power", "the probability that the test fails when the profiler is wrong by the stated bias for one site "
-                "(-10%: it reports 10% too little). Low power means the band also passes that broken profiler.");
-  item("Exact and union bound", "exact: the band comes from the exact distribution of the site's scaled sample "
-                                "counts. union bound: a conservative band (its true rate is below the one shown).");
-  item("Measured", "with --check, the engine runs the scheme's own sampler R times over the workload and counts how "
-                   "often each band is left; the check fails when the whole test's count exceeds a binomial bound at "
-                   "the asked rate.");
+  page.definition("Band",
+                  "the range the profiler's value for the site must fall in for the test to pass. A profiler that "
+                  "samples as the model says lands outside it with probability P(outside): the test's false failures.");
+  page.definition("Whole test",
+                  "the probability that some site falls outside its band (1 - the product of 1 - P(outside) over "
+                  "the sites: sampling is independent between allocations, so sites are too). Asking for " +
+                      probability(margins.options.false_failure) + " means one false failure in about " +
+                      number(1 / margins.options.false_failure, "%.3g") + " runs of the test.");
+  page.definition("Split",
+                  "sidak gives each site 1 - (1 - a)^(1/m) of the rate a over m sites (exact for independent sites); "
+                  "bonferroni gives a / m (valid under any dependence: shares need it).");
+  page.definition("Power",
+                  "the probability that the test fails when the profiler is wrong by the stated bias for one site "
+                  "(-10%: it reports 10% too little). Low power means the band also passes that broken profiler.");
+  page.definition("Exact and union bound",
+                  "exact: the band comes from the exact distribution of the site's scaled sample "
+                  "counts. union bound: a conservative band (its true rate is below the one shown).");
+  page.definition("Measured",
+                  "with --check, the engine runs the scheme's own sampler R times over the workload and counts how "
+                  "often each band is left; the check fails when the whole test's count exceeds a binomial bound at "
+                  "the asked rate.");
   page.close();
 }
 

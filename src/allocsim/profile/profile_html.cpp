@@ -141,25 +141,26 @@ void how_to_read(HtmlWriter& page, const ProfileReport& report) {
   const std::string level = percent(report.options.level);
   page.element("h2", "How to read this");
   page.open("dl", {{"class", "howto"}});
-  const auto item = [&](const char* term, const std::string& text) {
-    page.element("dt", term);
-    page.element("dd", text);
-  };
-  item("Estimate", "the bytes (and objects) the system's own tool shows for the entry: its samples scaled up "
-                   "under the sampling model. One profile is one random draw; another run shows other numbers.");
-  item("Interval", "the true bytes (objects) of the entry lie in this range with probability " + level +
-                       ", given the samples the profile holds (an exact interval for the model, not a normal "
-                       "approximation). A wide interval means few samples: the estimate alone says little.");
-  item("P(rank) and P(in top)",
-       "how often the entry keeps its rank, and stays among the top " + std::to_string(report.rows.size()) +
-           ", when the profile is drawn again from the same program (parametric resamples). Below about 0.5 the "
-           "order shown is mostly chance.");
-  item("p(= next)", "p-value of the test that this entry and the next one hold the same true bytes. A large "
-                    "p-value (above 0.05) means the profile cannot tell the two apart: their order may swap in "
-                    "another run.");
-  item("Detection limits", "an entry of B true bytes has no sample with probability exp(-B/T) under a byte-rate "
-                           "model, so entries below the limits are often missing from a profile altogether: "
-                           "absence is no proof that a site does not allocate.");
+  page.definition("Estimate",
+                  "the bytes (and objects) the system's own tool shows for the entry: its samples scaled up "
+                  "under the sampling model. One profile is one random draw; another run shows other numbers.");
+  page.definition("Interval",
+                  "the true bytes (objects) of the entry lie in this range with probability " + level +
+                      ", given the samples the profile holds (an exact interval for the model, not a normal "
+                      "approximation). A wide interval means few samples: the estimate alone says little.");
+  page.definition(
+      "P(rank) and P(in top)",
+      "how often the entry keeps its rank, and stays among the top " + std::to_string(report.rows.size()) +
+          ", when the profile is drawn again from the same program (parametric resamples). Below about 0.5 the "
+          "order shown is mostly chance.");
+  page.definition("p(= next)",
+                  "p-value of the test that this entry and the next one hold the same true bytes. A large "
+                  "p-value (above 0.05) means the profile cannot tell the two apart: their order may swap in "
+                  "another run.");
+  page.definition("Detection limits",
+                  "an entry of B true bytes has no sample with probability exp(-B/T) under a byte-rate "
+                  "model, so entries below the limits are often missing from a profile altogether: "
+                  "absence is no proof that a site does not allocate.");
   page.close();
 }
 

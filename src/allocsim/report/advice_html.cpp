@@ -128,31 +128,31 @@ void advice_table(HtmlWriter& page, const Json& json) {
 void how_to_read(HtmlWriter& page, const Json& json) {
   page.element("h2", "How to read this");
   page.open("dl", {{"class", "howto"}});
-  const auto item = [&](const char* term, const std::string& text) {
-    page.element("dt", term);
-    page.element("dd", text);
-  };
-  item("Largest interval", "the sparsest sampling (fewest samples, least overhead) at which the scheme still meets "
-                           "every target, from closed forms, rounded to a value the real system accepts; "
-                           "\"cliff above\" means accuracy falls off just above it (a size crosses a threshold): "
-                           "choose a smaller one to keep a margin.");
-  item("Samples", "the expected number of samples in one profile of this trace at that interval.");
-  item("Total error", "relative root-mean-square error (rRMSE) of the total bytes one profile reports: how far "
-                      "from the truth the total typically is.");
-  item("Worst stack error and least P(seen)",
-       "over the stacks the targets cover: the largest typical error (mean absolute percentage error, MAPE) of "
-       "one stack's bytes, and the smallest probability that a stack appears in one profile at all.");
+  page.definition("Largest interval",
+                  "the sparsest sampling (fewest samples, least overhead) at which the scheme still meets "
+                  "every target, from closed forms, rounded to a value the real system accepts; "
+                  "\"cliff above\" means accuracy falls off just above it (a size crosses a threshold): "
+                  "choose a smaller one to keep a margin.");
+  page.definition("Samples", "the expected number of samples in one profile of this trace at that interval.");
+  page.definition("Total error",
+                  "relative root-mean-square error (rRMSE) of the total bytes one profile reports: how far "
+                  "from the truth the total typically is.");
+  page.definition(
+      "Worst stack error and least P(seen)",
+      "over the stacks the targets cover: the largest typical error (mean absolute percentage error, MAPE) of "
+      "one stack's bytes, and the smallest probability that a stack appears in one profile at all.");
   if (value(json.at("monte_carlo"), "replications") > 0) {
-    item("Simulated total error and confirmed",
-         "the choice replayed " + number(value(json["monte_carlo"], "replications"), "%.0f") +
-             " times with real random draws; \"confirmed\" when the simulated errors agree with "
-             "the closed forms within " +
-             number(value(json["monte_carlo"], "sigmas"), "%.0f") + " standard errors (SE).");
+    page.definition("Simulated total error and confirmed",
+                    "the choice replayed " + number(value(json["monte_carlo"], "replications"), "%.0f") +
+                        " times with real random draws; \"confirmed\" when the simulated errors agree with "
+                        "the closed forms within " +
+                        number(value(json["monte_carlo"], "sigmas"), "%.0f") + " standard errors (SE).");
   }
-  item("Shipped default", "the interval the real system uses unless told otherwise, its total error on this "
-                          "trace, and whether it meets every target (green) or misses one (red).");
-  item("Files", "advice.json holds every number at full precision, advice.txt the report as printed, frontier.csv "
-                "and probability-curves.csv the data of the charts below (charts/, as PNG and SVG).");
+  page.definition("Shipped default", "the interval the real system uses unless told otherwise, its total error on this "
+                                     "trace, and whether it meets every target (green) or misses one (red).");
+  page.definition("Files",
+                  "advice.json holds every number at full precision, advice.txt the report as printed, frontier.csv "
+                  "and probability-curves.csv the data of the charts below (charts/, as PNG and SVG).");
   page.close();
 }
 

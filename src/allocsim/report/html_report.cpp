@@ -138,31 +138,34 @@ void verdict_card(HtmlWriter& page, const Scenario& scenario, const SchemeVerdic
 void how_to_read(HtmlWriter& page, const Scenario& scenario) {
   page.element("h2", "How to read this");
   page.open("dl", {{"class", "howto"}});
-  const auto item = [&](const char* term, const std::string& text) {
-    page.element("dt", term);
-    page.element("dd", text);
-  };
-  item("Simulated profiles",
-       "Each scheme replays the trace " + std::to_string(scenario.replications) +
-           " times with independent random draws (seed " + std::to_string(scenario.seed) + "), as " +
-           std::to_string(scenario.replications) +
-           " runs of the real profiler would; each run's estimate is compared with the exact truth of the trace.");
-  item("Typical error", "|estimate − truth| / truth, averaged over the profiles: how far one profile's number is "
-                        "from the truth, typically.");
-  item("Bias", "mean estimate − truth. A relative bias within about 2 standard errors of 0 is consistent with "
-               "an unbiased estimator; a larger one is a systematic error that more profiles do not remove.");
-  item("Estimate [lower, upper]",
-       "Every Monte Carlo number is itself an estimate from a finite number of profiles. [lower, upper] is its " +
-           format_value(kMonteCarloLevel, Unit::percent) +
-           " interval, estimate ± 1.96 Monte Carlo standard errors (MC SE); more replications narrow it.");
-  item("P(seen) and probably missed", "the share of profiles that sample a stack at least once; a stack seen in "
-                                      "fewer than half of them is probably missed by a single profile.");
-  item("Coverage", "how often the scheme's own confidence interval contains the truth; a good interval covers "
-                   "about its nominal level.");
-  item("Profile distance", "total variation distance between the estimated and the true share of each stack: "
-                           "0 is an exact profile, 100% one with nothing in common with the truth.");
-  item("Files", "metrics.csv, intervals.csv and profiles.csv in this directory hold every number at full "
-                "precision; summary.json the scenario as run; charts/ the charts below as PNG and SVG.");
+  page.definition(
+      "Simulated profiles",
+      "Each scheme replays the trace " + std::to_string(scenario.replications) +
+          " times with independent random draws (seed " + std::to_string(scenario.seed) + "), as " +
+          std::to_string(scenario.replications) +
+          " runs of the real profiler would; each run's estimate is compared with the exact truth of the trace.");
+  page.definition("Typical error",
+                  "|estimate − truth| / truth, averaged over the profiles: how far one profile's number is "
+                  "from the truth, typically.");
+  page.definition("Bias",
+                  "mean estimate − truth. A relative bias within about 2 standard errors of 0 is consistent with "
+                  "an unbiased estimator; a larger one is a systematic error that more profiles do not remove.");
+  page.definition(
+      "Estimate [lower, upper]",
+      "Every Monte Carlo number is itself an estimate from a finite number of profiles. [lower, upper] is its " +
+          format_value(kMonteCarloLevel, Unit::percent) +
+          " interval, estimate ± 1.96 Monte Carlo standard errors (MC SE); more replications narrow it.");
+  page.definition("P(seen) and probably missed",
+                  "the share of profiles that sample a stack at least once; a stack seen in "
+                  "fewer than half of them is probably missed by a single profile.");
+  page.definition("Coverage",
+                  "how often the scheme's own confidence interval contains the truth; a good interval covers "
+                  "about its nominal level.");
+  page.definition("Profile distance",
+                  "total variation distance between the estimated and the true share of each stack: "
+                  "0 is an exact profile, 100% one with nothing in common with the truth.");
+  page.definition("Files", "metrics.csv, intervals.csv and profiles.csv in this directory hold every number at full "
+                           "precision; summary.json the scenario as run; charts/ the charts below as PNG and SVG.");
   page.close();
 }
 

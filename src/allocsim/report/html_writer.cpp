@@ -89,6 +89,11 @@ void HtmlWriter::element(std::string_view tag, std::string_view text, HtmlAttrib
   close();
 }
 
+void HtmlWriter::definition(std::string_view term, std::string_view text) {
+  element("dt", term);
+  element("dd", text);
+}
+
 void HtmlWriter::text(std::string_view text) { out_ += html_escape(text); }
 
 void HtmlWriter::raw(std::string_view markup) { out_ += markup; }

@@ -28,6 +28,8 @@ class HtmlWriter {
   void empty(std::string_view tag, HtmlAttributes attributes = {});
   // <tag ...>text</tag>, the text escaped.
   void element(std::string_view tag, std::string_view text, HtmlAttributes attributes = {});
+  // One term of a definition list: <dt>term</dt><dd>text</dd>, both escaped.
+  void definition(std::string_view term, std::string_view text);
   void text(std::string_view text);
   // Markup written as given.
   void raw(std::string_view markup);
