@@ -11,6 +11,7 @@
 
 #include "test_support.h"
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim {
 namespace {
@@ -20,14 +21,6 @@ using testing::run_cli;
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocsim-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& text) {
     const fs::path path = dir_ / name;
     std::ofstream(path) << text;
@@ -38,7 +31,8 @@ class CliTest : public ::testing::Test {
   // before the run (allocsim creates no parent of a file) and goes when it is replaced.
   std::string junit() const { return (dir_ / "j.xml").string(); }
 
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 const char* kScenario = R"({"name": "cli-demo", "seed": 5, "replications": 64,

@@ -82,15 +82,16 @@ TEST(ConformancePlan, StandardPlanScalesAllButStartup) {
   }
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = (std::filesystem::temp_directory_path() / name).string();
+std::string write_file(const testing::ScratchDirectory& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.file(name);
   std::ofstream(path) << text;
   return path;
 }
 
 TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
+  const testing::ScratchDirectory dir;
   const std::string good =
-      write_temp("allocsim-driver-good.csv", "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
+      write_file(dir, "good.csv", "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
                                              "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
   const DriverRun run = read_driver_output(good);
   EXPECT_EQ(run.meta.at("version"), "5.3.0");
@@ -100,14 +101,14 @@ TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
   EXPECT_EQ(run.profile.at(0).bytes, 288);
   EXPECT_EQ(run.estimates.at(0).objects, 10);
   EXPECT_EQ(run.sizes.at(24), 32u);
-  const std::string bad = write_temp("allocsim-driver-bad.csv", "meta,version,1\nsample,small,24x,32,1\n");
+  const std::string bad = write_file(dir, "bad.csv", "meta,version,1\nsample,small,24x,32,1\n");
   try {
     read_driver_output(bad);
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(read_driver_output(write_temp("allocsim-driver-bad2.csv", "what,1\n")), InputError);
+  EXPECT_THROW(read_driver_output(write_file(dir, "bad2.csv", "what,1\n")), InputError);
 }
 
 // Monte Carlo moments against the closed form: gperftools with a start-up counter

@@ -13,6 +13,7 @@
 #include "allocsim/util/did_you_mean.h"
 #include "test_support.h"
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim {
 namespace {
@@ -22,16 +23,10 @@ using testing::run_cli;
 
 class EvaluateCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocsim-evaluate-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 const std::string kTrace = allocsim::testing::source_dir() + "/traces/bc.raw.zst";

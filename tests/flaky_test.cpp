@@ -22,6 +22,7 @@
 #include "allocsim/sampler/systems/gperftools/gperftools.h"
 #include "testing/build_paths.h"
 #include "testing/cli.h"
+#include "testing/scratch_directory.h"
 #include "testing/statistical_bounds.h"
 
 namespace allocsim::profile {
@@ -360,18 +361,13 @@ TEST(Flaky, CheckBoundIsFiveSeAndABinomialTail) {
 // A directory of the test's own (mkdtemp), removed afterwards.
 class FlakyCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "allocsim-flaky-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name, const std::string& contents) const {
     const std::string path = (dir_ / name).string();
     std::ofstream(path) << contents;
     return path;
   }
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 TEST_F(FlakyCli, GperftoolsSamplingTestTableAndCheck) {

@@ -11,6 +11,7 @@
 
 #include "test_support.h"
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim::profile {
 namespace {
@@ -22,17 +23,13 @@ const std::string kSites = allocsim::testing::source_dir() + "/traces/profiles/s
 
 class MarginsCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("allocsim-margins-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name, const std::string& contents = "") const {
     const std::string path = (dir_ / name).string();
     if (!contents.empty()) std::ofstream(path) << contents;
     return path;
   }
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 TEST_F(MarginsCli, TableNamesEverySiteAndTheSplit) {

@@ -17,6 +17,7 @@
 #include "allocsim/profile/read_profile.h"
 #include "test_support.h"
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim::profile {
 namespace {
@@ -28,13 +29,9 @@ const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profile
 
 class ProfileCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("allocsim-profile-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 // The profile.proto message of a pprof file, gzip'd or not.

@@ -1,6 +1,6 @@
 #pragma once
-// Files for the trace format tests: a scratch directory per test, the committed
-// recordings under traces/, and writers for plain, zstd and gzip text.
+// Files for the trace format tests: a scratch directory per test (scratch_directory.h),
+// the committed recordings under traces/, and writers for plain, zstd and gzip text.
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -14,29 +14,13 @@
 #include <gtest/gtest.h>
 
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim::testing {
 
 inline std::string recorded_trace(const std::string& name) {
   return allocsim::testing::source_dir() + "/traces/" + name;
 }
-
-// A fresh directory named after the running test, removed by the destructor.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() / ("allocsim-" + std::string(info->test_suite_name()) + "-" +
-                                                      info->name() + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);

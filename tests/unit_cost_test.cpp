@@ -9,8 +9,6 @@
 // bytes (or log_uniform's floor, taken as half a byte) may move a mean.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -23,6 +21,7 @@
 #include "allocsim/trace/format/native_trace.h"
 #include "allocsim/trace/size_mean.h"
 #include "test_support.h"
+#include "testing/scratch_directory.h"
 #include "testing/statistical_bounds.h"
 
 namespace allocsim {
@@ -90,8 +89,8 @@ TEST(UnitCost, NativeFileCountsComeFromItsHeader) {
   Trace trace = testing::make_trace(std::vector<std::uint64_t>(1234, 40));
   for (std::size_t i = 0; i < trace.size(); ++i) trace.stack.mutable_data()[i] = static_cast<std::uint32_t>(i % 7);
   trace.stack_count = 7;
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("unit-cost-" + std::to_string(::getpid()) + ".ast")).string();
+  const testing::ScratchDirectory dir;
+  const std::string path = dir.file("counts.ast");
   write_native_trace(trace, path);
   FileTraceSpec file;
   file.path = path;
