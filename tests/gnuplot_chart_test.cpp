@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,8 @@
 #include "allocsim/scenario/scenario.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
+
+#include "testing/scratch_directory.h"
 
 namespace allocsim {
 namespace {
@@ -144,9 +147,19 @@ TEST(AxisTicks, BytesAsKibAndMib) {
   EXPECT_EQ(log.back().label, "64 KiB");
   EXPECT_LE(log.size(), 15u);
   const auto wide = byte_ticks(1, 1099511627776.0, true);
-  ASSERT_EQ(wide.size(), 9u);  // every 5 doublings: 1 B, 32 B, 1 KiB, ... 1 TiB
-  EXPECT_EQ(wide[2].label, "1 KiB");
-  EXPECT_EQ(wide[6].label, "1 GiB");
+  ASSERT_EQ(wide.size(), 11u);  // every 4 doublings: 1 B, 16 B, 256 B, 4 KiB, ... 1 TiB
+  EXPECT_EQ(wide[3].label, "4 KiB");
+  EXPECT_EQ(wide[5].label, "1 MiB");
+  EXPECT_EQ(wide[10].label, "1 TiB");
+}
+
+// Where a legend beside the plot leaves room for 7, 1 B .. 64 KiB (17 powers of two)
+// gets every fourth.
+TEST(AxisTicks, FewerTicksWhereThePlotIsNarrow) {
+  std::vector<std::string> labels;
+  for (const Tick& t : byte_ticks(1, 65536, true, 7)) labels.push_back(t.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"1 B", "16 B", "256 B", "4 KiB", "64 KiB"}));
+  EXPECT_EQ(byte_ticks(1, 65536, true).size(), 9u);  // every second where the plot is wide
 }
 
 TEST(GnuplotScript, QuotingAndAxes) {
@@ -168,6 +181,33 @@ TEST(GnuplotScript, QuotingAndAxes) {
   EXPECT_NE(script.find("set output png_file"), std::string::npos);
   const std::string dat = gnuplot_data(data);
   EXPECT_NE(dat.find("10\t20\tNaN\n"), std::string::npos) << dat;
+}
+
+// A legend outside the plot narrows it: the x axis gets as many byte ticks as the width
+// its widest entry leaves (gnuplot_script.cpp, x_tick_room). The axis of 1 B .. 64 KiB
+// is padded to 2^-1 .. 2^17: every 2nd power of two (10 ticks) fits inside and beside
+// the 11 characters of "Monte Carlo"; beside a 35-character entry only every 4th does.
+TEST(GnuplotScript, ByteTicksMakeRoomForALegendBesideThePlot) {
+  ChartSpec spec;
+  spec.name = "t";
+  spec.x.column = "truth";
+  spec.x.unit = Unit::bytes;
+  spec.x.log = true;
+  spec.y.column = "mape";
+  ChartData data;
+  data.series.push_back({"short", {{1, 0.5, NAN}, {65536, 0.02, NAN}}, {}, {}});
+  const auto xtics = [&] {
+    const std::string script = gnuplot_script(spec, data, "t.dat", "../metrics.csv");
+    const std::size_t at = script.find("set xtics (");
+    return script.substr(at, script.find('\n', at) - at);
+  };
+  const std::string every_second = "set xtics ('1 B' 1, '4 B' 4, '16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, "
+                                   "'4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536)";
+  EXPECT_EQ(xtics(), every_second);
+  spec.legend = LegendPosition::outside;
+  EXPECT_EQ(xtics(), every_second);
+  data.series[0].label = "closed form, ideal per-byte sampler";
+  EXPECT_EQ(xtics(), "set xtics ('1 B' 1, '16 B' 16, '256 B' 256, '4 KiB' 4096, '64 KiB' 65536)");
 }
 
 // A log axis has no 0: a point of 0 is drawn at a floor below the least positive
@@ -195,14 +235,6 @@ TEST(GnuplotScript, ZeroOnALogAxisIsDrawnAtTheFloor) {
 
 class FiguresTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocsim-charts-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string write_scenario() {
     const fs::path path = dir_ / "s.json";
     std::ofstream(path) << R"json({"name": "fig", "seed": 3, "replications": 200,
@@ -220,7 +252,8 @@ class FiguresTest : public ::testing::Test {
   }
   std::string results() const { return (dir_ / "out" / "fig").string(); }
 
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 std::string file_text(const std::string& path) {

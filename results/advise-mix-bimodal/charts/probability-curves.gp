@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mix-bimodal.json: P(sampled) by size at 126650 expected samples, and the optimum''s' font ',15'
+set title 'mix-bimodal.json:'."\n".'P(sampled) by size at 126650 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
 set xrange [7.2727272727272725:1148682.7000000002]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'versus-optimum.png'
 if (!exists('svg_file')) svg_file = 'versus-optimum.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mix-bimodal.json: variance of the total / the optimal size-class design''s' font ',15'
+set title 'mix-bimodal.json:'."\n".'variance of the total / the optimal size-class design''s' font ',15'
 set xlabel 'expected samples per MB'
 set logscale x 10
 set format x '10^{%L}'

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'frontier.png'
 if (!exists('svg_file')) svg_file = 'frontier.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mix-lognormal.json: accuracy-cost frontier, error of the total vs samples' font ',15'
+set title 'mix-lognormal.json:'."\n".'accuracy-cost frontier, error of the total vs samples' font ',15'
 set xlabel 'expected samples per MB'
 set logscale x 10
 set format x '10^{%L}'
@@ -25,12 +25,19 @@ set style line 6 lc rgb '#56B4E9' lw 2 pt 8 ps 1.3
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'frontier.dat' index 0 using 1:2 with linespoints ls 1 lw 1 title 'heapprofd', \
+     'frontier.dat' index 0 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 1 pt 10 ps 1.6 notitle, \
      'frontier.dat' index 2 using 1:2 with linespoints ls 2 lw 1 title 'jemalloc', \
+     'frontier.dat' index 2 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 2 pt 10 ps 1.6 notitle, \
      'frontier.dat' index 4 using 1:2 with linespoints ls 3 lw 1 title 'tcmalloc', \
+     'frontier.dat' index 4 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 3 pt 10 ps 1.6 notitle, \
      'frontier.dat' index 6 using 1:2 with linespoints ls 4 lw 1 title 'dotnet', \
+     'frontier.dat' index 6 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 4 pt 10 ps 1.6 notitle, \
      'frontier.dat' index 8 using 1:2 with linespoints ls 5 lw 1 title 'per-allocation', \
+     'frontier.dat' index 8 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 5 pt 10 ps 1.6 notitle, \
      'frontier.dat' index 10 using 1:2 with linespoints ls 6 lw 1 title 'optimal-size-class', \
-     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'closed form'
+     'frontier.dat' index 10 using 1:($2 <= 0 ? 9.646581980422999e-05 : 1/0) with points ls 6 pt 10 ps 1.6 notitle, \
+     NaN with points pt 7 ps 0.75 lc rgb 'black' title 'closed form', \
+     NaN with points pt 10 ps 1.6 lc rgb 'black' title '0, at the floor'
 set terminal svg size 1100,700 dynamic enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output svg_file
 replot

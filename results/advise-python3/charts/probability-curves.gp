@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'python3.raw.zst: P(sampled) by size at 626 expected samples, and the optimum''s' font ',15'
+set title 'python3.raw.zst:'."\n".'P(sampled) by size at 626 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
 set xrange [0.9090909090909091:114171.20000000001]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'probability-curves.png'
 if (!exists('svg_file')) svg_file = 'probability-curves.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'sqlite3.raw.zst: P(sampled) by size at 147 expected samples, and the optimum''s' font ',15'
+set title 'sqlite3.raw.zst:'."\n".'P(sampled) by size at 147 expected samples, and the optimum''s' font ',15'
 set xlabel 'requested size'
 set logscale x 2
 set xrange [5.454545454545454:144188]

@@ -8,7 +8,6 @@ namespace allocsim {
 namespace {
 
 constexpr int kMaxTicks = 10;
-constexpr int kMaxLogTicks = 15;  // labels of powers of two are short
 
 std::vector<Tick> linear_ticks(double low, double high) {
   double step = 1;
@@ -18,13 +17,13 @@ std::vector<Tick> linear_ticks(double low, double high) {
   return ticks;
 }
 
-std::vector<Tick> log_ticks(double low, double high) {
+std::vector<Tick> log_ticks(double low, double high, int max_ticks) {
   const int first = static_cast<int>(std::floor(std::log2(low)));
   const int last = static_cast<int>(std::ceil(std::log2(high)));
   int stride = 1;
-  for (int candidate : {1, 2, 5, 10, 20}) {
+  for (int candidate : {1, 2, 4, 5, 10, 20}) {
     stride = candidate;
-    if ((last - first) / candidate + 1 <= kMaxLogTicks) break;
+    if ((last - first) / candidate + 1 <= max_ticks) break;
   }
   std::vector<Tick> ticks;
   for (int e = first; e <= last; ++e) {
@@ -37,9 +36,9 @@ std::vector<Tick> log_ticks(double low, double high) {
 
 }  // namespace
 
-std::vector<Tick> byte_ticks(double low, double high, bool log) {
+std::vector<Tick> byte_ticks(double low, double high, bool log, int max_log_ticks) {
   if (!(high > low)) high = low + 1;
-  return log ? log_ticks(low, high) : linear_ticks(low, high);
+  return log ? log_ticks(low, high, max_log_ticks) : linear_ticks(low, high);
 }
 
 }  // namespace allocsim

@@ -52,7 +52,8 @@ Range axis_range(const ChartAxis& axis, Range data, double display_factor) {
   return data;
 }
 
-std::string axis_commands(const std::string& name, const ChartAxis& axis, const Range& range, bool data_range_set) {
+std::string axis_commands(const std::string& name, const ChartAxis& axis, const Range& range, bool data_range_set,
+                          int max_log_ticks) {
   // A label left at its default is the column's name, shown as written.
   std::string out = "set " + name + "label " + gnuplot_quote(axis.label, axis.label == axis.column) + "\n";
   if (axis.log) out += "set logscale " + name + (axis.unit == Unit::bytes ? " 2" : " 10") + "\n";
@@ -66,7 +67,7 @@ std::string axis_commands(const std::string& name, const ChartAxis& axis, const 
     case Unit::bytes: {
       if (range.empty()) break;
       std::string tics;
-      for (const Tick& t : byte_ticks(range.low, range.high, axis.log)) {
+      for (const Tick& t : byte_ticks(range.low, range.high, axis.log, max_log_ticks)) {
         tics += (tics.empty() ? "" : ", ") + gnuplot_quote(t.label, true) + " " + number(t.value);
       }
       out += "set " + name + "tics (" + tics + ")\n";
@@ -221,6 +222,21 @@ std::string title_expression(const std::string& title) {
   return gnuplot_quote(title.substr(0, colon + 1), false) + ".\"\\n\"." + gnuplot_quote(title.substr(colon + 2), false);
 }
 
+// The most byte ticks the x axis has room for. The canvas is 1100 px wide; a legend
+// outside takes about 7.5 px per character of its widest entry (DejaVu Sans 12) plus
+// 70 px of box and sample, the margins about 110 px, and a label such as "256 KiB"
+// needs about 80 px with the gap to the next.
+int x_tick_room(const ChartSpec& spec, const std::string& plot) {
+  if (spec.legend != LegendPosition::outside) return kMaxLogTicks;
+  std::size_t widest = 0;  // characters of the longest " title '...'" of the plot command
+  for (std::size_t at = plot.find(" title '"); at != std::string::npos; at = plot.find(" title '", at + 1)) {
+    const std::size_t begin = at + 8, end = plot.find('\'', begin);
+    if (end != std::string::npos) widest = std::max(widest, end - begin);
+  }
+  const double plot_width = 1100 - 110 - (7.5 * static_cast<double>(widest) + 70);
+  return std::clamp(static_cast<int>(plot_width / 80), 4, kMaxLogTicks);
+}
+
 }  // namespace
 
 std::string gnuplot_data(const ChartData& data) {
@@ -285,8 +301,9 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
   s += "set encoding utf8\n";
   s += "set datafile separator '\\t'\n";
   s += "set title " + title_expression(spec.title) + " font ',15'\n";
-  s += axis_commands("x", spec.x, x_range, spec.x.unit == Unit::bytes && !x_range.empty());
-  s += axis_commands("y", spec.y, y_range, spec.y.unit == Unit::bytes && !y_range.empty());
+  const std::string plot = plot_command(spec, data, data_file, has_errors, has_theory, zero_floor);
+  s += axis_commands("x", spec.x, x_range, spec.x.unit == Unit::bytes && !x_range.empty(), x_tick_room(spec, plot));
+  s += axis_commands("y", spec.y, y_range, spec.y.unit == Unit::bytes && !y_range.empty(), kMaxLogTicks);
   s += "set grid back lc rgb '#d4d4d4' lw 1\n";
   s += "set border lw 1.2\n";
   s += std::string("set key ") + legend_position(spec.legend) + " opaque box lw 1 samplen 2.5 spacing 1.15\n";
@@ -297,8 +314,6 @@ std::string gnuplot_script(const ChartSpec& spec, const ChartData& data, const s
          std::to_string(mark.type) + " ps " + number(mark.size) + "\n";
   }
   s += reference_commands(spec, x_range);
-
-  const std::string plot = plot_command(spec, data, data_file, has_errors, has_theory, zero_floor);
   s += "set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'\n";
   s += "set output png_file\n";
   s += plot + "\n";
