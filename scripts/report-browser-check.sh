@@ -27,6 +27,11 @@ fail() {
   exit 1
 }
 
+# require PAGE PATTERN WHAT: fails, naming WHAT, unless the rendered page matches PATTERN.
+require() {
+  grep -q "$2" "$work/dom.html" || fail "$1: $3"
+}
+
 # render PAGE SCREENSHOT: the screenshot and $work/dom.html, the page as rendered.
 render() {
   local page=$1 screenshot=$2
@@ -44,13 +49,13 @@ render() {
     cat "$work/dom.log" >&2
     exit 1
   }
-  grep -q '<h2>How to read this</h2>' "$work/dom.html" || fail "$page: no \"how to read this\" in the DOM"
+  require "$page" '<h2>How to read this</h2>' 'no "how to read this" in the DOM'
 }
 
 # The page of evaluate and run: its verdict, with every whole-heap size the command printed.
 check_verdict_page() {
-  grep -q '<h2>Verdict</h2>' "$work/dom.html" || fail "$1: no verdict in the DOM"
-  grep -q 'Whole heap [0-9]' "$work/dom.html" || fail "$1: no whole-heap line"
+  require "$1" '<h2>Verdict</h2>' "no verdict in the DOM"
+  require "$1" 'Whole heap [0-9]' "no whole-heap line"
   [ -s "${2:-/dev/null}" ] || return 0
   while read -r size; do
     grep -qF "Whole heap $size" "$work/dom.html" || fail "$1: missing $size"
@@ -59,30 +64,30 @@ check_verdict_page() {
 
 # profile --report: the model and the top entries, each with an interval in bytes.
 check_profile_page() {
-  grep -q '<h2>The model</h2>' "$work/dom.html" || fail "$1: no model in the DOM"
-  grep -q '<h2>Top [0-9]* entries</h2>' "$work/dom.html" || fail "$1: no top entries"
-  grep -q '\[[0-9.]* [KMG]*i*B, [0-9.]* [KMG]*i*B\]' "$work/dom.html" || fail "$1: no interval in bytes"
+  require "$1" '<h2>The model</h2>' "no model in the DOM"
+  require "$1" '<h2>Top [0-9]* entries</h2>' "no top entries"
+  require "$1" '\[[0-9.]* [KMG]*i*B, [0-9.]* [KMG]*i*B\]' "no interval in bytes"
 }
 
 # advise --out: the advice table and its charts drawn inside the page.
 check_advice_page() {
-  grep -q '<h2>Advice</h2>' "$work/dom.html" || fail "$1: no advice in the DOM"
-  grep -q '<td>heapprofd</td>' "$work/dom.html" || fail "$1: no heapprofd row"
+  require "$1" '<h2>Advice</h2>' "no advice in the DOM"
+  require "$1" '<td>heapprofd</td>' "no heapprofd row"
   [ "$(grep -c '<svg' "$work/dom.html")" -ge 4 ] || fail "$1: fewer than 4 charts in the page"
 }
 
 # margins --report: the answer, then the bands in bytes with the whole bytes to assert.
 check_margins_page() {
-  grep -q '<h2>Bands per site</h2>' "$work/dom.html" || fail "$1: no bands in the DOM"
-  grep -q 'fails the whole test with probability' "$work/dom.html" || fail "$1: no whole-test rate"
-  grep -q '<span class="sub">[0-9]* B</span>' "$work/dom.html" || fail "$1: no band in whole bytes"
+  require "$1" '<h2>Bands per site</h2>' "no bands in the DOM"
+  require "$1" 'fails the whole test with probability' "no whole-test rate"
+  require "$1" '<span class="sub">[0-9]* B</span>' "no band in whole bytes"
 }
 
 # flaky --report: the whole test's rate, the inverse answer and the assertions.
 check_flaky_page() {
-  grep -q '<h2>Assertions</h2>' "$work/dom.html" || fail "$1: no assertions in the DOM"
-  grep -q 'fails this test with probability' "$work/dom.html" || fail "$1: no whole-test rate"
-  grep -q 'To bring it to at most' "$work/dom.html" || fail "$1: no inverse answer"
+  require "$1" '<h2>Assertions</h2>' "no assertions in the DOM"
+  require "$1" 'fails this test with probability' "no whole-test rate"
+  require "$1" 'To bring it to at most' "no inverse answer"
 }
 
 check_page() {
