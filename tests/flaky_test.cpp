@@ -46,7 +46,9 @@ Built build(const std::string& text, std::uint64_t startup = 0) {
   nlohmann::json params = document.value("params", nlohmann::json::object());
   params["rate"] = b.test.rate;
   b.scheme = create_scheme(b.test.scheme, params, "test");
-  b.test.model = with_pass_through(model_for_scheme(b.test.scheme, b.test.rate, "test"), *b.scheme);
+  if (find_scheme(b.test.scheme)->family != SamplingFamily::none) {  // else no model: the engine alone
+    b.test.model = with_pass_through(model_for_scheme(b.test.scheme, b.test.rate, "test"), *b.scheme);
+  }
   b.trace = trace_of_site_list(nlohmann::json{{"sites", document["sites"]}}, "test");
   b.test.sites = sites_of_trace(b.trace, *b.scheme, 0);
   apply_startup_window(b.test, b.trace, *b.scheme, startup);
@@ -326,8 +328,8 @@ TEST(Flaky, TightestBandIsTheMarginsBandAtTheTarget) {
   ASSERT_TRUE(rates.assertions[0].tightest);
   MarginOptions options;
   options.false_failure = 0.01;
-  const MarginWorkload workload = margin_workload(b.trace, *b.scheme, b.test.model, 0);
-  const Margins margins = compute_margins(b.test.model, workload.sites, options, workload.whole);
+  const MarginWorkload workload = margin_workload(b.trace, *b.scheme, *b.test.model, 0);
+  const Margins margins = compute_margins(*b.test.model, workload.sites, options, workload.whole);
   EXPECT_EQ(rates.assertions[0].tightest->lower, margins.sites[0].lower);
   EXPECT_EQ(rates.assertions[0].tightest->upper, margins.sites[0].upper);
   EXPECT_LE(rates.assertions[0].tightest_rate, 0.01);
@@ -347,6 +349,67 @@ TEST(Flaky, PassThroughAllocationsAreCertain) {
     const FlakyCheck check = check_flaky(b.test, *b.scheme, b.trace, 200, 3, 1);
     EXPECT_EQ(check.any_failure, 0u) << scheme;
   }
+}
+
+// heapprofd before Android 12 has no sampling model of its own (family none): every
+// rate comes from the engine, its values from the scheme's own estimators. It is
+// heapprofd with pass-through at s >= T, so each measured rate must agree, within 5 SE
+// (two-sided false alarm 5.7e-7 each), with the exact rate of heapprofd
+// {"passthrough": "rate"} and with the closed form: below T the samples in B bytes are
+// Poisson(B/T) (the code's gaps floor(Exp(T)) + 1 shift the mean by 1/(2T) relative,
+// 1.2e-4 here: far inside 5 SE), each weighing T bytes; at or above T an allocation is
+// recorded whole.
+TEST(Flaky, SchemeWithoutAModelIsMeasuredByTheEngine) {
+  const double t = 4096;
+  const std::string workload = R"(, "rate": 4096, "sites": [
+      {"name": "a", "allocations": [{"size": 1000, "count": 410}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 192}]},
+      {"name": "c", "allocations": [{"size": 16, "count": 13}]},
+      {"name": "d", "allocations": [{"size": 8192, "count": 2}, {"size": 100, "count": 100}]}],
+    "assertions": [{"site": "a", "bytes": [307200, 512000]}, {"site": "b", "present": true},
+                   {"site": "c", "present": false}, {"site": "d", "bytes": [16384, 32768]},
+                   {"site": "d", "samples": [2, 5]}]})";
+  const Built pre12 = build(R"({"scheme": "heapprofd-pre12")" + workload);
+  ASSERT_FALSE(pre12.test.model);
+  const FlakyRates unmeasured = flaky_rates(pre12.test);
+  for (const FlakyRate& r : unmeasured.assertions) {
+    EXPECT_FALSE(r.false_failure);
+    EXPECT_EQ(r.method, "by the engine");
+  }
+  EXPECT_TRUE(std::isnan(unmeasured.whole));
+  const Built modelled = build(R"({"scheme": "heapprofd", "params": {"passthrough": "rate"})" + workload);
+  ASSERT_TRUE(modelled.test.model);
+  const FlakyRates exact = flaky_rates(modelled.test);
+
+  const std::uint64_t replications = 10000;
+  const FlakyCheck check = check_flaky(pre12.test, *pre12.scheme, pre12.trace, replications, 23, 2);
+  FlakyRates measured = unmeasured;
+  fill_rates_from_check(measured, check);
+  // The closed forms: a's K ~ Poisson(410000 / T), bytes T K in [75 T, 125 T]; b has
+  // 3 T bytes (fails e^-3), c 208 B (fails 1 - e^(-208/T)); d's two 8 KiB allocations
+  // are certain (16384 B, 2 samples) and its 10000 B below T add K ~ Poisson(10000 / T)
+  // samples: bytes 16384 + T K <= 32768 fails when K > 4, samples 2 + K <= 5 when K > 3.
+  const boost::math::poisson_distribution<> a_samples(410000 / t), d_samples(10000 / t);
+  const double closed[] = {boost::math::cdf(a_samples, 74) + boost::math::cdf(boost::math::complement(a_samples, 125)),
+                           std::exp(-3.0), -std::expm1(-208 / t),
+                           boost::math::cdf(boost::math::complement(d_samples, 4)),
+                           boost::math::cdf(boost::math::complement(d_samples, 3))};
+  for (std::size_t k = 0; k < pre12.test.assertions.size(); ++k) {
+    const FlakyRate& r = measured.assertions[k];
+    ASSERT_TRUE(r.false_failure);
+    EXPECT_EQ(r.method, "by the engine, 10000 replications");
+    EXPECT_NEAR(*exact.assertions[k].false_failure, closed[k], 1e-9) << pre12.test.assertions[k].text;
+    EXPECT_GT(closed[k], 0.01);  // seen by the engine: 10000 replications hold >= 100 failures on average
+    EXPECT_NEAR(*r.false_failure, closed[k], testing::kSigmas * se(closed[k], replications))
+        << pre12.test.assertions[k].text;
+    // The one-sided 95% Clopper-Pearson bound lies above the measured rate, and within
+    // 2.5 SE of it (the normal approximation's 1.645 SE, widened for the exact interval).
+    ASSERT_TRUE(r.upper_95);
+    EXPECT_GT(*r.upper_95, *r.false_failure);
+    EXPECT_LT(*r.upper_95, *r.false_failure + 2.5 * se(closed[k], replications));
+  }
+  ASSERT_TRUE(measured.whole_upper_95);
+  EXPECT_EQ(measured.whole_method, "by the engine, 10000 replications");
 }
 
 TEST(Flaky, CheckBoundIsFiveSeAndABinomialTail) {
@@ -437,6 +500,47 @@ TEST_F(FlakyCli, EmitsTheAssertionsWithTheirRatesAsCode) {
   const auto go = run_cli("flaky " + test + " --emit go");
   EXPECT_NE(go.output.find("func TestProfilerSites(t *testing.T) {"), std::string::npos) << go.output;
   EXPECT_EQ(run_cli("flaky " + test + " --emit rust").exit_code, 2);
+}
+
+// A scheme without a model (JFR's throttled, adaptive sampler: no rate, no count
+// estimator) in table, JSON and emitted code: every rate by the engine (10000
+// replications unless --check), the measured rate's 95% upper bound in the comment, and
+// the missing tightest band and inverse answer said in one line; an assertion reading
+// an estimator the scheme lacks, or a rate it has no parameter for, is refused (exit 2).
+TEST_F(FlakyCli, SchemeWithoutAModelIsMeasuredAndSaysWhatItLacks) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 20000}]},
+    {"name": "t", "allocations": [{"size": 4096, "count": 5}]}])";
+  const std::string test = file("t.json", R"({"scheme": "jfr", )" + sites + R"(,
+    "assertions": [{"site": "s", "present": true}, {"site": "s", "share_at_least": 0.5}]})");
+  const auto table = run_cli("flaky " + test + " -j 2");
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("by the engine, 10000 replications"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("no tightest band and no inverse answer: jfr has no sampling model"), std::string::npos)
+      << table.output;
+  const auto json = nlohmann::json::parse(run_cli("flaky " + test + " --json --check 2000 -j 2").output);
+  EXPECT_EQ(json["assertions"][0]["method"], "by the engine, 2000 replications");
+  EXPECT_TRUE(json["assertions"][0].contains("upper_95"));
+  EXPECT_TRUE(json.contains("whole_upper_95"));
+  EXPECT_NE(json["unavailable"].get<std::string>().find("no inverse answer"), std::string::npos);
+  EXPECT_FALSE(json.contains("inverse"));
+  const auto emitted = run_cli("flaky " + test + " --emit pytest -j 2");
+  ASSERT_EQ(emitted.exit_code, 0) << emitted.output;
+  EXPECT_NE(emitted.output.find("(by the engine, 10000 replications; <= "), std::string::npos) << emitted.output;
+  EXPECT_NE(emitted.output.find("at 95% confidence, Clopper-Pearson)"), std::string::npos) << emitted.output;
+  EXPECT_NE(emitted.output.find("assert present(\"s\")"), std::string::npos) << emitted.output;
+
+  const std::string count = file("count.json", R"({"scheme": "jfr", )" + sites + R"(,
+    "assertions": [{"site": "s", "count": [1, 30000]}]})");
+  const auto refused = run_cli("flaky " + count, true);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("$.assertions[0]: scheme \"jfr\" has no sampling model and no \"count\" estimator"),
+            std::string::npos)
+      << refused.output;
+  const std::string rate = file("rate.json", R"({"scheme": "jfr", "rate": 4096, )" + sites + R"(,
+    "assertions": [{"site": "s", "present": true}]})");
+  const auto no_rate = run_cli("flaky " + rate, true);
+  EXPECT_EQ(no_rate.exit_code, 2) << no_rate.output;
+  EXPECT_NE(no_rate.output.find("$.rate"), std::string::npos) << no_rate.output;
 }
 
 TEST_F(FlakyCli, BadInputIsOneLineNamingTheJsonPathExit2NothingWritten) {

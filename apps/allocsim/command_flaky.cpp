@@ -78,26 +78,33 @@ int run_flaky(const FlakyOptions& o) {
   profile::FlakyTest test;
   const JsonValue scheme_value = root.at("scheme");
   test.scheme = scheme_value.string();
-  const JsonValue rate_value = root.at("rate");
-  test.rate = allocsim::positive_byte_amount(rate_value);
+  const SchemeDescriptor* descriptor = find_scheme(test.scheme);
+  if (descriptor == nullptr) create_scheme(test.scheme, params, scheme_value.path());  // unknown: says so, with names
+  // The mean interval goes to the scheme's rate parameter; a scheme without one (JFR's
+  // and dd-trace-rb's adaptive samplers, OCaml's lambda) is set by "params" alone.
+  if (descriptor->rate) {
+    test.rate = allocsim::positive_byte_amount(root.at("rate"));
+  } else if (auto rate_value = root.maybe("rate")) {
+    rate_value->fail("scheme \"" + test.scheme + "\" has no mean sampling interval; set it through \"params\"");
+  }
   const Trace trace = load_flaky_workload(root, document, o.file);
-  // The test at interval `rate`: the scheme's model, its pass-through and start window.
+  // The test at interval `rate`: the scheme's model, its pass-through and start window;
+  // a scheme without a model (SamplingFamily::none) is measured by the engine alone.
   std::unique_ptr<Scheme> scheme;
   const auto at_rate = [&](double rate, std::unique_ptr<Scheme>& made) {
     profile::FlakyTest t;
     t.scheme = test.scheme;
     t.rate = rate;
     nlohmann::json p = params;
-    p["rate"] = rate;
-    // The model first: a scheme without one is refused by name, not by its parameters.
-    const profile::SamplingModel model = profile::model_for_scheme(t.scheme, rate, scheme_value.path());
+    if (descriptor->rate) p[descriptor->rate->parameter] = rate;
     made = create_scheme(t.scheme, p, scheme_value.path());
-    t.model = profile::with_pass_through(model, *made);
     t.sites = profile::sites_of_trace(trace, *made, 0);
+    if (descriptor->family == SamplingFamily::none) return t;
+    t.model = profile::with_pass_through(profile::model_for_scheme(t.scheme, rate, scheme_value.path()), *made);
     // A start the system cannot see (gperftools' main thread: its first 16 MiB, unless
     // startup_counter says otherwise): Scheme::unsampled_start, as created.
-    if (t.model.unsampled_start > 0) {
-      profile::apply_startup_window(t, trace, *made, static_cast<std::uint64_t>(t.model.unsampled_start));
+    if (t.model->unsampled_start > 0) {
+      profile::apply_startup_window(t, trace, *made, static_cast<std::uint64_t>(t.model->unsampled_start));
     }
     return t;
   };
@@ -128,7 +135,8 @@ int run_flaky(const FlakyOptions& o) {
     profile::fill_rates_from_check(rates, *check);
   }
   const std::optional<profile::FlakyCheck> shown = o.check > 0 ? check : std::nullopt;
-  // The inverse questions, on the exact rates (none where the engine is needed).
+  // The inverse questions, on the exact rates (none where the engine is needed; without
+  // a model, flaky_table and flaky_json say so).
   std::optional<profile::FlakyAnswer> answer;
   if (!needs_engine) {
     answer = profile::inverse_answer(test, o.target, [&](double rate) {

@@ -13,6 +13,7 @@
 #include "allocsim/engine/replications.h"
 #include "allocsim/engine/scheme_replay.h"
 #include "allocsim/json/byte_size.h"
+#include "allocsim/profile/count_change.h"
 #include "allocsim/profile/margins.h"
 #include "allocsim/profile/margins_check.h"
 #include "allocsim/profile/scaled_counts.h"
@@ -151,7 +152,7 @@ std::optional<ScaledCounts> rest_of(const FlakyTest& test, std::size_t site, std
     for (const auto& [size, objects] : certain_of(test, i)) certain[size] += objects;
     rest.bytes += test.sites[i].bytes;
   }
-  return distribution(test.model, rest, FlakyValue::bytes, atom_limit, certain);
+  return distribution(*test.model, rest, FlakyValue::bytes, atom_limit, certain);
 }
 
 // P(min over `inside` > max over the others) of the sites' bytes, all independent.
@@ -305,7 +306,16 @@ void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& sch
 
 FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
   FlakyRates rates;
-  const SamplingModel& model = test.model;
+  if (!test.model) {  // no distribution: every rate, and every power, from the engine
+    for (const FlakyAssertion& a : test.assertions) {
+      FlakyRate rate{std::nullopt, "by the engine"};
+      if (a.bias) rate.power_method = "by the engine";
+      rates.assertions.push_back(rate);
+    }
+    combine_whole(test, rates);
+    return rates;
+  }
+  const SamplingModel& model = *test.model;
   std::map<std::pair<std::size_t, FlakyValue>, std::optional<ScaledCounts>> cache;
   const auto dist = [&](std::size_t site, FlakyValue value) -> const std::optional<ScaledCounts>& {
     auto [it, fresh] = cache.try_emplace({site, value});
@@ -492,22 +502,27 @@ SiteValues biased(const FlakyAssertion& a, const SiteValues& v) {
   return b;
 }
 
+// The scheme's own estimators a test without a model reads its values from.
+struct OwnEstimators {
+  std::optional<std::size_t> bytes, count;
+};
+
 class FlakyReplications {
  public:
   FlakyReplications(const FlakyTest& test, const Scheme& scheme, const Trace& trace,
                     const std::vector<std::uint32_t>& slot, const std::vector<double>& bytes_weight,
-                    const std::vector<double>& count_weight)
+                    const std::vector<double>& count_weight, const OwnEstimators& own)
       : test_(test),
         trace_(trace),
         slot_(slot),
         bytes_weight_(bytes_weight),
         count_weight_(count_weight),
+        own_(own),
         replay_(scheme, trace) {}
 
   FlakyCheck run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t n = test_.assertions.size();
     FlakyCheck block{count, std::vector<std::uint64_t>(n, 0), std::vector<std::uint64_t>(n, 0), 0};
-    const bool per_point = test_.model.kind == ModelKind::poisson_bytes;
     const std::size_t sites = test_.sites.size();
     SiteValues v{std::vector<double>(sites), std::vector<double>(sites), std::vector<double>(sites), 0};
     StreamKey key = first;
@@ -517,15 +532,10 @@ class FlakyReplications {
       std::fill(v.samples.begin(), v.samples.end(), 0.0);
       std::fill(v.count.begin(), v.count.end(), 0.0);
       v.total = 0;
-      for (const Observation& o : replay_.observations()) {
-        const double samples = per_point ? o.samples : 1.0;
-        const double bytes = bytes_weight_[o.event] * samples;
-        v.total += bytes;
-        const std::uint32_t s = slot_[trace_.stack[o.event]];
-        if (s == kNoSite) continue;
-        v.bytes[s] += bytes;
-        v.samples[s] += samples;
-        v.count[s] += count_weight_[o.event] * samples;
+      if (test_.model) {
+        model_values(v);
+      } else {
+        own_values(v);
       }
       bool any = false;
       for (std::size_t k = 0; k < test_.assertions.size(); ++k) {
@@ -541,13 +551,81 @@ class FlakyReplications {
   }
 
  private:
+  // The model's estimates: each sample weighs what the model says (flaky_weight).
+  void model_values(SiteValues& v) const {
+    const bool per_point = test_.model->kind == ModelKind::poisson_bytes;
+    for (const Observation& o : replay_.observations()) {
+      const double samples = per_point ? o.samples : 1.0;
+      const double bytes = bytes_weight_[o.event] * samples;
+      v.total += bytes;
+      const std::uint32_t s = slot_[trace_.stack[o.event]];
+      if (s == kNoSite) continue;
+      v.bytes[s] += bytes;
+      v.samples[s] += samples;
+      v.count[s] += count_weight_[o.event] * samples;
+    }
+  }
+
+  // The scheme's own estimates per site (a possibly non-linear estimator finalized per
+  // group, Scheme::finalize); the stacks outside the sites are one more group, in the
+  // total only. Samples are the sample points.
+  void own_values(SiteValues& v) {
+    const std::size_t sites = test_.sites.size();
+    const std::vector<Observation>& observations = replay_.observations();
+    const auto group_of = [&](std::size_t o) -> std::size_t {
+      const std::uint32_t s = slot_[trace_.stack[observations[o].event]];
+      return s == kNoSite ? sites : s;
+    };
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const std::size_t s = group_of(o);
+      if (s < sites) v.samples[s] += observations[o].samples;
+    }
+    if (own_.bytes) {
+      replay_.group_estimates(*own_.bytes, sites + 1, group_of, estimates_);
+      std::copy(estimates_.begin(), estimates_.begin() + static_cast<std::ptrdiff_t>(sites), v.bytes.begin());
+      for (const double e : estimates_) v.total += e;
+    }
+    if (own_.count) {
+      replay_.group_estimates(*own_.count, sites, group_of, estimates_);
+      std::copy(estimates_.begin(), estimates_.end(), v.count.begin());
+    }
+  }
+
   const FlakyTest& test_;
   const Trace& trace_;
   const std::vector<std::uint32_t>& slot_;
   const std::vector<double>& bytes_weight_;
   const std::vector<double>& count_weight_;
+  const OwnEstimators& own_;
   SchemeReplay replay_;
+  std::vector<double> estimates_;
 };
+
+// The first estimator of `scheme` named `name`, if any.
+std::optional<std::size_t> estimator_named(const Scheme& scheme, const std::string& name) {
+  const std::vector<EstimatorSpec>& specs = scheme.estimators();
+  for (std::size_t e = 0; e < specs.size(); ++e) {
+    if (specs[e].name == name) return e;
+  }
+  return std::nullopt;
+}
+
+// Without a model: the scheme's bytes and count estimators, each required by the
+// assertions that read it.
+OwnEstimators own_estimators(const FlakyTest& test, const Scheme& scheme) {
+  OwnEstimators own{estimator_named(scheme, "bytes"), estimator_named(scheme, "count")};
+  for (const FlakyAssertion& a : test.assertions) {
+    const bool reads_count = a.kind == Kind::within && a.value == FlakyValue::count;
+    const bool reads_bytes = (a.kind == Kind::within && a.value == FlakyValue::bytes) || a.kind == Kind::share_within ||
+                             a.kind == Kind::above || a.kind == Kind::top;
+    const char* missing = reads_count && !own.count ? "count" : reads_bytes && !own.bytes ? "bytes" : nullptr;
+    if (missing != nullptr) {
+      throw InputError(a.path + ": scheme \"" + test.scheme + "\" has no sampling model and no \"" + missing +
+                       "\" estimator to measure this assertion by (allocsim schemes " + test.scheme + ")");
+    }
+  }
+  return own;
+}
 
 }  // namespace
 
@@ -567,15 +645,23 @@ FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace&
   if (replications < 1) throw InputError("--check must be >= 1");
   std::vector<std::uint32_t> slot(trace.stack_count, kNoSite);
   for (std::uint32_t s = 0; s < test.sites.size(); ++s) slot.at(test.sites[s].stack) = s;
-  std::vector<double> bytes_weight(trace.size()), count_weight(trace.size());
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto size = static_cast<double>(scheme.allocated_size(trace, i));
-    bytes_weight[i] = flaky_weight(test.model, FlakyValue::bytes, size);
-    count_weight[i] = flaky_weight(test.model, FlakyValue::count, size);
+  std::vector<double> bytes_weight, count_weight;
+  OwnEstimators own;
+  if (test.model) {
+    bytes_weight.resize(trace.size());
+    count_weight.resize(trace.size());
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      const auto size = static_cast<double>(scheme.allocated_size(trace, i));
+      bytes_weight[i] = flaky_weight(*test.model, FlakyValue::bytes, size);
+      count_weight[i] = flaky_weight(*test.model, FlakyValue::count, size);
+    }
+  } else {
+    own = own_estimators(test, scheme);
   }
   const ReplicationRange range{{seed, kFlakyStream, 0}, replications};
   return run_replications<FlakyCheck>(
-      range, [&] { return std::make_unique<FlakyReplications>(test, scheme, trace, slot, bytes_weight, count_weight); },
+      range,
+      [&] { return std::make_unique<FlakyReplications>(test, scheme, trace, slot, bytes_weight, count_weight, own); },
       {threads, {}, {}});
 }
 
@@ -588,12 +674,33 @@ void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check) {
     }
     if (rates.assertions[k].false_failure) continue;
     rates.assertions[k].false_failure = static_cast<double>(check.failures[k]) / r;
+    rates.assertions[k].upper_95 = measured_upper_95(check.failures[k], check.replications);
     rates.assertions[k].method = "by the engine, " + std::to_string(check.replications) + " replications";
   }
   if (std::isnan(rates.whole)) {
     rates.whole = static_cast<double>(check.any_failure) / r;
+    rates.whole_upper_95 = measured_upper_95(check.any_failure, check.replications);
     rates.whole_method = "by the engine, " + std::to_string(check.replications) + " replications";
   }
+}
+
+std::optional<double> measured_upper_95(std::uint64_t failures, std::uint64_t replications) {
+  return clopper_pearson(failures, replications, 0.10).upper;  // the two-sided 90% interval's upper end
+}
+
+std::string model_text(const FlakyTest& test) {
+  if (test.model) return model_description(*test.model);
+  return "no sampling model: the scheme's own sampler and estimators, measured by the engine";
+}
+
+std::string rate_text(const FlakyTest& test) {
+  return test.rate > 0 ? bytes_exact(test.rate) : "its params (no mean interval)";
+}
+
+std::string no_model_note(const FlakyTest& test) {
+  if (test.model) return "";
+  return "no tightest band and no inverse answer: " + test.scheme +
+         " has no sampling model (allocsim schemes: family none), and both need the exact distribution";
 }
 
 bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double f) {
@@ -622,8 +729,8 @@ std::string flaky_measured_text(std::uint64_t failures, std::uint64_t replicatio
 }
 
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check) {
-  std::string text = test.scheme + " at rate " + bytes_exact(test.rate) + " (" + model_description(test.model) + "); " +
-                     std::to_string(test.sites.size()) + " sites\n";
+  std::string text = test.scheme + (test.rate > 0 ? " at rate " : " at ") + rate_text(test) + " (" + model_text(test) +
+                     "); " + std::to_string(test.sites.size()) + " sites\n";
   char line[640];
   const bool biased = std::any_of(test.assertions.begin(), test.assertions.end(),
                                   [](const FlakyAssertion& a) { return a.bias.has_value(); });
@@ -655,7 +762,10 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
                                      " (the computed rate is a union bound: at most it)") +
             "\n";
   }
-  text += "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n";
+  text += test.model
+              ? "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n"
+              : "P(fail): the fraction of the engine's replications of the scheme's sampler that fail the "
+                "assertion (no model to compute it from)\n";
   if (biased) {
     text += "power: P(the assertion fails) when the profiler reports (1 + bias) times the site's values "
             "(a value bias leaves presence as it is)\n";
@@ -668,6 +778,7 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
             amount(v, r.tightest->lower) + ", " + amount(v, r.tightest->upper) + "] (its own rate " +
             format("%.3g", r.tightest_rate) + ")\n";
   }
+  if (!test.model) text += no_model_note(test) + "\n";
   return text;
 }
 
@@ -679,6 +790,7 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
                                 {"path", test.assertions[k].path},
                                 {"false_failure", r.false_failure ? nlohmann::ordered_json(*r.false_failure) : nullptr},
                                 {"method", r.method}};
+    if (r.upper_95) item["upper_95"] = *r.upper_95;
     if (test.assertions[k].bias) {
       item["bias"] = *test.assertions[k].bias;
       item["power"] = r.power ? nlohmann::ordered_json(*r.power) : nullptr;
@@ -701,11 +813,13 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
   }
   nlohmann::ordered_json out{{"scheme", test.scheme},
                              {"rate_bytes", test.rate},
-                             {"model", model_description(test.model)},
+                             {"model", model_text(test)},
                              {"assertions", assertions},
                              {"whole_false_failure", rates.whole},
                              {"whole_method", rates.whole_method},
                              {"independent", rates.independent}};
+  if (rates.whole_upper_95) out["whole_upper_95"] = *rates.whole_upper_95;
+  if (!test.model) out["unavailable"] = no_model_note(test);
   if (check) {
     out["check"] = {
         {"replications", check->replications},
@@ -891,10 +1005,14 @@ std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std:
     }
     return "";
   };
+  // A measured rate states its one-sided 95% upper bound beside it.
+  const auto bound = [](const std::optional<double>& upper) {
+    return upper ? "; <= " + format("%.3g", *upper) + " at 95% confidence, Clopper-Pearson" : std::string();
+  };
   std::string text = comment + "Generated by: " + command + "\n" + comment + "Model: " + test.scheme + " at " +
-                     bytes_exact(test.rate) + " (" + model_description(test.model) + ")\n" + comment +
+                     rate_text(test) + " (" + model_text(test) + ")\n" + comment +
                      "Whole test false-failure rate: " + format("%.3g", rates.whole) + " (" + rates.whole_method +
-                     ")\n";
+                     bound(rates.whole_upper_95) + ")\n";
   std::string indent = "  ";
   if (cpp) text += "TEST(Profiler, Sites) {\n";
   if (py) {
@@ -909,7 +1027,8 @@ std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std:
     const FlakyAssertion& a = test.assertions[k];
     const std::string rate =
         rates.assertions[k].false_failure ? format("%.3g", *rates.assertions[k].false_failure) : "?";
-    text += indent + comment + a.text + ": false-failure rate " + rate + " (" + rates.assertions[k].method + ")\n";
+    text += indent + comment + a.text + ": false-failure rate " + rate + " (" + rates.assertions[k].method +
+            bound(rates.assertions[k].upper_95) + ")\n";
     const std::string c = condition(a);
     if (cpp) text += indent + "EXPECT_TRUE(" + c + ");\n";
     if (py) text += indent + "assert " + c + "\n";

@@ -29,6 +29,13 @@
 // distribution would take more atoms than the atom limit, the rate comes from the
 // engine (labelled). The whole test: 1 - prod(1 - f_i) when the assertions read
 // disjoint sets of sites (independent: exact), else the union bound sum f_i.
+//
+// A scheme without a sampling model (SchemeDescriptor::family none: heapprofd before
+// Android 12, JFR's and dd-trace-rb's adaptive samplers, .NET's tick, ...) has no exact
+// distribution: every rate, and every power, comes from the engine (labelled, with its
+// one-sided 95% Clopper-Pearson upper bound), the values being the scheme's own
+// "bytes" and "count" estimators and its sample points; the tightest band and the
+// inverse answer need a model and are stated as unavailable.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -63,9 +70,9 @@ struct FlakyAssertion {
 };
 
 struct FlakyTest {
-  SamplingModel model;
+  std::optional<SamplingModel> model;  // empty: the scheme has none (every rate by the engine)
   std::string scheme;
-  double rate = 0;
+  double rate = 0;  // T; 0 for a scheme without a mean interval (its "params" set it)
   std::vector<MarginSite> sites;
   std::vector<FlakyAssertion> assertions;
   // The rate the tightest band of each bytes, count or samples assertion is given at
@@ -109,6 +116,9 @@ struct FlakyRate {
   // band's own rate.
   std::optional<Band> tightest{};
   double tightest_rate = NAN;
+  // A rate measured by the engine: the one-sided 95% Clopper-Pearson upper bound on it
+  // (fill_rates_from_check), for the emitted test's comment.
+  std::optional<double> upper_95{};
 };
 
 struct FlakyRates {
@@ -116,6 +126,7 @@ struct FlakyRates {
   double whole = 0;
   bool independent = true;  // the assertions read disjoint sites: the product is exact
   std::string whole_method;
+  std::optional<double> whole_upper_95;  // the whole test's rate measured by the engine: its 95% upper bound
 };
 
 // Products an exact distribution may take before the engine is used instead.
@@ -127,7 +138,9 @@ void combine_whole(const FlakyTest& test, FlakyRates& rates);
 
 // The engine's count of failures: the scheme's sampler replays `trace` (whose stacks
 // are the sites' `stack`), replications [0, R) of seed `seed`; deterministic for any
-// thread count.
+// thread count. The values are the model's estimates (weight per sample), or without
+// a model the scheme's own "bytes" and "count" estimators (InputError naming the
+// assertion when it reads one the scheme lacks) and its sample points.
 struct FlakyCheck {
   std::uint64_t replications = 0;
   std::vector<std::uint64_t> failures;    // per assertion
@@ -138,8 +151,19 @@ struct FlakyCheck {
 FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
                        std::uint64_t seed, unsigned threads);
 
-// Assertions whose rate has no exact distribution take the engine's measured rate (and power).
+// Assertions whose rate has no exact distribution take the engine's measured rate (and
+// power), each with its one-sided 95% upper bound: Clopper-Pearson, the upper end of the
+// two-sided 90% interval (count_change.h clopper_pearson).
 void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
+std::optional<double> measured_upper_95(std::uint64_t failures, std::uint64_t replications);
+
+// The model in words, or what stands for it without one; the interval the test samples
+// at ("512 KiB", or "the scheme's params" for a scheme without a mean interval).
+std::string model_text(const FlakyTest& test);
+std::string rate_text(const FlakyTest& test);
+// Without a model: the one line saying what is not available (the tightest band and
+// the inverse answer); empty with one.
+std::string no_model_note(const FlakyTest& test);
 
 // Whether a measured failure count exceeds the computed rate f: more than 5 standard
 // errors (sqrt(f (1 - f) / R)) above f AND P(Binomial(R, f) >= measured) below

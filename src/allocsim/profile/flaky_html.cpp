@@ -70,7 +70,9 @@ void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& r
     }
     page.close();
   } else {
-    page.element("p", "No inverse answer: some assertion's rate comes from the engine, not an exact distribution.");
+    page.element("p", test.model ? "No inverse answer: some assertion's rate comes from the engine, not an exact "
+                                   "distribution."
+                                 : "N" + no_model_note(test).substr(1) + ".");
   }
   if (check) {
     page.element("p", "Measured by the engine: " + std::to_string(check->replications) +
@@ -122,9 +124,10 @@ void model_section(HtmlWriter& page, const FlakyTest& test) {
   page.open("p", {{"class", "headline"}});
   page.text("Scheme ");
   page.element("span", test.scheme, {{"class", "big"}});
-  page.text(" at rate " + bytes_exact(test.rate) + " (mean bytes between samples).");
+  page.text(test.rate > 0 ? " at rate " + rate_text(test) + " (mean bytes between samples)."
+                          : " at " + rate_text(test) + ".");
   page.close();
-  page.element("p", "Sampling model: " + model_description(test.model) + ".");
+  page.element("p", "Sampling model: " + model_text(test) + ".");
   page.close();
   page.open("table");
   page.open("tr");
