@@ -59,6 +59,13 @@ Built build(const std::string& text, std::uint64_t startup = 0) {
 
 double se(double f, std::uint64_t r) { return std::sqrt(f * (1 - f) / static_cast<double>(r)); }
 
+// A multiplier as the answer prints it ("2.3").
+std::string format_multiplier(double m) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", m);
+  return text;
+}
+
 // Every assertion's and the whole test's measured rate within 5 SE of the computed one.
 void expect_engine_agrees(const Built& b, std::uint64_t replications, std::uint64_t seed) {
   const FlakyRates rates = flaky_rates(b.test);
@@ -116,14 +123,14 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   expect_engine_agrees(shipped, 10000, 7);
 }
 
-// gperftools' sampling_test.cc with its count and band multiplied by m.
-std::string sampling_test_times(double m) {
-  const double mib = 1 << 20;
+// gperftools' sampling_test.cc with n allocations and its band times n / 8000.
+std::string sampling_test_with(double n) {
+  const double mib = 1 << 20, m = n / 8000;
   char text[400];
   std::snprintf(text, sizeof text, R"({"scheme": "gperftools", "rate": 524288,
     "sites": [{"name": "big", "allocations": [{"size": 10000, "count": %.0f}]}],
-    "assertions": [{"site": "big", "bytes": [%.0f, %.0f]}]})",
-                8000 * m, 50 * mib * m, 110 * mib * m);
+    "assertions": [{"site": "big", "bytes": [%.17g, %.17g]}]})",
+                n, 50 * mib * m, 110 * mib * m);
   return text;
 }
 
@@ -139,7 +146,7 @@ TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
                             kGperftoolsStartupCounter);
   EXPECT_TRUE(small.test.sites[0].sizes.empty());
   EXPECT_TRUE(small.test.sites[0].certain.empty());
-  for (const double m : {2.0, 3.0, 16.0}) {
+  for (const double m : {2.0, 2.5, 3.0, 16.0}) {  // 2.5: a third run cut short, the window ends before it
     const FlakyTest scaled = scaled_test(small.test, m);
     const std::string fresh_text = R"({"scheme": "gperftools", "rate": 524288,
       "sites": [{"name": "s", "allocations": [{"size": 10000, "count": )" +
@@ -152,24 +159,35 @@ TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
   }
 }
 
-// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window):
-// the exact rate of the test built afresh at the answered multiplier m (8000 m
-// allocations, band times m) reaches 1e-6, and at m - 1 it does not.
+// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window): the
+// smallest whole number of allocations N (multiplier N / 8000). The exact rate of the
+// test built afresh with N allocations (band times N / 8000, the window taken from it)
+// reaches 1e-6, and with N - 1 it does not.
 TEST(Flaky, AnsweredMultiplierReachesTheTargetWithTheWindowTakenAgain) {
   const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
   const FlakyAnswer answer = inverse_answer(shipped.test, 1e-6, [&](double) { return shipped.test; });
   ASSERT_TRUE(answer.multiplier);
-  const double m = *answer.multiplier;
-  const auto exact_at = [](double times) {
-    const Built b = build(sampling_test_times(times), kGperftoolsStartupCounter);
+  const double n = *answer.multiplier * 8000;
+  EXPECT_EQ(n, std::round(n));  // a whole number of allocations
+  const auto exact_with = [](double allocations) {
+    const Built b = build(sampling_test_with(allocations), kGperftoolsStartupCounter);
     return *flaky_rates(b.test).assertions[0].false_failure;
   };
-  const double at_m = exact_at(m), below = exact_at(m - 1);
-  std::printf("gperftools sampling_test: multiplier %.0f, rate %.3g (at %.0f: %.3g)\n", m, at_m, m - 1, below);
-  EXPECT_LE(at_m, 1e-6);
+  const double at_n = exact_with(n), below = exact_with(n - 1);
+  std::printf("gperftools sampling_test: %.0f allocations (%.4gx), rate %.3g (at %.0f: %.3g)\n", n, *answer.multiplier,
+              at_n, n - 1, below);
+  EXPECT_LE(at_n, 1e-6);
   EXPECT_GT(below, 1e-6);
-  EXPECT_NEAR(answer.rate_at_multiplier, at_m, 1e-9 * at_m);
-  EXPECT_GT(m, 1);
+  EXPECT_NEAR(answer.rate_at_multiplier, at_n, 1e-9 * at_n);
+  // Between the whole multiples 2 (1.3e-6: not enough) and 3, which the answer in whole
+  // multiples rounded up to.
+  EXPECT_GT(n, 16000);
+  EXPECT_LT(n, 24000);
+  EXPECT_NE(answer_text(shipped.test, answer)
+                .find("run big >= " + std::to_string(static_cast<long>(n)) + " times (" +
+                      format_multiplier(*answer.multiplier) + "x its 8000 allocations;"),
+            std::string::npos)
+      << answer_text(shipped.test, answer);
 }
 
 // scylladb/seastar PR #3580: a test that both of two sites appear, each with N expected
@@ -213,9 +231,10 @@ TEST(Flaky, KSigmaBandIsThePoissonTails) {
 }
 
 // The inverse questions on seastar's test: both sites present fails with
-// 1 - (1 - e^-N)^2, N = 16384 B / T. At T = 4 KiB a multiplier m gives N = 4 m: m = 3
-// fails 1.2e-5 of runs, m = 4 2.3e-7, so 4 is the smallest to reach 1e-6; the largest
-// interval is T* = 16384 / N* with N* = -ln(1 - sqrt(1 - 1e-6)) (1129.25 B).
+// 1 - (1 - e^-N)^2, N = 64 n / T for n allocations of 64 B per site. At T = 4 KiB the
+// target 1e-6 needs N >= N* = -ln(1 - sqrt(1 - 1e-6)) = 14.509, so n = ceil(64 N*) = 929
+// allocations per site (3.629x the 256: 9.94e-7; 928 give 1.008e-6); the largest
+// interval is T* = 16384 / N* (1129.25 B).
 TEST(Flaky, InverseAnswersMatchTheClosedForm) {
   const auto text = [](double rate) {
     return R"({"scheme": "poisson", "rate": )" + std::to_string(rate) + R"(, "sites": [
@@ -226,14 +245,22 @@ TEST(Flaky, InverseAnswersMatchTheClosedForm) {
   const Built b = build(text(4096));
   const FlakyAnswer answer = inverse_answer(b.test, 1e-6, [&](double rate) { return build(text(rate)).test; });
   ASSERT_TRUE(answer.multiplier);
-  EXPECT_EQ(*answer.multiplier, 4);
-  const double best = 16384 / -std::log(1 - std::sqrt(1 - 1e-6));
+  const double needed = -std::log(1 - std::sqrt(1 - 1e-6)), n = std::ceil(64 * needed);
+  EXPECT_EQ(n, 929);
+  EXPECT_DOUBLE_EQ(*answer.multiplier, n / 256);
+  const auto closed = [](double allocations) { return 1 - std::pow(1 - std::exp(-allocations / 64), 2); };
+  EXPECT_LE(closed(n), 1e-6);
+  EXPECT_GT(closed(n - 1), 1e-6);
+  EXPECT_NEAR(answer.rate_at_multiplier, closed(n), 1e-9 * closed(n));
+  const double best = 16384 / needed;
   ASSERT_TRUE(answer.rate);
   EXPECT_LE(*answer.rate, best);
   EXPECT_GT(*answer.rate, best - 2);
   EXPECT_LE(answer.rate_at_rate, 1e-6);
-  EXPECT_NE(answer_text(b.test, answer).find("run each site >= 4 times its allocations (a 1024, b 1024"),
-            std::string::npos);
+  EXPECT_NE(
+      answer_text(b.test, answer).find("run each site 3.629x its allocations: a >= 929 times, b >= 929 times (bands"),
+      std::string::npos)
+      << answer_text(b.test, answer);
 }
 
 // One assertion of each kind, rates near 1e-2 (traces/profiles/flaky-example.json, Go).

@@ -155,8 +155,15 @@ int run_flaky(const FlakyOptions& o) {
   std::string json = profile::flaky_json(test, rates, shown);
   if (answer) {
     nlohmann::ordered_json value = nlohmann::ordered_json::parse(json);
+    nlohmann::ordered_json allocations = nullptr;  // per site, at the multiplier
+    if (answer->multiplier) {
+      allocations = nlohmann::ordered_json::object();
+      const std::vector<double> counts = profile::allocations_at(test, *answer->multiplier);
+      for (std::size_t i = 0; i < counts.size(); ++i) allocations[test.sites[i].name] = counts[i];
+    }
     value["inverse"] = {{"target", answer->target},
                         {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
+                        {"allocations", allocations},
                         {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
                         {"text", profile::answer_text(test, *answer)}};
     json = json_text(value, 2) + "\n";

@@ -842,7 +842,10 @@ FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
   }
   if (window) {
     result.sites_before_start = result.sites;
-    for (double& objects : result.allocations) objects *= multiplier;
+    for (std::size_t i = 0; i < result.sites.size(); ++i) {
+      result.allocations[i] = 0;
+      for (const auto& [size, objects] : result.sites[i].sizes) result.allocations[i] += static_cast<double>(objects);
+    }
     const auto runs = static_cast<std::uint64_t>(std::max(1.0, std::ceil(multiplier)));
     const UnsampledStart start = unsampled_start(*test.start_trace, *test.start_scheme, test.startup_bytes, runs);
     for (MarginSite& site : result.sites) take_out_start(site, start);
@@ -869,8 +872,9 @@ std::optional<double> whole_rate(const FlakyTest& test) {
 }
 
 // Search x from `start` by `step` (x times step each time) for at most `steps` steps to
-// the first x with rate <= target, then bisect (geometrically) between it and the
-// previous one; `integer` rounds candidates (down for intervals, up for multipliers).
+// the first x with rate <= target, then bisect between it and the previous one, at
+// geometric midpoints rounded to whole numbers, until they are 1 apart (64 halvings
+// cover any double's range).
 std::optional<std::pair<double, double>> search(const std::function<std::optional<double>(double)>& rate, double start,
                                                 double step, int steps, double target) {
   double previous = start, x = start;
@@ -886,7 +890,7 @@ std::optional<std::pair<double, double>> search(const std::function<std::optiona
   }
   if (*r > target) return std::nullopt;
   double good = x, bad = previous, good_rate = *r;
-  for (int i = 0; i < 30 && std::abs(good - bad) > 1; ++i) {
+  for (int i = 0; i < 64 && std::abs(good - bad) > 1; ++i) {
     const double middle = std::round(std::sqrt(good * bad));
     if (middle == good || middle == bad) break;
     const std::optional<double> m = rate(middle);
@@ -906,8 +910,15 @@ std::optional<std::pair<double, double>> search(const std::function<std::optiona
 FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate) {
   FlakyAnswer answer;
   answer.target = target;
-  const auto by_multiplier = search([&](double m) { return whole_rate(scaled_test(test, m)); }, 1, 2, 20, target);
-  if (by_multiplier) std::tie(answer.multiplier, answer.rate_at_multiplier) = *by_multiplier;
+  // The multiplier in whole allocations N of the site with the most (N0).
+  double most = 1;
+  for (std::size_t i = 0; i < test.sites.size(); ++i) most = std::max(most, site_allocations(test, i));
+  const auto by_multiplier =
+      search([&](double n) { return whole_rate(scaled_test(test, n / most)); }, most, 2, 20, target);
+  if (by_multiplier) {
+    answer.multiplier = by_multiplier->first / most;
+    answer.rate_at_multiplier = by_multiplier->second;
+  }
   const auto by_rate = search(
       [&](double t) -> std::optional<double> {
         try {
@@ -921,21 +932,40 @@ FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::func
   return answer;
 }
 
+double site_allocations(const FlakyTest& test, std::size_t site) {
+  if (site < test.allocations.size()) return test.allocations[site];
+  double objects = 0;
+  for (const auto& [size, count] : test.sites[site].sizes) objects += static_cast<double>(count);
+  return objects;
+}
+
+std::vector<double> allocations_at(const FlakyTest& test, double multiplier) {
+  const FlakyTest scaled = scaled_test(test, multiplier);
+  std::vector<double> allocations;
+  for (std::size_t i = 0; i < scaled.sites.size(); ++i) allocations.push_back(site_allocations(scaled, i));
+  return allocations;
+}
+
+std::string workload_text(const FlakyTest& test, double multiplier, const std::string& details) {
+  const std::vector<double> allocations = allocations_at(test, multiplier);
+  const std::string times = format("%.4g", multiplier) + "x its ";
+  if (test.sites.size() == 1) {
+    return "run " + test.sites[0].name + " >= " + format("%.0f", allocations[0]) + " times (" + times +
+           format("%.0f", site_allocations(test, 0)) + " allocations; " + details + ")";
+  }
+  std::string text = "run each site " + times + "allocations: ";
+  for (std::size_t i = 0; i < test.sites.size(); ++i) {
+    text += (i ? ", " : "") + test.sites[i].name + " >= " + format("%.0f", allocations[i]) + " times";
+  }
+  return text + " (" + details + ")";
+}
+
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer) {
   std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) + ": ";
   bool reached_all = true;
   if (answer.multiplier) {
-    std::string sites;
-    for (std::size_t i = 0; i < test.sites.size(); ++i) {
-      const MarginSite& site = test.sites[i];
-      double objects = 0;
-      for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
-      if (i < test.allocations.size()) objects = test.allocations[i];
-      if (!sites.empty()) sites += ", ";
-      sites += site.name + " " + format("%.0f", std::ceil(static_cast<double>(objects) * *answer.multiplier));
-    }
-    text += "run each site >= " + format("%.0f", *answer.multiplier) + " times its allocations (" + sites +
-            " allocations; bands scaled alike; rate " + format("%.3g", answer.rate_at_multiplier) + ")";
+    text += workload_text(test, *answer.multiplier,
+                          "bands scaled alike; rate " + format("%.3g", answer.rate_at_multiplier));
   } else {
     text += "no workload multiplier up to 2^20 reaches it";
     reached_all = false;

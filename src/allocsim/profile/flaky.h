@@ -172,23 +172,35 @@ std::string no_model_note(const FlakyTest& test);
 bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double false_failure);
 
 // The inverse questions: the smallest workload multiplier m (every site's allocations
-// times m, bands of bytes, samples and count times m: the same relative band) and the
-// largest sampling interval at most the test's that bring the whole test's rate to at
-// most `target`. A multiplied workload is the workload run m times over (m an integer):
-// an unseen start is taken again from it (the window is fixed in bytes, so a larger
-// workload hides a smaller fraction). Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
-// down to 1 byte) to the first that reaches it, then bisection between that one and the
-// one before (the rate need not be monotone: an absence fails more often with more
-// samples; the answer is then the first reached on that path, or none). `at_rate` gives
-// the test at another interval (the scheme's pass-through and start windows depend on it).
+// times m, each size's count rounded to a whole allocation; bands of bytes, samples and
+// count times m: the same relative band) and the largest sampling interval at most the
+// test's that bring the whole test's rate to at most `target`. The multiplier's
+// resolution is one allocation of the site with the most (m = N / N0, N whole): the
+// answer is the smallest such N, not the next whole multiple. A multiplied workload is
+// the workload run m times over (its last run a prefix of the trace when m is not
+// whole: the site list's round-robin trace runs its sites evenly): an unseen start is
+// taken again from ceil(m) runs (the window is fixed in bytes, so a larger workload
+// hides a smaller fraction). Each is searched by doubling (N = N0, 2 N0, ... up to
+// 2^20 N0; T, T/2, ... down to 1 byte) to the first that reaches it, then bisection in
+// whole allocations (whole bytes) between that one and the one before (the rate need
+// not be monotone: an absence fails more often with more samples; the answer is then
+// the first reached on that path, or none). `at_rate` gives the test at another
+// interval (the scheme's pass-through and start windows depend on it).
 struct FlakyAnswer {
   double target = 1e-6;
-  std::optional<double> multiplier;  // allocations per site times this
+  std::optional<double> multiplier;  // allocations per site times this (N / N0)
   std::optional<double> rate;        // bytes
   double rate_at_multiplier = NAN, rate_at_rate = NAN;
 };
 FlakyTest scaled_test(const FlakyTest& test, double multiplier);
 FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
+// Site i's allocations (before an unseen start took any out), and every site's at `multiplier`.
+double site_allocations(const FlakyTest& test, std::size_t site);
+std::vector<double> allocations_at(const FlakyTest& test, double multiplier);
+// The workload at `multiplier`, with its units and `details` in its parentheses: "run
+// big >= 18400 times (2.3x its 8000 allocations; DETAILS)", or for several sites "run
+// each site 2.3x its allocations: a >= 1024 times, b >= 512 times (DETAILS)".
+std::string workload_text(const FlakyTest& test, double multiplier, const std::string& details);
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
 
 // The assertions as code a suite can paste: "gtest" (GoogleTest), "pytest" or "go"

@@ -27,13 +27,6 @@ std::string one_in(double rate) {
 
 void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
 
-double site_allocations(const FlakyTest& test, std::size_t i) {
-  if (i < test.allocations.size()) return test.allocations[i];
-  double objects = 0;
-  for (const auto& [size, count] : test.sites[i].sizes) objects += static_cast<double>(count);
-  return objects;
-}
-
 void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& rates,
                     const std::optional<FlakyCheck>& check, const std::optional<FlakyAnswer>& answer) {
   page.element("h2", "The answer");
@@ -48,17 +41,10 @@ void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& r
     page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target):");
     page.open("ul");
     if (answer->multiplier) {
-      std::string sites;
-      for (std::size_t i = 0; i < test.sites.size(); ++i) {
-        if (!sites.empty()) sites += ", ";
-        sites += test.sites[i].name + " " + number(std::ceil(site_allocations(test, i) * *answer->multiplier), "%.0f") +
-                 " allocations";
-      }
-      page.element("li", "run each site at least " + number(*answer->multiplier, "%.0f") + " times its allocations (" +
-                             sites +
-                             "; bands of bytes, samples and count scaled alike): "
-                             "rate " +
-                             number(answer->rate_at_multiplier, "%.3g") + ";");
+      page.element("li", workload_text(test, *answer->multiplier,
+                                       "bands of bytes, samples and count scaled alike; rate " +
+                                           number(answer->rate_at_multiplier, "%.3g")) +
+                             ";");
     } else {
       page.element("li", "no workload multiplier up to 2^20 reaches it;");
     }
