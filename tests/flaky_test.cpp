@@ -178,7 +178,7 @@ TEST(Flaky, AnsweredMultiplierReachesTheTargetWithTheWindowTakenAgain) {
               at_n, n - 1, below);
   EXPECT_LE(at_n, 1e-6);
   EXPECT_GT(below, 1e-6);
-  EXPECT_NEAR(answer.rate_at_multiplier, at_n, 1e-9 * at_n);
+  EXPECT_NEAR(answer.at_multiplier.rate, at_n, 1e-9 * at_n);
   // Between the whole multiples 2 (1.3e-6: not enough) and 3, which the answer in whole
   // multiples rounded up to.
   EXPECT_GT(n, 16000);
@@ -251,16 +251,55 @@ TEST(Flaky, InverseAnswersMatchTheClosedForm) {
   const auto closed = [](double allocations) { return 1 - std::pow(1 - std::exp(-allocations / 64), 2); };
   EXPECT_LE(closed(n), 1e-6);
   EXPECT_GT(closed(n - 1), 1e-6);
-  EXPECT_NEAR(answer.rate_at_multiplier, closed(n), 1e-9 * closed(n));
+  EXPECT_NEAR(answer.at_multiplier.rate, closed(n), 1e-9 * closed(n));
   const double best = 16384 / needed;
   ASSERT_TRUE(answer.rate);
   EXPECT_LE(*answer.rate, best);
   EXPECT_GT(*answer.rate, best - 2);
-  EXPECT_LE(answer.rate_at_rate, 1e-6);
+  EXPECT_LE(answer.at_rate.rate, 1e-6);
   EXPECT_NE(
       answer_text(b.test, answer).find("run each site 3.629x its allocations: a >= 929 times, b >= 929 times (bands"),
       std::string::npos)
       << answer_text(b.test, answer);
+}
+
+// --power: the smallest workload reaching both 1e-6 and power >= 0.999 against a +50%
+// bias, checked against the binomial tails. Per-allocation sampling at 1 in 100: n
+// allocations give K ~ Binomial(n, 1/100) samples, the band [70, 130] scaled by
+// n / 10000 fails with P(K < lo) + P(K > hi), and a profiler reporting 1.5 K fails it
+// with P(1.5 K < lo) + P(1.5 K > hi). At the answered n both targets hold; at n - 1
+// one does not (the bisection's last step). Without --power the answer is smaller, and
+// its stated power is the tail at its own n.
+TEST(Flaky, PowerTargetAnswerIsTheBinomialTail) {
+  const Built b = build(R"({"scheme": "per-allocation", "rate": 100,
+    "sites": [{"name": "s", "allocations": [{"size": 64, "count": 10000}]}],
+    "assertions": [{"site": "s", "samples": [70, 130], "bias": 0.5}]})");
+  const auto tails = [](double n, double scale) {
+    const boost::math::binomial_distribution<> k(n, 0.01);
+    const double lo = 70 * n / 10000 / scale, hi = 130 * n / 10000 / scale;  // on K's scale
+    return (std::ceil(lo) > 0 ? boost::math::cdf(k, std::ceil(lo) - 1) : 0) +
+           boost::math::cdf(boost::math::complement(k, std::floor(hi)));
+  };
+  const FlakyAnswer plain = inverse_answer(b.test, 1e-6, [&](double) { return b.test; });
+  const FlakyAnswer powered = inverse_answer(
+      b.test, 1e-6, [&](double) { return b.test; }, 0.999);
+  ASSERT_TRUE(plain.multiplier);
+  ASSERT_TRUE(powered.multiplier);
+  const double n_plain = *plain.multiplier * 10000, n = *powered.multiplier * 10000;
+  std::printf("per-allocation 1/100: 1e-6 at n = %.0f (power %.4g), with power >= 0.999 at n = %.0f\n", n_plain,
+              *plain.at_multiplier.power, n);
+  EXPECT_LE(tails(n_plain, 1), 1e-6);
+  EXPECT_GT(tails(n_plain - 1, 1), 1e-6);
+  EXPECT_NEAR(*plain.at_multiplier.power, tails(n_plain, 1.5), 1e-9);
+  EXPECT_LT(*plain.at_multiplier.power, 0.999);  // the rate alone leaves the power short
+  EXPECT_GT(n, n_plain);
+  EXPECT_LE(tails(n, 1), 1e-6);
+  EXPECT_GE(tails(n, 1.5), 0.999);
+  EXPECT_NEAR(*powered.at_multiplier.power, tails(n, 1.5), 1e-9);
+  EXPECT_TRUE(tails(n - 1, 1) > 1e-6 || tails(n - 1, 1.5) < 0.999);
+  EXPECT_NE(answer_text(b.test, powered).find("at power >= 0.999: run s >= " + std::to_string(static_cast<long>(n))),
+            std::string::npos)
+      << answer_text(b.test, powered);
 }
 
 // One assertion of each kind, rates near 1e-2 (traces/profiles/flaky-example.json, Go).
@@ -527,6 +566,34 @@ TEST_F(FlakyCli, EmitsTheAssertionsWithTheirRatesAsCode) {
   const auto go = run_cli("flaky " + test + " --emit go");
   EXPECT_NE(go.output.find("func TestProfilerSites(t *testing.T) {"), std::string::npos) << go.output;
   EXPECT_EQ(run_cli("flaky " + test + " --emit rust").exit_code, 2);
+  // With a bias: each assertion's power beside its rate (docs/margins.md: 0.6165 against -20%).
+  const auto biased =
+      run_cli("flaky " + allocsim::testing::source_dir() + "/traces/profiles/flaky-gperftools-bias.json --emit gtest");
+  ASSERT_EQ(biased.exit_code, 0) << biased.output;
+  EXPECT_NE(biased.output.find("false-failure rate 0.0239 (exact); power against a -20% bias 0.6165 (exact)"),
+            std::string::npos)
+      << biased.output;
+}
+
+// --power: the inverse answer states the power it reaches; without a bias to have power
+// against, --power is refused (exit 2, one line).
+TEST_F(FlakyCli, PowerTargetNeedsABiasAndIsStatedInTheAnswer) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 10000}]}])";
+  const std::string test = file("t.json", R"({"scheme": "per-allocation", "rate": 100, "bias": 0.5, )" + sites +
+                                              R"(, "assertions": [{"site": "s", "samples": [70, 130]}]})");
+  const auto r = run_cli("flaky " + test + " --power 0.999 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  EXPECT_EQ(json["inverse"]["power_target"], 0.999);
+  EXPECT_GE(json["inverse"]["power_at_multiplier"].get<double>(), 0.999);
+  EXPECT_LE(json["inverse"]["false_failure_at_multiplier"].get<double>(), 1e-6);
+  EXPECT_NE(json["inverse"]["text"].get<std::string>().find("against each stated bias"), std::string::npos);
+  const std::string unbiased = file("u.json", R"({"scheme": "per-allocation", "rate": 100, )" + sites +
+                                                  R"(, "assertions": [{"site": "s", "samples": [70, 130]}]})");
+  const auto refused = run_cli("flaky " + unbiased + " --power 0.9", true);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--power"), std::string::npos) << refused.output;
+  EXPECT_EQ(std::count(refused.output.begin(), refused.output.end(), '\n'), 1) << refused.output;
 }
 
 // A scheme without a model (JFR's throttled, adaptive sampler: no rate, no count

@@ -38,6 +38,7 @@ struct FlakyOptions {
   std::string report;  // --report FILE.html
   bool json = false;
   double target = 1e-6;
+  std::optional<double> power;  // --power P: the inverse answer also reaches power >= P
   std::string emit;
 };
 
@@ -121,6 +122,11 @@ int run_flaky(const FlakyOptions& o) {
     if (!a.bias) a.bias = bias;
   }
   root.finish();
+  if (o.power && std::none_of(test.assertions.begin(), test.assertions.end(),
+                              [](const profile::FlakyAssertion& a) { return a.bias && profile::reads_values(a); })) {
+    throw InputError("--power: no assertion of " + o.file +
+                     " states a \"bias\" to have power against (a presence's power is its false-failure rate)");
+  }
 
   profile::FlakyRates rates = profile::flaky_rates(test);
   std::uint64_t replications = o.check;
@@ -139,13 +145,16 @@ int run_flaky(const FlakyOptions& o) {
   // a model, flaky_table and flaky_json say so).
   std::optional<profile::FlakyAnswer> answer;
   if (!needs_engine) {
-    answer = profile::inverse_answer(test, o.target, [&](double rate) {
-      std::unique_ptr<Scheme> made;
-      profile::FlakyTest t = at_rate(rate, made);
-      t.assertions = test.assertions;
-      t.band_target = test.band_target;
-      return t;
-    });
+    answer = profile::inverse_answer(
+        test, o.target,
+        [&](double rate) {
+          std::unique_ptr<Scheme> made;
+          profile::FlakyTest t = at_rate(rate, made);
+          t.assertions = test.assertions;
+          t.band_target = test.band_target;
+          return t;
+        },
+        o.power);
   }
   if (!o.emit.empty()) {
     std::cout << profile::emit_test(test, rates, o.emit, "allocsim flaky " + o.file + " --emit " + o.emit)
@@ -161,11 +170,21 @@ int run_flaky(const FlakyOptions& o) {
       const std::vector<double> counts = profile::allocations_at(test, *answer->multiplier);
       for (std::size_t i = 0; i < counts.size(); ++i) allocations[test.sites[i].name] = counts[i];
     }
-    value["inverse"] = {{"target", answer->target},
-                        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
-                        {"allocations", allocations},
-                        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
-                        {"text", profile::answer_text(test, *answer)}};
+    const auto power_of = [](const profile::Reached& r) {
+      return r.power ? nlohmann::ordered_json(*r.power) : nlohmann::ordered_json(nullptr);
+    };
+    value["inverse"] = {
+        {"target", answer->target},
+        {"power_target", answer->power_target ? nlohmann::ordered_json(*answer->power_target) : nullptr},
+        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
+        {"allocations", allocations},
+        {"false_failure_at_multiplier",
+         answer->multiplier ? nlohmann::ordered_json(answer->at_multiplier.rate) : nullptr},
+        {"power_at_multiplier", power_of(answer->at_multiplier)},
+        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
+        {"false_failure_at_rate", answer->rate ? nlohmann::ordered_json(answer->at_rate.rate) : nullptr},
+        {"power_at_rate", power_of(answer->at_rate)},
+        {"text", profile::answer_text(test, *answer)}};
     json = json_text(value, 2) + "\n";
   }
   if (!o.out.empty()) write_file_atomically(o.out, json);
@@ -225,6 +244,10 @@ void add_flaky_command(CLI::App& app, int& exit_code) {
       ->add_option("--target", o->target,
                    "Whole-test false-failure rate the inverse answer aims at (workload multiplier, interval)")
       ->capture_default_str()
+      ->transform(open_fraction());
+  command
+      ->add_option("--power", o->power,
+                   "The inverse answer also reaches this power against each assertion's stated bias (0 < P < 1)")
       ->transform(open_fraction());
   command->callback([o, &exit_code] {
     handle_interrupts();

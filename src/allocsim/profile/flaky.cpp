@@ -394,7 +394,7 @@ FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
       }
     }
     // A bias of the values leaves which sites are sampled as it is.
-    const bool presence = a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present;
+    const bool presence = !reads_values(a);
     if (a.bias && presence) rate.power = rate.false_failure;
     if (a.bias) {
       rate.power_method = !rate.power ? "by the engine"
@@ -489,7 +489,7 @@ bool fails(const FlakyAssertion& a, const SiteValues& v) {
 // bytes, samples and count times (1 + bias), the profile's total with them.
 SiteValues biased(const FlakyAssertion& a, const SiteValues& v) {
   SiteValues b = v;
-  if (a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present) return b;
+  if (!reads_values(a)) return b;
   const double scale = 1 + *a.bias;
   const std::size_t count = a.kind == Kind::top ? a.sites.size() : 1;
   for (std::size_t j = 0; j < count; ++j) {
@@ -860,75 +860,90 @@ FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
 
 namespace {
 
-// The whole test's exact rate, or nothing where some assertion needs the engine.
-std::optional<double> whole_rate(const FlakyTest& test) {
+// The whole test's exact rate and the least power among its biased assertions
+// (presences aside: a value bias leaves them as they are), or nothing where some
+// rate or power needs the engine.
+std::optional<Reached> reached(const FlakyTest& test) {
   try {
     const FlakyRates rates = flaky_rates(test);
     if (std::isnan(rates.whole)) return std::nullopt;
-    return rates.whole;
+    Reached result{rates.whole, std::nullopt};
+    for (std::size_t k = 0; k < test.assertions.size(); ++k) {
+      const FlakyAssertion& a = test.assertions[k];
+      if (!a.bias || !reads_values(a)) continue;
+      if (!rates.assertions[k].power) return std::nullopt;
+      result.power = std::min(result.power.value_or(1.0), *rates.assertions[k].power);
+    }
+    return result;
   } catch (const InputError&) {
     return std::nullopt;
   }
 }
 
 // Search x from `start` by `step` (x times step each time) for at most `steps` steps to
-// the first x with rate <= target, then bisect between it and the previous one, at
+// the first x that `meets` the targets, then bisect between it and the previous one, at
 // geometric midpoints rounded to whole numbers, until they are 1 apart (64 halvings
 // cover any double's range).
-std::optional<std::pair<double, double>> search(const std::function<std::optional<double>(double)>& rate, double start,
-                                                double step, int steps, double target) {
+std::optional<std::pair<double, Reached>> search(const std::function<std::optional<Reached>(double)>& at, double start,
+                                                 double step, int steps,
+                                                 const std::function<bool(const Reached&)>& meets) {
   double previous = start, x = start;
-  std::optional<double> r = rate(x);
+  std::optional<Reached> r = at(x);
   if (!r) return std::nullopt;
-  if (*r <= target) return std::pair{x, *r};
+  if (meets(*r)) return std::pair{x, *r};
   for (int i = 0; i < steps; ++i) {
     previous = x;
     x *= step;
-    r = rate(x);
+    r = at(x);
     if (!r) return std::nullopt;
-    if (*r <= target) break;
+    if (meets(*r)) break;
   }
-  if (*r > target) return std::nullopt;
-  double good = x, bad = previous, good_rate = *r;
+  if (!meets(*r)) return std::nullopt;
+  double good = x, bad = previous;
+  Reached good_reached = *r;
   for (int i = 0; i < 64 && std::abs(good - bad) > 1; ++i) {
     const double middle = std::round(std::sqrt(good * bad));
     if (middle == good || middle == bad) break;
-    const std::optional<double> m = rate(middle);
+    const std::optional<Reached> m = at(middle);
     if (!m) break;
-    if (*m <= target) {
+    if (meets(*m)) {
       good = middle;
-      good_rate = *m;
+      good_reached = *m;
     } else {
       bad = middle;
     }
   }
-  return std::pair{good, good_rate};
+  return std::pair{good, good_reached};
 }
 
 }  // namespace
 
-FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate) {
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate,
+                           std::optional<double> power_target) {
   FlakyAnswer answer;
   answer.target = target;
+  answer.power_target = power_target;
+  const auto meets = [&](const Reached& r) {
+    return r.rate <= target && (!power_target || (r.power && *r.power >= *power_target));
+  };
   // The multiplier in whole allocations N of the site with the most (N0).
   double most = 1;
   for (std::size_t i = 0; i < test.sites.size(); ++i) most = std::max(most, site_allocations(test, i));
-  const auto by_multiplier =
-      search([&](double n) { return whole_rate(scaled_test(test, n / most)); }, most, 2, 20, target);
+  const auto by_multiplier = search([&](double n) { return reached(scaled_test(test, n / most)); }, most, 2, 20, meets);
   if (by_multiplier) {
     answer.multiplier = by_multiplier->first / most;
-    answer.rate_at_multiplier = by_multiplier->second;
+    answer.at_multiplier = by_multiplier->second;
   }
   const auto by_rate = search(
-      [&](double t) -> std::optional<double> {
+      [&](double t) -> std::optional<Reached> {
         try {
-          return whole_rate(at_rate(std::max(1.0, std::floor(t))));
+          return reached(at_rate(std::max(1.0, std::floor(t))));
         } catch (const InputError&) {
           return std::nullopt;
         }
       },
-      test.rate, 0.5, 40, target);
-  if (by_rate) std::tie(answer.rate, answer.rate_at_rate) = *by_rate;
+      test.rate, 0.5, 40, meets);
+  if (by_rate) std::tie(answer.rate, answer.at_rate) = *by_rate;
   return answer;
 }
 
@@ -960,24 +975,33 @@ std::string workload_text(const FlakyTest& test, double multiplier, const std::s
   return text + " (" + details + ")";
 }
 
+std::string reached_text(const Reached& reached) {
+  return "rate " + format("%.3g", reached.rate) +
+         (reached.power ? "; power >= " + format("%.4g", *reached.power) + " against each stated bias" : "");
+}
+
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer) {
-  std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) + ": ";
+  std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) +
+                     (answer.power_target ? " at power >= " + format("%.3g", *answer.power_target) : "") + ": ";
   bool reached_all = true;
   if (answer.multiplier) {
-    text += workload_text(test, *answer.multiplier,
-                          "bands scaled alike; rate " + format("%.3g", answer.rate_at_multiplier));
+    text += workload_text(test, *answer.multiplier, "bands scaled alike; " + reached_text(answer.at_multiplier));
   } else {
     text += "no workload multiplier up to 2^20 reaches it";
     reached_all = false;
   }
   if (answer.rate) {
-    text +=
-        ", or set the interval <= " + bytes_exact(*answer.rate) + " (rate " + format("%.3g", answer.rate_at_rate) + ")";
+    text += ", or set the interval <= " + bytes_exact(*answer.rate) + " (" + reached_text(answer.at_rate) + ")";
   } else {
     text += "; no interval down to 1 byte reaches it";
     reached_all = false;
   }
-  if (!reached_all) text += " (an absence fails more often with more samples, a presence with fewer)";
+  if (!reached_all) {
+    text += answer.power_target
+                ? " (a biased value that stays inside its band, scaled alike, keeps the power low at any "
+                  "size; an absence fails more often with more samples, a presence with fewer)"
+                : " (an absence fails more often with more samples, a presence with fewer)";
+  }
   return text + "\n";
 }
 
@@ -1058,7 +1082,13 @@ std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std:
     const std::string rate =
         rates.assertions[k].false_failure ? format("%.3g", *rates.assertions[k].false_failure) : "?";
     text += indent + comment + a.text + ": false-failure rate " + rate + " (" + rates.assertions[k].method +
-            bound(rates.assertions[k].upper_95) + ")\n";
+            bound(rates.assertions[k].upper_95) + ")";
+    if (a.bias) {
+      const std::optional<double>& power = rates.assertions[k].power;
+      text += "; power against a " + format("%+.3g%%", 100 * *a.bias) + " bias " +
+              (power ? format("%.4g", *power) : std::string("?")) + " (" + rates.assertions[k].power_method + ")";
+    }
+    text += "\n";
     const std::string c = condition(a);
     if (cpp) text += indent + "EXPECT_TRUE(" + c + ");\n";
     if (py) text += indent + "assert " + c + "\n";

@@ -69,6 +69,13 @@ struct FlakyAssertion {
   std::optional<double> bias;
 };
 
+// Whether a bias of the values changes what `a` reads: not for a presence, an absence or
+// exactly-k present (a value bias leaves which sites are sampled as it is).
+inline bool reads_values(const FlakyAssertion& a) {
+  using Kind = FlakyAssertion::Kind;
+  return a.kind != Kind::present && a.kind != Kind::absent && a.kind != Kind::sites_present;
+}
+
 struct FlakyTest {
   std::optional<SamplingModel> model;  // empty: the scheme has none (every rate by the engine)
   std::string scheme;
@@ -186,14 +193,26 @@ bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double fal
 // not be monotone: an absence fails more often with more samples; the answer is then
 // the first reached on that path, or none). `at_rate` gives the test at another
 // interval (the scheme's pass-through and start windows depend on it).
+//
+// With `power_target` P, each must also bring every biased assertion's power (a
+// presence's aside: a value bias leaves it as it is) to at least P. Either way the
+// answer states the least such power it reaches, against each assertion's own bias.
+struct Reached {
+  double rate = NAN;            // the whole test's false-failure rate
+  std::optional<double> power;  // the least power among the biased assertions; none without one
+};
 struct FlakyAnswer {
   double target = 1e-6;
+  std::optional<double> power_target;
   std::optional<double> multiplier;  // allocations per site times this (N / N0)
   std::optional<double> rate;        // bytes
-  double rate_at_multiplier = NAN, rate_at_rate = NAN;
+  Reached at_multiplier, at_rate;
 };
 FlakyTest scaled_test(const FlakyTest& test, double multiplier);
-FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate,
+                           std::optional<double> power_target = std::nullopt);
+// "rate 2.3e-07; power >= 0.9991 against each stated bias".
+std::string reached_text(const Reached& reached);
 // Site i's allocations (before an unseen start took any out), and every site's at `multiplier`.
 double site_allocations(const FlakyTest& test, std::size_t site);
 std::vector<double> allocations_at(const FlakyTest& test, double multiplier);

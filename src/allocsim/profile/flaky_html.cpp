@@ -38,19 +38,23 @@ void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& r
   page.text(" (" + one_in(rates.whole) + "; " + rates.whole_method + ").");
   page.close();
   if (answer) {
-    page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target):");
+    page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target)" +
+                          (answer->power_target ? " at power at least " + number(*answer->power_target, "%.3g") +
+                                                      " against each stated bias (--power)"
+                                                : std::string()) +
+                          ":");
     page.open("ul");
     if (answer->multiplier) {
-      page.element("li", workload_text(test, *answer->multiplier,
-                                       "bands of bytes, samples and count scaled alike; rate " +
-                                           number(answer->rate_at_multiplier, "%.3g")) +
+      page.element("li", workload_text(
+                             test, *answer->multiplier,
+                             "bands of bytes, samples and count scaled alike; " + reached_text(answer->at_multiplier)) +
                              ";");
     } else {
       page.element("li", "no workload multiplier up to 2^20 reaches it;");
     }
     if (answer->rate) {
       page.element("li", "or set the sampling interval to at most " + bytes_exact(*answer->rate) + " (from " +
-                             bytes_exact(test.rate) + "): rate " + number(answer->rate_at_rate, "%.3g") + ".");
+                             bytes_exact(test.rate) + "): " + reached_text(answer->at_rate) + ".");
     } else {
       page.element("li", "no interval down to 1 byte reaches it (an absence fails more often with more samples).");
     }
