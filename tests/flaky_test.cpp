@@ -47,7 +47,9 @@ Built build(const std::string& text, std::uint64_t startup = 0) {
   nlohmann::json params = document.value("params", nlohmann::json::object());
   params["rate"] = b.test.rate;
   b.scheme = create_scheme(b.test.scheme, params, "test");
-  b.test.model = with_pass_through(model_for_scheme(b.test.scheme, b.test.rate, "test"), *b.scheme);
+  if (find_scheme(b.test.scheme)->family != SamplingFamily::none) {  // else no model: the engine alone
+    b.test.model = with_pass_through(model_for_scheme(b.test.scheme, b.test.rate, "test"), *b.scheme);
+  }
   b.trace = trace_of_site_list(nlohmann::json{{"sites", document["sites"]}}, "test");
   b.test.sites = sites_of_trace(b.trace, *b.scheme, 0);
   apply_startup_window(b.test, b.trace, *b.scheme, startup);
@@ -57,6 +59,13 @@ Built build(const std::string& text, std::uint64_t startup = 0) {
 }
 
 double se(double f, std::uint64_t r) { return std::sqrt(f * (1 - f) / static_cast<double>(r)); }
+
+// A multiplier as the answer prints it ("2.3").
+std::string format_multiplier(double m) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", m);
+  return text;
+}
 
 // Every assertion's and the whole test's measured rate within 5 SE of the computed one.
 void expect_engine_agrees(const Built& b, std::uint64_t replications, std::uint64_t seed) {
@@ -115,14 +124,14 @@ TEST(Flaky, GperftoolsSamplingTestBandAgreesWithTheBinomial) {
   expect_engine_agrees(shipped, 10000, 7);
 }
 
-// gperftools' sampling_test.cc with its count and band multiplied by m.
-std::string sampling_test_times(double m) {
-  const double mib = 1 << 20;
+// gperftools' sampling_test.cc with n allocations and its band times n / 8000.
+std::string sampling_test_with(double n) {
+  const double mib = 1 << 20, m = n / 8000;
   char text[400];
   std::snprintf(text, sizeof text, R"({"scheme": "gperftools", "rate": 524288,
     "sites": [{"name": "big", "allocations": [{"size": 10000, "count": %.0f}]}],
-    "assertions": [{"site": "big", "bytes": [%.0f, %.0f]}]})",
-                8000 * m, 50 * mib * m, 110 * mib * m);
+    "assertions": [{"site": "big", "bytes": [%.17g, %.17g]}]})",
+                n, 50 * mib * m, 110 * mib * m);
   return text;
 }
 
@@ -138,7 +147,7 @@ TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
                             kGperftoolsStartupCounter);
   EXPECT_TRUE(small.test.sites[0].sizes.empty());
   EXPECT_TRUE(small.test.sites[0].certain.empty());
-  for (const double m : {2.0, 3.0, 16.0}) {
+  for (const double m : {2.0, 2.5, 3.0, 16.0}) {  // 2.5: a third run cut short, the window ends before it
     const FlakyTest scaled = scaled_test(small.test, m);
     const std::string fresh_text = R"({"scheme": "gperftools", "rate": 524288,
       "sites": [{"name": "s", "allocations": [{"size": 10000, "count": )" +
@@ -151,24 +160,35 @@ TEST(Flaky, WorkloadMultiplierTakesTheStartWindowAgain) {
   }
 }
 
-// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window):
-// the exact rate of the test built afresh at the answered multiplier m (8000 m
-// allocations, band times m) reaches 1e-6, and at m - 1 it does not.
+// The inverse answer for gperftools' sampling_test as shipped (the 16 MiB window): the
+// smallest whole number of allocations N (multiplier N / 8000). The exact rate of the
+// test built afresh with N allocations (band times N / 8000, the window taken from it)
+// reaches 1e-6, and with N - 1 it does not.
 TEST(Flaky, AnsweredMultiplierReachesTheTargetWithTheWindowTakenAgain) {
   const Built shipped = build(kSamplingTest, kGperftoolsStartupCounter);
   const FlakyAnswer answer = inverse_answer(shipped.test, 1e-6, [&](double) { return shipped.test; });
   ASSERT_TRUE(answer.multiplier);
-  const double m = *answer.multiplier;
-  const auto exact_at = [](double times) {
-    const Built b = build(sampling_test_times(times), kGperftoolsStartupCounter);
+  const double n = *answer.multiplier * 8000;
+  EXPECT_EQ(n, std::round(n));  // a whole number of allocations
+  const auto exact_with = [](double allocations) {
+    const Built b = build(sampling_test_with(allocations), kGperftoolsStartupCounter);
     return *flaky_rates(b.test).assertions[0].false_failure;
   };
-  const double at_m = exact_at(m), below = exact_at(m - 1);
-  std::printf("gperftools sampling_test: multiplier %.0f, rate %.3g (at %.0f: %.3g)\n", m, at_m, m - 1, below);
-  EXPECT_LE(at_m, 1e-6);
+  const double at_n = exact_with(n), below = exact_with(n - 1);
+  std::printf("gperftools sampling_test: %.0f allocations (%.4gx), rate %.3g (at %.0f: %.3g)\n", n, *answer.multiplier,
+              at_n, n - 1, below);
+  EXPECT_LE(at_n, 1e-6);
   EXPECT_GT(below, 1e-6);
-  EXPECT_NEAR(answer.rate_at_multiplier, at_m, 1e-9 * at_m);
-  EXPECT_GT(m, 1);
+  EXPECT_NEAR(answer.at_multiplier.rate, at_n, 1e-9 * at_n);
+  // Between the whole multiples 2 (1.3e-6: not enough) and 3, which the answer in whole
+  // multiples rounded up to.
+  EXPECT_GT(n, 16000);
+  EXPECT_LT(n, 24000);
+  EXPECT_NE(answer_text(shipped.test, answer)
+                .find("run big >= " + std::to_string(static_cast<long>(n)) + " times (" +
+                      format_multiplier(*answer.multiplier) + "x its 8000 allocations;"),
+            std::string::npos)
+      << answer_text(shipped.test, answer);
 }
 
 // scylladb/seastar PR #3580: a test that both of two sites appear, each with N expected
@@ -212,9 +232,10 @@ TEST(Flaky, KSigmaBandIsThePoissonTails) {
 }
 
 // The inverse questions on seastar's test: both sites present fails with
-// 1 - (1 - e^-N)^2, N = 16384 B / T. At T = 4 KiB a multiplier m gives N = 4 m: m = 3
-// fails 1.2e-5 of runs, m = 4 2.3e-7, so 4 is the smallest to reach 1e-6; the largest
-// interval is T* = 16384 / N* with N* = -ln(1 - sqrt(1 - 1e-6)) (1129.25 B).
+// 1 - (1 - e^-N)^2, N = 64 n / T for n allocations of 64 B per site. At T = 4 KiB the
+// target 1e-6 needs N >= N* = -ln(1 - sqrt(1 - 1e-6)) = 14.509, so n = ceil(64 N*) = 929
+// allocations per site (3.629x the 256: 9.94e-7; 928 give 1.008e-6); the largest
+// interval is T* = 16384 / N* (1129.25 B).
 TEST(Flaky, InverseAnswersMatchTheClosedForm) {
   const auto text = [](double rate) {
     return R"({"scheme": "poisson", "rate": )" + std::to_string(rate) + R"(, "sites": [
@@ -225,14 +246,61 @@ TEST(Flaky, InverseAnswersMatchTheClosedForm) {
   const Built b = build(text(4096));
   const FlakyAnswer answer = inverse_answer(b.test, 1e-6, [&](double rate) { return build(text(rate)).test; });
   ASSERT_TRUE(answer.multiplier);
-  EXPECT_EQ(*answer.multiplier, 4);
-  const double best = 16384 / -std::log(1 - std::sqrt(1 - 1e-6));
+  const double needed = -std::log(1 - std::sqrt(1 - 1e-6)), n = std::ceil(64 * needed);
+  EXPECT_EQ(n, 929);
+  EXPECT_DOUBLE_EQ(*answer.multiplier, n / 256);
+  const auto closed = [](double allocations) { return 1 - std::pow(1 - std::exp(-allocations / 64), 2); };
+  EXPECT_LE(closed(n), 1e-6);
+  EXPECT_GT(closed(n - 1), 1e-6);
+  EXPECT_NEAR(answer.at_multiplier.rate, closed(n), 1e-9 * closed(n));
+  const double best = 16384 / needed;
   ASSERT_TRUE(answer.rate);
   EXPECT_LE(*answer.rate, best);
   EXPECT_GT(*answer.rate, best - 2);
-  EXPECT_LE(answer.rate_at_rate, 1e-6);
-  EXPECT_NE(answer_text(b.test, answer).find("run each site >= 4 times its allocations (a 1024, b 1024"),
-            std::string::npos);
+  EXPECT_LE(answer.at_rate.rate, 1e-6);
+  EXPECT_NE(
+      answer_text(b.test, answer).find("run each site 3.629x its allocations: a >= 929 times, b >= 929 times (bands"),
+      std::string::npos)
+      << answer_text(b.test, answer);
+}
+
+// --power: the smallest workload reaching both 1e-6 and power >= 0.999 against a +50%
+// bias, checked against the binomial tails. Per-allocation sampling at 1 in 100: n
+// allocations give K ~ Binomial(n, 1/100) samples, the band [70, 130] scaled by
+// n / 10000 fails with P(K < lo) + P(K > hi), and a profiler reporting 1.5 K fails it
+// with P(1.5 K < lo) + P(1.5 K > hi). At the answered n both targets hold; at n - 1
+// one does not (the bisection's last step). Without --power the answer is smaller, and
+// its stated power is the tail at its own n.
+TEST(Flaky, PowerTargetAnswerIsTheBinomialTail) {
+  const Built b = build(R"({"scheme": "per-allocation", "rate": 100,
+    "sites": [{"name": "s", "allocations": [{"size": 64, "count": 10000}]}],
+    "assertions": [{"site": "s", "samples": [70, 130], "bias": 0.5}]})");
+  const auto tails = [](double n, double scale) {
+    const boost::math::binomial_distribution<> k(n, 0.01);
+    const double lo = 70 * n / 10000 / scale, hi = 130 * n / 10000 / scale;  // on K's scale
+    return (std::ceil(lo) > 0 ? boost::math::cdf(k, std::ceil(lo) - 1) : 0) +
+           boost::math::cdf(boost::math::complement(k, std::floor(hi)));
+  };
+  const FlakyAnswer plain = inverse_answer(b.test, 1e-6, [&](double) { return b.test; });
+  const FlakyAnswer powered = inverse_answer(
+      b.test, 1e-6, [&](double) { return b.test; }, 0.999);
+  ASSERT_TRUE(plain.multiplier);
+  ASSERT_TRUE(powered.multiplier);
+  const double n_plain = *plain.multiplier * 10000, n = *powered.multiplier * 10000;
+  std::printf("per-allocation 1/100: 1e-6 at n = %.0f (power %.4g), with power >= 0.999 at n = %.0f\n", n_plain,
+              *plain.at_multiplier.power, n);
+  EXPECT_LE(tails(n_plain, 1), 1e-6);
+  EXPECT_GT(tails(n_plain - 1, 1), 1e-6);
+  EXPECT_NEAR(*plain.at_multiplier.power, tails(n_plain, 1.5), 1e-9);
+  EXPECT_LT(*plain.at_multiplier.power, 0.999);  // the rate alone leaves the power short
+  EXPECT_GT(n, n_plain);
+  EXPECT_LE(tails(n, 1), 1e-6);
+  EXPECT_GE(tails(n, 1.5), 0.999);
+  EXPECT_NEAR(*powered.at_multiplier.power, tails(n, 1.5), 1e-9);
+  EXPECT_TRUE(tails(n - 1, 1) > 1e-6 || tails(n - 1, 1.5) < 0.999);
+  EXPECT_NE(answer_text(b.test, powered).find("at power >= 0.999: run s >= " + std::to_string(static_cast<long>(n))),
+            std::string::npos)
+      << answer_text(b.test, powered);
 }
 
 // One assertion of each kind, rates near 1e-2 (traces/profiles/flaky-example.json, Go).
@@ -327,8 +395,8 @@ TEST(Flaky, TightestBandIsTheMarginsBandAtTheTarget) {
   ASSERT_TRUE(rates.assertions[0].tightest);
   MarginOptions options;
   options.false_failure = 0.01;
-  const MarginWorkload workload = margin_workload(b.trace, *b.scheme, b.test.model, 0);
-  const Margins margins = compute_margins(b.test.model, workload.sites, options, workload.whole);
+  const MarginWorkload workload = margin_workload(b.trace, *b.scheme, *b.test.model, 0);
+  const Margins margins = compute_margins(*b.test.model, workload.sites, options, workload.whole);
   EXPECT_EQ(rates.assertions[0].tightest->lower, margins.sites[0].lower);
   EXPECT_EQ(rates.assertions[0].tightest->upper, margins.sites[0].upper);
   EXPECT_LE(rates.assertions[0].tightest_rate, 0.01);
@@ -348,6 +416,67 @@ TEST(Flaky, PassThroughAllocationsAreCertain) {
     const FlakyCheck check = check_flaky(b.test, *b.scheme, b.trace, 200, 3, 1);
     EXPECT_EQ(check.any_failure, 0u) << scheme;
   }
+}
+
+// heapprofd before Android 12 has no sampling model of its own (family none): every
+// rate comes from the engine, its values from the scheme's own estimators. It is
+// heapprofd with pass-through at s >= T, so each measured rate must agree, within 5 SE
+// (two-sided false alarm 5.7e-7 each), with the exact rate of heapprofd
+// {"passthrough": "rate"} and with the closed form: below T the samples in B bytes are
+// Poisson(B/T) (the code's gaps floor(Exp(T)) + 1 shift the mean by 1/(2T) relative,
+// 1.2e-4 here: far inside 5 SE), each weighing T bytes; at or above T an allocation is
+// recorded whole.
+TEST(Flaky, SchemeWithoutAModelIsMeasuredByTheEngine) {
+  const double t = 4096;
+  const std::string workload = R"(, "rate": 4096, "sites": [
+      {"name": "a", "allocations": [{"size": 1000, "count": 410}]},
+      {"name": "b", "allocations": [{"size": 64, "count": 192}]},
+      {"name": "c", "allocations": [{"size": 16, "count": 13}]},
+      {"name": "d", "allocations": [{"size": 8192, "count": 2}, {"size": 100, "count": 100}]}],
+    "assertions": [{"site": "a", "bytes": [307200, 512000]}, {"site": "b", "present": true},
+                   {"site": "c", "present": false}, {"site": "d", "bytes": [16384, 32768]},
+                   {"site": "d", "samples": [2, 5]}]})";
+  const Built pre12 = build(R"({"scheme": "heapprofd-pre12")" + workload);
+  ASSERT_FALSE(pre12.test.model);
+  const FlakyRates unmeasured = flaky_rates(pre12.test);
+  for (const FlakyRate& r : unmeasured.assertions) {
+    EXPECT_FALSE(r.false_failure);
+    EXPECT_EQ(r.method, "by the engine");
+  }
+  EXPECT_TRUE(std::isnan(unmeasured.whole));
+  const Built modelled = build(R"({"scheme": "heapprofd", "params": {"passthrough": "rate"})" + workload);
+  ASSERT_TRUE(modelled.test.model);
+  const FlakyRates exact = flaky_rates(modelled.test);
+
+  const std::uint64_t replications = 10000;
+  const FlakyCheck check = check_flaky(pre12.test, *pre12.scheme, pre12.trace, replications, 23, 2);
+  FlakyRates measured = unmeasured;
+  fill_rates_from_check(measured, check);
+  // The closed forms: a's K ~ Poisson(410000 / T), bytes T K in [75 T, 125 T]; b has
+  // 3 T bytes (fails e^-3), c 208 B (fails 1 - e^(-208/T)); d's two 8 KiB allocations
+  // are certain (16384 B, 2 samples) and its 10000 B below T add K ~ Poisson(10000 / T)
+  // samples: bytes 16384 + T K <= 32768 fails when K > 4, samples 2 + K <= 5 when K > 3.
+  const boost::math::poisson_distribution<> a_samples(410000 / t), d_samples(10000 / t);
+  const double closed[] = {boost::math::cdf(a_samples, 74) + boost::math::cdf(boost::math::complement(a_samples, 125)),
+                           std::exp(-3.0), -std::expm1(-208 / t),
+                           boost::math::cdf(boost::math::complement(d_samples, 4)),
+                           boost::math::cdf(boost::math::complement(d_samples, 3))};
+  for (std::size_t k = 0; k < pre12.test.assertions.size(); ++k) {
+    const FlakyRate& r = measured.assertions[k];
+    ASSERT_TRUE(r.false_failure);
+    EXPECT_EQ(r.method, "by the engine, 10000 replications");
+    EXPECT_NEAR(*exact.assertions[k].false_failure, closed[k], 1e-9) << pre12.test.assertions[k].text;
+    EXPECT_GT(closed[k], 0.01);  // seen by the engine: 10000 replications hold >= 100 failures on average
+    EXPECT_NEAR(*r.false_failure, closed[k], testing::kSigmas * se(closed[k], replications))
+        << pre12.test.assertions[k].text;
+    // The one-sided 95% Clopper-Pearson bound lies above the measured rate, and within
+    // 2.5 SE of it (the normal approximation's 1.645 SE, widened for the exact interval).
+    ASSERT_TRUE(r.upper_95);
+    EXPECT_GT(*r.upper_95, *r.false_failure);
+    EXPECT_LT(*r.upper_95, *r.false_failure + 2.5 * se(closed[k], replications));
+  }
+  ASSERT_TRUE(measured.whole_upper_95);
+  EXPECT_EQ(measured.whole_method, "by the engine, 10000 replications");
 }
 
 TEST(Flaky, CheckBoundIsFiveSeAndABinomialTail) {
@@ -433,6 +562,75 @@ TEST_F(FlakyCli, EmitsTheAssertionsWithTheirRatesAsCode) {
   const auto go = run_cli("flaky " + test + " --emit go");
   EXPECT_NE(go.output.find("func TestProfilerSites(t *testing.T) {"), std::string::npos) << go.output;
   EXPECT_EQ(run_cli("flaky " + test + " --emit rust").exit_code, 2);
+  // With a bias: each assertion's power beside its rate (docs/margins.md: 0.6165 against -20%).
+  const auto biased =
+      run_cli("flaky " + allocsim::testing::source_dir() + "/traces/profiles/flaky-gperftools-bias.json --emit gtest");
+  ASSERT_EQ(biased.exit_code, 0) << biased.output;
+  EXPECT_NE(biased.output.find("false-failure rate 0.0239 (exact); power against a -20% bias 0.6165 (exact)"),
+            std::string::npos)
+      << biased.output;
+}
+
+// --power: the inverse answer states the power it reaches; without a bias to have power
+// against, --power is refused (exit 2, one line).
+TEST_F(FlakyCli, PowerTargetNeedsABiasAndIsStatedInTheAnswer) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 10000}]}])";
+  const std::string test = file("t.json", R"({"scheme": "per-allocation", "rate": 100, "bias": 0.5, )" + sites +
+                                              R"(, "assertions": [{"site": "s", "samples": [70, 130]}]})");
+  const auto r = run_cli("flaky " + test + " --power 0.999 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  EXPECT_EQ(json["inverse"]["power_target"], 0.999);
+  EXPECT_GE(json["inverse"]["power_at_multiplier"].get<double>(), 0.999);
+  EXPECT_LE(json["inverse"]["false_failure_at_multiplier"].get<double>(), 1e-6);
+  EXPECT_NE(json["inverse"]["text"].get<std::string>().find("against each stated bias"), std::string::npos);
+  const std::string unbiased = file("u.json", R"({"scheme": "per-allocation", "rate": 100, )" + sites +
+                                                  R"(, "assertions": [{"site": "s", "samples": [70, 130]}]})");
+  const auto refused = run_cli("flaky " + unbiased + " --power 0.9", true);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--power"), std::string::npos) << refused.output;
+  EXPECT_EQ(std::count(refused.output.begin(), refused.output.end(), '\n'), 1) << refused.output;
+}
+
+// A scheme without a model (JFR's throttled, adaptive sampler: no rate, no count
+// estimator) in table, JSON and emitted code: every rate by the engine (10000
+// replications unless --check), the measured rate's 95% upper bound in the comment, and
+// the missing tightest band and inverse answer said in one line; an assertion reading
+// an estimator the scheme lacks, or a rate it has no parameter for, is refused (exit 2).
+TEST_F(FlakyCli, SchemeWithoutAModelIsMeasuredAndSaysWhatItLacks) {
+  const std::string sites = R"("sites": [{"name": "s", "allocations": [{"size": 64, "count": 20000}]},
+    {"name": "t", "allocations": [{"size": 4096, "count": 5}]}])";
+  const std::string test = file("t.json", R"({"scheme": "jfr", )" + sites + R"(,
+    "assertions": [{"site": "s", "present": true}, {"site": "s", "share_at_least": 0.5}]})");
+  const auto table = run_cli("flaky " + test + " -j 2");
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("by the engine, 10000 replications"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("no tightest band and no inverse answer: jfr has no sampling model"), std::string::npos)
+      << table.output;
+  const auto json = nlohmann::json::parse(run_cli("flaky " + test + " --json --check 2000 -j 2").output);
+  EXPECT_EQ(json["assertions"][0]["method"], "by the engine, 2000 replications");
+  EXPECT_TRUE(json["assertions"][0].contains("upper_95"));
+  EXPECT_TRUE(json.contains("whole_upper_95"));
+  EXPECT_NE(json["unavailable"].get<std::string>().find("no inverse answer"), std::string::npos);
+  EXPECT_FALSE(json.contains("inverse"));
+  const auto emitted = run_cli("flaky " + test + " --emit pytest -j 2");
+  ASSERT_EQ(emitted.exit_code, 0) << emitted.output;
+  EXPECT_NE(emitted.output.find("(by the engine, 10000 replications; <= "), std::string::npos) << emitted.output;
+  EXPECT_NE(emitted.output.find("at 95% confidence, Clopper-Pearson)"), std::string::npos) << emitted.output;
+  EXPECT_NE(emitted.output.find("assert present(\"s\")"), std::string::npos) << emitted.output;
+
+  const std::string count = file("count.json", R"({"scheme": "jfr", )" + sites + R"(,
+    "assertions": [{"site": "s", "count": [1, 30000]}]})");
+  const auto refused = run_cli("flaky " + count, true);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("$.assertions[0]: scheme \"jfr\" has no sampling model and no \"count\" estimator"),
+            std::string::npos)
+      << refused.output;
+  const std::string rate = file("rate.json", R"({"scheme": "jfr", "rate": 4096, )" + sites + R"(,
+    "assertions": [{"site": "s", "present": true}]})");
+  const auto no_rate = run_cli("flaky " + rate, true);
+  EXPECT_EQ(no_rate.exit_code, 2) << no_rate.output;
+  EXPECT_NE(no_rate.output.find("$.rate"), std::string::npos) << no_rate.output;
 }
 
 TEST_F(FlakyCli, BadInputIsOneLineNamingTheJsonPathExit2NothingWritten) {

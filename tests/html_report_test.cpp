@@ -368,7 +368,9 @@ TEST(HtmlReportCli, FlakyReportPageHoldsTheWholeTestsRateTheInverseAnswerAndEach
     EXPECT_NE(html.find(">" + printf_text("%.4g", assertion["false_failure"]) + "<"), std::string::npos);
   }
   // The inverse answer: the multiplier and the interval, the interval in bytes.
-  EXPECT_NE(html.find("at least " + printf_text("%.0f", json["inverse"]["multiplier"]) + " times"), std::string::npos);
+  EXPECT_NE(html.find("run big &gt;= " + printf_text("%.0f", json["inverse"]["allocations"]["big"]) + " times (" +
+                      printf_text("%.4g", json["inverse"]["multiplier"]) + "x its 8000 allocations;"),
+            std::string::npos);
   EXPECT_NE(html.find("at most " + bytes_exact(json["inverse"]["rate_bytes"].get<double>()) + " (from 512 KiB)"),
             std::string::npos);
   EXPECT_NE(html.find("92603 B"), std::string::npos);

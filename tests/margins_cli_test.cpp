@@ -147,7 +147,10 @@ TEST_F(MarginsCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
       {file("huge.json", R"({"sites": [{"name": "a", "allocations": [{"size": 8, "count": 1e12}]}]})") + good,
        "$.sites[0].allocations[0].count"},
       {file("cut.json", R"({"sites": [{"name": "a", )") + good, "cut.json"},
-      {kSites + " --scheme chromium --rate 65536 --out " + out, "--scheme"},
+      // No sampling model: the line says why and points to flaky.
+      {kSites + " --scheme chromium --rate 65536 --out " + out,
+       "--scheme chromium: no sampling model (allocsim schemes: family none), and a band needs the value's "
+       "distribution; `allocsim flaky` measures"},
       {kSites + " --scheme go --rate 0 --out " + out, "--rate"},
       {kSites + good + " --false-failure 0", "--false-failure"},
       {kSites + good + " --false-failure 1", "--false-failure"},

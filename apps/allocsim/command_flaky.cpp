@@ -38,6 +38,7 @@ struct FlakyOptions {
   std::string report;  // --report FILE.html
   bool json = false;
   double target = 1e-6;
+  std::optional<double> power;  // --power P: the inverse answer also reaches power >= P
   std::string emit;
 };
 
@@ -78,26 +79,33 @@ int run_flaky(const FlakyOptions& o) {
   profile::FlakyTest test;
   const JsonValue scheme_value = root.at("scheme");
   test.scheme = scheme_value.string();
-  const JsonValue rate_value = root.at("rate");
-  test.rate = allocsim::positive_byte_amount(rate_value);
+  const SchemeDescriptor* descriptor = find_scheme(test.scheme);
+  if (descriptor == nullptr) create_scheme(test.scheme, params, scheme_value.path());  // unknown: says so, with names
+  // The mean interval goes to the scheme's rate parameter; a scheme without one (JFR's
+  // and dd-trace-rb's adaptive samplers, OCaml's lambda) is set by "params" alone.
+  if (descriptor->rate) {
+    test.rate = allocsim::positive_byte_amount(root.at("rate"));
+  } else if (auto rate_value = root.maybe("rate")) {
+    rate_value->fail("scheme \"" + test.scheme + "\" has no mean sampling interval; set it through \"params\"");
+  }
   const Trace trace = load_flaky_workload(root, document, o.file);
-  // The test at interval `rate`: the scheme's model, its pass-through and start window.
+  // The test at interval `rate`: the scheme's model, its pass-through and start window;
+  // a scheme without a model (SamplingFamily::none) is measured by the engine alone.
   std::unique_ptr<Scheme> scheme;
   const auto at_rate = [&](double rate, std::unique_ptr<Scheme>& made) {
     profile::FlakyTest t;
     t.scheme = test.scheme;
     t.rate = rate;
     nlohmann::json p = params;
-    p["rate"] = rate;
-    // The model first: a scheme without one is refused by name, not by its parameters.
-    const profile::SamplingModel model = profile::model_for_scheme(t.scheme, rate, scheme_value.path());
+    if (descriptor->rate) p[descriptor->rate->parameter] = rate;
     made = create_scheme(t.scheme, p, scheme_value.path());
-    t.model = profile::with_pass_through(model, *made);
     t.sites = profile::sites_of_trace(trace, *made, 0);
+    if (descriptor->family == SamplingFamily::none) return t;
+    t.model = profile::with_pass_through(profile::model_for_scheme(t.scheme, rate, scheme_value.path()), *made);
     // A start the system cannot see (gperftools' main thread: its first 16 MiB, unless
     // startup_counter says otherwise): Scheme::unsampled_start, as created.
-    if (t.model.unsampled_start > 0) {
-      profile::apply_startup_window(t, trace, *made, static_cast<std::uint64_t>(t.model.unsampled_start));
+    if (t.model->unsampled_start > 0) {
+      profile::apply_startup_window(t, trace, *made, static_cast<std::uint64_t>(t.model->unsampled_start));
     }
     return t;
   };
@@ -114,6 +122,11 @@ int run_flaky(const FlakyOptions& o) {
     if (!a.bias) a.bias = bias;
   }
   root.finish();
+  if (o.power && std::none_of(test.assertions.begin(), test.assertions.end(),
+                              [](const profile::FlakyAssertion& a) { return a.bias && profile::reads_values(a); })) {
+    throw InputError("--power: no assertion of " + o.file +
+                     " states a \"bias\" to have power against (a presence's power is its false-failure rate)");
+  }
 
   profile::FlakyRates rates = profile::flaky_rates(test);
   std::uint64_t replications = o.check;
@@ -128,16 +141,20 @@ int run_flaky(const FlakyOptions& o) {
     profile::fill_rates_from_check(rates, *check);
   }
   const std::optional<profile::FlakyCheck> shown = o.check > 0 ? check : std::nullopt;
-  // The inverse questions, on the exact rates (none where the engine is needed).
+  // The inverse questions, on the exact rates (none where the engine is needed; without
+  // a model, flaky_table and flaky_json say so).
   std::optional<profile::FlakyAnswer> answer;
   if (!needs_engine) {
-    answer = profile::inverse_answer(test, o.target, [&](double rate) {
-      std::unique_ptr<Scheme> made;
-      profile::FlakyTest t = at_rate(rate, made);
-      t.assertions = test.assertions;
-      t.band_target = test.band_target;
-      return t;
-    });
+    answer = profile::inverse_answer(
+        test, o.target,
+        [&](double rate) {
+          std::unique_ptr<Scheme> made;
+          profile::FlakyTest t = at_rate(rate, made);
+          t.assertions = test.assertions;
+          t.band_target = test.band_target;
+          return t;
+        },
+        o.power);
   }
   if (!o.emit.empty()) {
     std::cout << profile::emit_test(test, rates, o.emit, "allocsim flaky " + o.file + " --emit " + o.emit)
@@ -147,10 +164,27 @@ int run_flaky(const FlakyOptions& o) {
   std::string json = profile::flaky_json(test, rates, shown);
   if (answer) {
     nlohmann::ordered_json value = nlohmann::ordered_json::parse(json);
-    value["inverse"] = {{"target", answer->target},
-                        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
-                        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
-                        {"text", profile::answer_text(test, *answer)}};
+    nlohmann::ordered_json allocations = nullptr;  // per site, at the multiplier
+    if (answer->multiplier) {
+      allocations = nlohmann::ordered_json::object();
+      const std::vector<double> counts = profile::allocations_at(test, *answer->multiplier);
+      for (std::size_t i = 0; i < counts.size(); ++i) allocations[test.sites[i].name] = counts[i];
+    }
+    const auto power_of = [](const profile::Reached& r) {
+      return r.power ? nlohmann::ordered_json(*r.power) : nlohmann::ordered_json(nullptr);
+    };
+    value["inverse"] = {
+        {"target", answer->target},
+        {"power_target", answer->power_target ? nlohmann::ordered_json(*answer->power_target) : nullptr},
+        {"multiplier", answer->multiplier ? nlohmann::ordered_json(*answer->multiplier) : nullptr},
+        {"allocations", allocations},
+        {"false_failure_at_multiplier",
+         answer->multiplier ? nlohmann::ordered_json(answer->at_multiplier.rate) : nullptr},
+        {"power_at_multiplier", power_of(answer->at_multiplier)},
+        {"rate_bytes", answer->rate ? nlohmann::ordered_json(*answer->rate) : nullptr},
+        {"false_failure_at_rate", answer->rate ? nlohmann::ordered_json(answer->at_rate.rate) : nullptr},
+        {"power_at_rate", power_of(answer->at_rate)},
+        {"text", profile::answer_text(test, *answer)}};
     json = json_text(value, 2) + "\n";
   }
   if (!o.out.empty()) write_file_atomically(o.out, json);
@@ -210,6 +244,10 @@ void add_flaky_command(CLI::App& app, int& exit_code) {
       ->add_option("--target", o->target,
                    "Whole-test false-failure rate the inverse answer aims at (workload multiplier, interval)")
       ->capture_default_str()
+      ->transform(open_fraction());
+  command
+      ->add_option("--power", o->power,
+                   "The inverse answer also reaches this power against each assertion's stated bias (0 < P < 1)")
       ->transform(open_fraction());
   command->callback([o, &exit_code] {
     handle_interrupts();

@@ -101,6 +101,14 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
       throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
     }
   }
+  // A band is a quantile of the value's distribution: a scheme without a sampling model
+  // has none to take it from, while `flaky` measures such a scheme's assertions by the engine.
+  if (const SchemeDescriptor* known = find_scheme(o.scheme);
+      known != nullptr && known->family == SamplingFamily::none) {
+    throw InputError("--scheme " + o.scheme +
+                     ": no sampling model (allocsim schemes: family none), and a band needs "
+                     "the value's distribution; `allocsim flaky` measures such a scheme's assertions by the engine");
+  }
   const profile::SamplingModel entry_model = profile::model_for_scheme(o.scheme, o.rate, "--scheme/--rate");
   const auto scheme = create_scheme(o.scheme, {{"rate", o.rate}}, "--scheme " + o.scheme);
   const profile::SamplingModel model = profile::with_pass_through(entry_model, *scheme);

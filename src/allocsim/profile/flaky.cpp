@@ -13,6 +13,7 @@
 #include "allocsim/engine/replications.h"
 #include "allocsim/engine/scheme_replay.h"
 #include "allocsim/json/byte_size.h"
+#include "allocsim/profile/count_change.h"
 #include "allocsim/profile/margins.h"
 #include "allocsim/profile/margins_check.h"
 #include "allocsim/profile/scaled_counts.h"
@@ -151,7 +152,7 @@ std::optional<ScaledCounts> rest_of(const FlakyTest& test, std::size_t site, std
     for (const auto& [size, objects] : certain_of(test, i)) certain[size] += objects;
     rest.bytes += test.sites[i].bytes;
   }
-  return distribution(test.model, rest, FlakyValue::bytes, atom_limit, certain);
+  return distribution(*test.model, rest, FlakyValue::bytes, atom_limit, certain);
 }
 
 // P(min over `inside` > max over the others) of the sites' bytes, all independent.
@@ -305,7 +306,16 @@ void apply_startup_window(FlakyTest& test, const Trace& trace, const Scheme& sch
 
 FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
   FlakyRates rates;
-  const SamplingModel& model = test.model;
+  if (!test.model) {  // no distribution: every rate, and every power, from the engine
+    for (const FlakyAssertion& a : test.assertions) {
+      FlakyRate rate{std::nullopt, "by the engine"};
+      if (a.bias) rate.power_method = "by the engine";
+      rates.assertions.push_back(rate);
+    }
+    combine_whole(test, rates);
+    return rates;
+  }
+  const SamplingModel& model = *test.model;
   std::map<std::pair<std::size_t, FlakyValue>, std::optional<ScaledCounts>> cache;
   const auto dist = [&](std::size_t site, FlakyValue value) -> const std::optional<ScaledCounts>& {
     auto [it, fresh] = cache.try_emplace({site, value});
@@ -384,7 +394,7 @@ FlakyRates flaky_rates(const FlakyTest& test, std::size_t atom_limit) {
       }
     }
     // A bias of the values leaves which sites are sampled as it is.
-    const bool presence = a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present;
+    const bool presence = !reads_values(a);
     if (a.bias && presence) rate.power = rate.false_failure;
     if (a.bias) {
       rate.power_method = !rate.power ? "by the engine"
@@ -479,7 +489,7 @@ bool fails(const FlakyAssertion& a, const SiteValues& v) {
 // bytes, samples and count times (1 + bias), the profile's total with them.
 SiteValues biased(const FlakyAssertion& a, const SiteValues& v) {
   SiteValues b = v;
-  if (a.kind == Kind::present || a.kind == Kind::absent || a.kind == Kind::sites_present) return b;
+  if (!reads_values(a)) return b;
   const double scale = 1 + *a.bias;
   const std::size_t count = a.kind == Kind::top ? a.sites.size() : 1;
   for (std::size_t j = 0; j < count; ++j) {
@@ -492,22 +502,27 @@ SiteValues biased(const FlakyAssertion& a, const SiteValues& v) {
   return b;
 }
 
+// The scheme's own estimators a test without a model reads its values from.
+struct OwnEstimators {
+  std::optional<std::size_t> bytes, count;
+};
+
 class FlakyReplications {
  public:
   FlakyReplications(const FlakyTest& test, const Scheme& scheme, const Trace& trace,
                     const std::vector<std::uint32_t>& slot, const std::vector<double>& bytes_weight,
-                    const std::vector<double>& count_weight)
+                    const std::vector<double>& count_weight, const OwnEstimators& own)
       : test_(test),
         trace_(trace),
         slot_(slot),
         bytes_weight_(bytes_weight),
         count_weight_(count_weight),
+        own_(own),
         replay_(scheme, trace) {}
 
   FlakyCheck run_block(const StreamKey& first, std::uint64_t count) {
     const std::size_t n = test_.assertions.size();
     FlakyCheck block{count, std::vector<std::uint64_t>(n, 0), std::vector<std::uint64_t>(n, 0), 0};
-    const bool per_point = test_.model.kind == ModelKind::poisson_bytes;
     const std::size_t sites = test_.sites.size();
     SiteValues v{std::vector<double>(sites), std::vector<double>(sites), std::vector<double>(sites), 0};
     StreamKey key = first;
@@ -517,15 +532,10 @@ class FlakyReplications {
       std::fill(v.samples.begin(), v.samples.end(), 0.0);
       std::fill(v.count.begin(), v.count.end(), 0.0);
       v.total = 0;
-      for (const Observation& o : replay_.observations()) {
-        const double samples = per_point ? o.samples : 1.0;
-        const double bytes = bytes_weight_[o.event] * samples;
-        v.total += bytes;
-        const std::uint32_t s = slot_[trace_.stack[o.event]];
-        if (s == kNoSite) continue;
-        v.bytes[s] += bytes;
-        v.samples[s] += samples;
-        v.count[s] += count_weight_[o.event] * samples;
+      if (test_.model) {
+        model_values(v);
+      } else {
+        own_values(v);
       }
       bool any = false;
       for (std::size_t k = 0; k < test_.assertions.size(); ++k) {
@@ -541,13 +551,81 @@ class FlakyReplications {
   }
 
  private:
+  // The model's estimates: each sample weighs what the model says (flaky_weight).
+  void model_values(SiteValues& v) const {
+    const bool per_point = test_.model->kind == ModelKind::poisson_bytes;
+    for (const Observation& o : replay_.observations()) {
+      const double samples = per_point ? o.samples : 1.0;
+      const double bytes = bytes_weight_[o.event] * samples;
+      v.total += bytes;
+      const std::uint32_t s = slot_[trace_.stack[o.event]];
+      if (s == kNoSite) continue;
+      v.bytes[s] += bytes;
+      v.samples[s] += samples;
+      v.count[s] += count_weight_[o.event] * samples;
+    }
+  }
+
+  // The scheme's own estimates per site (a possibly non-linear estimator finalized per
+  // group, Scheme::finalize); the stacks outside the sites are one more group, in the
+  // total only. Samples are the sample points.
+  void own_values(SiteValues& v) {
+    const std::size_t sites = test_.sites.size();
+    const std::vector<Observation>& observations = replay_.observations();
+    const auto group_of = [&](std::size_t o) -> std::size_t {
+      const std::uint32_t s = slot_[trace_.stack[observations[o].event]];
+      return s == kNoSite ? sites : s;
+    };
+    for (std::size_t o = 0; o < observations.size(); ++o) {
+      const std::size_t s = group_of(o);
+      if (s < sites) v.samples[s] += observations[o].samples;
+    }
+    if (own_.bytes) {
+      replay_.group_estimates(*own_.bytes, sites + 1, group_of, estimates_);
+      std::copy(estimates_.begin(), estimates_.begin() + static_cast<std::ptrdiff_t>(sites), v.bytes.begin());
+      for (const double e : estimates_) v.total += e;
+    }
+    if (own_.count) {
+      replay_.group_estimates(*own_.count, sites, group_of, estimates_);
+      std::copy(estimates_.begin(), estimates_.end(), v.count.begin());
+    }
+  }
+
   const FlakyTest& test_;
   const Trace& trace_;
   const std::vector<std::uint32_t>& slot_;
   const std::vector<double>& bytes_weight_;
   const std::vector<double>& count_weight_;
+  const OwnEstimators& own_;
   SchemeReplay replay_;
+  std::vector<double> estimates_;
 };
+
+// The first estimator of `scheme` named `name`, if any.
+std::optional<std::size_t> estimator_named(const Scheme& scheme, const std::string& name) {
+  const std::vector<EstimatorSpec>& specs = scheme.estimators();
+  for (std::size_t e = 0; e < specs.size(); ++e) {
+    if (specs[e].name == name) return e;
+  }
+  return std::nullopt;
+}
+
+// Without a model: the scheme's bytes and count estimators, each required by the
+// assertions that read it.
+OwnEstimators own_estimators(const FlakyTest& test, const Scheme& scheme) {
+  OwnEstimators own{estimator_named(scheme, "bytes"), estimator_named(scheme, "count")};
+  for (const FlakyAssertion& a : test.assertions) {
+    const bool reads_count = a.kind == Kind::within && a.value == FlakyValue::count;
+    const bool reads_bytes = (a.kind == Kind::within && a.value == FlakyValue::bytes) || a.kind == Kind::share_within ||
+                             a.kind == Kind::above || a.kind == Kind::top;
+    const char* missing = reads_count && !own.count ? "count" : reads_bytes && !own.bytes ? "bytes" : nullptr;
+    if (missing != nullptr) {
+      throw InputError(a.path + ": scheme \"" + test.scheme + "\" has no sampling model and no \"" + missing +
+                       "\" estimator to measure this assertion by (allocsim schemes " + test.scheme + ")");
+    }
+  }
+  return own;
+}
 
 }  // namespace
 
@@ -567,15 +645,23 @@ FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace&
   if (replications < 1) throw InputError("--check must be >= 1");
   std::vector<std::uint32_t> slot(trace.stack_count, kNoSite);
   for (std::uint32_t s = 0; s < test.sites.size(); ++s) slot.at(test.sites[s].stack) = s;
-  std::vector<double> bytes_weight(trace.size()), count_weight(trace.size());
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto size = static_cast<double>(scheme.allocated_size(trace, i));
-    bytes_weight[i] = flaky_weight(test.model, FlakyValue::bytes, size);
-    count_weight[i] = flaky_weight(test.model, FlakyValue::count, size);
+  std::vector<double> bytes_weight, count_weight;
+  OwnEstimators own;
+  if (test.model) {
+    bytes_weight.resize(trace.size());
+    count_weight.resize(trace.size());
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      const auto size = static_cast<double>(scheme.allocated_size(trace, i));
+      bytes_weight[i] = flaky_weight(*test.model, FlakyValue::bytes, size);
+      count_weight[i] = flaky_weight(*test.model, FlakyValue::count, size);
+    }
+  } else {
+    own = own_estimators(test, scheme);
   }
   const ReplicationRange range{{seed, kFlakyStream, 0}, replications};
   return run_replications<FlakyCheck>(
-      range, [&] { return std::make_unique<FlakyReplications>(test, scheme, trace, slot, bytes_weight, count_weight); },
+      range,
+      [&] { return std::make_unique<FlakyReplications>(test, scheme, trace, slot, bytes_weight, count_weight, own); },
       {threads, {}, {}});
 }
 
@@ -588,12 +674,33 @@ void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check) {
     }
     if (rates.assertions[k].false_failure) continue;
     rates.assertions[k].false_failure = static_cast<double>(check.failures[k]) / r;
+    rates.assertions[k].upper_95 = measured_upper_95(check.failures[k], check.replications);
     rates.assertions[k].method = "by the engine, " + std::to_string(check.replications) + " replications";
   }
   if (std::isnan(rates.whole)) {
     rates.whole = static_cast<double>(check.any_failure) / r;
+    rates.whole_upper_95 = measured_upper_95(check.any_failure, check.replications);
     rates.whole_method = "by the engine, " + std::to_string(check.replications) + " replications";
   }
+}
+
+std::optional<double> measured_upper_95(std::uint64_t failures, std::uint64_t replications) {
+  return clopper_pearson(failures, replications, 0.10).upper;  // the two-sided 90% interval's upper end
+}
+
+std::string model_text(const FlakyTest& test) {
+  if (test.model) return model_description(*test.model);
+  return "no sampling model: the scheme's own sampler and estimators, measured by the engine";
+}
+
+std::string rate_text(const FlakyTest& test) {
+  return test.rate > 0 ? bytes_exact(test.rate) : "its params (no mean interval)";
+}
+
+std::string no_model_note(const FlakyTest& test) {
+  if (test.model) return "";
+  return "no tightest band and no inverse answer: " + test.scheme +
+         " has no sampling model (allocsim schemes: family none), and both need the exact distribution";
 }
 
 bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double f) {
@@ -622,8 +729,8 @@ std::string flaky_measured_text(std::uint64_t failures, std::uint64_t replicatio
 }
 
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check) {
-  std::string text = test.scheme + " at rate " + bytes_exact(test.rate) + " (" + model_description(test.model) + "); " +
-                     std::to_string(test.sites.size()) + " sites\n";
+  std::string text = test.scheme + (test.rate > 0 ? " at rate " : " at ") + rate_text(test) + " (" + model_text(test) +
+                     "); " + std::to_string(test.sites.size()) + " sites\n";
   char line[640];
   const bool biased = std::any_of(test.assertions.begin(), test.assertions.end(),
                                   [](const FlakyAssertion& a) { return a.bias.has_value(); });
@@ -655,7 +762,10 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
                                      " (the computed rate is a union bound: at most it)") +
             "\n";
   }
-  text += "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n";
+  text += test.model
+              ? "P(fail): the assertion's false-failure probability under the model (an unbiased profiler fails it)\n"
+              : "P(fail): the fraction of the engine's replications of the scheme's sampler that fail the "
+                "assertion (no model to compute it from)\n";
   if (biased) {
     text += "power: P(the assertion fails) when the profiler reports (1 + bias) times the site's values "
             "(a value bias leaves presence as it is)\n";
@@ -668,6 +778,7 @@ std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const st
             amount(v, r.tightest->lower) + ", " + amount(v, r.tightest->upper) + "] (its own rate " +
             format("%.3g", r.tightest_rate) + ")\n";
   }
+  if (!test.model) text += no_model_note(test) + "\n";
   return text;
 }
 
@@ -679,6 +790,7 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
                                 {"path", test.assertions[k].path},
                                 {"false_failure", r.false_failure ? nlohmann::ordered_json(*r.false_failure) : nullptr},
                                 {"method", r.method}};
+    if (r.upper_95) item["upper_95"] = *r.upper_95;
     if (test.assertions[k].bias) {
       item["bias"] = *test.assertions[k].bias;
       item["power"] = r.power ? nlohmann::ordered_json(*r.power) : nullptr;
@@ -701,11 +813,13 @@ std::string flaky_json(const FlakyTest& test, const FlakyRates& rates, const std
   }
   nlohmann::ordered_json out{{"scheme", test.scheme},
                              {"rate_bytes", test.rate},
-                             {"model", model_description(test.model)},
+                             {"model", model_text(test)},
                              {"assertions", assertions},
                              {"whole_false_failure", rates.whole},
                              {"whole_method", rates.whole_method},
                              {"independent", rates.independent}};
+  if (rates.whole_upper_95) out["whole_upper_95"] = *rates.whole_upper_95;
+  if (!test.model) out["unavailable"] = no_model_note(test);
   if (check) {
     out["check"] = {
         {"replications", check->replications},
@@ -728,7 +842,10 @@ FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
   }
   if (window) {
     result.sites_before_start = result.sites;
-    for (double& objects : result.allocations) objects *= multiplier;
+    for (std::size_t i = 0; i < result.sites.size(); ++i) {
+      result.allocations[i] = 0;
+      for (const auto& [size, objects] : result.sites[i].sizes) result.allocations[i] += static_cast<double>(objects);
+    }
     const auto runs = static_cast<std::uint64_t>(std::max(1.0, std::ceil(multiplier)));
     const UnsampledStart start = unsampled_start(*test.start_trace, *test.start_scheme, test.startup_bytes, runs);
     for (MarginSite& site : result.sites) take_out_start(site, start);
@@ -743,97 +860,148 @@ FlakyTest scaled_test(const FlakyTest& test, double multiplier) {
 
 namespace {
 
-// The whole test's exact rate, or nothing where some assertion needs the engine.
-std::optional<double> whole_rate(const FlakyTest& test) {
+// The whole test's exact rate and the least power among its biased assertions
+// (presences aside: a value bias leaves them as they are), or nothing where some
+// rate or power needs the engine.
+std::optional<Reached> reached(const FlakyTest& test) {
   try {
     const FlakyRates rates = flaky_rates(test);
     if (std::isnan(rates.whole)) return std::nullopt;
-    return rates.whole;
+    Reached result{rates.whole, std::nullopt};
+    for (std::size_t k = 0; k < test.assertions.size(); ++k) {
+      const FlakyAssertion& a = test.assertions[k];
+      if (!a.bias || !reads_values(a)) continue;
+      if (!rates.assertions[k].power) return std::nullopt;
+      result.power = std::min(result.power.value_or(1.0), *rates.assertions[k].power);
+    }
+    return result;
   } catch (const InputError&) {
     return std::nullopt;
   }
 }
 
 // Search x from `start` by `step` (x times step each time) for at most `steps` steps to
-// the first x with rate <= target, then bisect (geometrically) between it and the
-// previous one; `integer` rounds candidates (down for intervals, up for multipliers).
-std::optional<std::pair<double, double>> search(const std::function<std::optional<double>(double)>& rate, double start,
-                                                double step, int steps, double target) {
+// the first x that `meets` the targets, then bisect between it and the previous one, at
+// geometric midpoints rounded to whole numbers, until they are 1 apart (64 halvings
+// cover any double's range).
+std::optional<std::pair<double, Reached>> search(const std::function<std::optional<Reached>(double)>& at, double start,
+                                                 double step, int steps,
+                                                 const std::function<bool(const Reached&)>& meets) {
   double previous = start, x = start;
-  std::optional<double> r = rate(x);
+  std::optional<Reached> r = at(x);
   if (!r) return std::nullopt;
-  if (*r <= target) return std::pair{x, *r};
+  if (meets(*r)) return std::pair{x, *r};
   for (int i = 0; i < steps; ++i) {
     previous = x;
     x *= step;
-    r = rate(x);
+    r = at(x);
     if (!r) return std::nullopt;
-    if (*r <= target) break;
+    if (meets(*r)) break;
   }
-  if (*r > target) return std::nullopt;
-  double good = x, bad = previous, good_rate = *r;
-  for (int i = 0; i < 30 && std::abs(good - bad) > 1; ++i) {
+  if (!meets(*r)) return std::nullopt;
+  double good = x, bad = previous;
+  Reached good_reached = *r;
+  for (int i = 0; i < 64 && std::abs(good - bad) > 1; ++i) {
     const double middle = std::round(std::sqrt(good * bad));
     if (middle == good || middle == bad) break;
-    const std::optional<double> m = rate(middle);
+    const std::optional<Reached> m = at(middle);
     if (!m) break;
-    if (*m <= target) {
+    if (meets(*m)) {
       good = middle;
-      good_rate = *m;
+      good_reached = *m;
     } else {
       bad = middle;
     }
   }
-  return std::pair{good, good_rate};
+  return std::pair{good, good_reached};
 }
 
 }  // namespace
 
-FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate) {
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate,
+                           std::optional<double> power_target) {
   FlakyAnswer answer;
   answer.target = target;
-  const auto by_multiplier = search([&](double m) { return whole_rate(scaled_test(test, m)); }, 1, 2, 20, target);
-  if (by_multiplier) std::tie(answer.multiplier, answer.rate_at_multiplier) = *by_multiplier;
+  answer.power_target = power_target;
+  const auto meets = [&](const Reached& r) {
+    return r.rate <= target && (!power_target || (r.power && *r.power >= *power_target));
+  };
+  // The multiplier in whole allocations N of the site with the most (N0).
+  double most = 1;
+  for (std::size_t i = 0; i < test.sites.size(); ++i) most = std::max(most, site_allocations(test, i));
+  const auto by_multiplier = search([&](double n) { return reached(scaled_test(test, n / most)); }, most, 2, 20, meets);
+  if (by_multiplier) {
+    answer.multiplier = by_multiplier->first / most;
+    answer.at_multiplier = by_multiplier->second;
+  }
   const auto by_rate = search(
-      [&](double t) -> std::optional<double> {
+      [&](double t) -> std::optional<Reached> {
         try {
-          return whole_rate(at_rate(std::max(1.0, std::floor(t))));
+          return reached(at_rate(std::max(1.0, std::floor(t))));
         } catch (const InputError&) {
           return std::nullopt;
         }
       },
-      test.rate, 0.5, 40, target);
-  if (by_rate) std::tie(answer.rate, answer.rate_at_rate) = *by_rate;
+      test.rate, 0.5, 40, meets);
+  if (by_rate) std::tie(answer.rate, answer.at_rate) = *by_rate;
   return answer;
 }
 
+double site_allocations(const FlakyTest& test, std::size_t site) {
+  if (site < test.allocations.size()) return test.allocations[site];
+  double objects = 0;
+  for (const auto& [size, count] : test.sites[site].sizes) objects += static_cast<double>(count);
+  return objects;
+}
+
+std::vector<double> allocations_at(const FlakyTest& test, double multiplier) {
+  const FlakyTest scaled = scaled_test(test, multiplier);
+  std::vector<double> allocations;
+  for (std::size_t i = 0; i < scaled.sites.size(); ++i) allocations.push_back(site_allocations(scaled, i));
+  return allocations;
+}
+
+std::string workload_text(const FlakyTest& test, double multiplier, const std::string& details) {
+  const std::vector<double> allocations = allocations_at(test, multiplier);
+  const std::string times = format("%.4g", multiplier) + "x its ";
+  if (test.sites.size() == 1) {
+    return "run " + test.sites[0].name + " >= " + format("%.0f", allocations[0]) + " times (" + times +
+           format("%.0f", site_allocations(test, 0)) + " allocations; " + details + ")";
+  }
+  std::string text = "run each site " + times + "allocations: ";
+  for (std::size_t i = 0; i < test.sites.size(); ++i) {
+    text += (i ? ", " : "") + test.sites[i].name + " >= " + format("%.0f", allocations[i]) + " times";
+  }
+  return text + " (" + details + ")";
+}
+
+std::string reached_text(const Reached& reached) {
+  return "rate " + format("%.3g", reached.rate) +
+         (reached.power ? "; power >= " + format("%.4g", *reached.power) + " against each stated bias" : "");
+}
+
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer) {
-  std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) + ": ";
+  std::string text = "to reach a whole-test rate of " + format("%.3g", answer.target) +
+                     (answer.power_target ? " at power >= " + format("%.3g", *answer.power_target) : "") + ": ";
   bool reached_all = true;
   if (answer.multiplier) {
-    std::string sites;
-    for (std::size_t i = 0; i < test.sites.size(); ++i) {
-      const MarginSite& site = test.sites[i];
-      double objects = 0;
-      for (const auto& [size, count] : site.sizes) objects += static_cast<double>(count);
-      if (i < test.allocations.size()) objects = test.allocations[i];
-      if (!sites.empty()) sites += ", ";
-      sites += site.name + " " + format("%.0f", std::ceil(static_cast<double>(objects) * *answer.multiplier));
-    }
-    text += "run each site >= " + format("%.0f", *answer.multiplier) + " times its allocations (" + sites +
-            " allocations; bands scaled alike; rate " + format("%.3g", answer.rate_at_multiplier) + ")";
+    text += workload_text(test, *answer.multiplier, "bands scaled alike; " + reached_text(answer.at_multiplier));
   } else {
     text += "no workload multiplier up to 2^20 reaches it";
     reached_all = false;
   }
   if (answer.rate) {
-    text +=
-        ", or set the interval <= " + bytes_exact(*answer.rate) + " (rate " + format("%.3g", answer.rate_at_rate) + ")";
+    text += ", or set the interval <= " + bytes_exact(*answer.rate) + " (" + reached_text(answer.at_rate) + ")";
   } else {
     text += "; no interval down to 1 byte reaches it";
     reached_all = false;
   }
-  if (!reached_all) text += " (an absence fails more often with more samples, a presence with fewer)";
+  if (!reached_all) {
+    text += answer.power_target
+                ? " (a biased value that stays inside its band, scaled alike, keeps the power low at any "
+                  "size; an absence fails more often with more samples, a presence with fewer)"
+                : " (an absence fails more often with more samples, a presence with fewer)";
+  }
   return text + "\n";
 }
 
@@ -891,10 +1059,14 @@ std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std:
     }
     return "";
   };
+  // A measured rate states its one-sided 95% upper bound beside it.
+  const auto bound = [](const std::optional<double>& upper) {
+    return upper ? "; <= " + format("%.3g", *upper) + " at 95% confidence, Clopper-Pearson" : std::string();
+  };
   std::string text = comment + "Generated by: " + command + "\n" + comment + "Model: " + test.scheme + " at " +
-                     bytes_exact(test.rate) + " (" + model_description(test.model) + ")\n" + comment +
+                     rate_text(test) + " (" + model_text(test) + ")\n" + comment +
                      "Whole test false-failure rate: " + format("%.3g", rates.whole) + " (" + rates.whole_method +
-                     ")\n";
+                     bound(rates.whole_upper_95) + ")\n";
   std::string indent = "  ";
   if (cpp) text += "TEST(Profiler, Sites) {\n";
   if (py) {
@@ -909,7 +1081,14 @@ std::string emit_test(const FlakyTest& test, const FlakyRates& rates, const std:
     const FlakyAssertion& a = test.assertions[k];
     const std::string rate =
         rates.assertions[k].false_failure ? format("%.3g", *rates.assertions[k].false_failure) : "?";
-    text += indent + comment + a.text + ": false-failure rate " + rate + " (" + rates.assertions[k].method + ")\n";
+    text += indent + comment + a.text + ": false-failure rate " + rate + " (" + rates.assertions[k].method +
+            bound(rates.assertions[k].upper_95) + ")";
+    if (a.bias) {
+      const std::optional<double>& power = rates.assertions[k].power;
+      text += "; power against a " + format("%+.3g%%", 100 * *a.bias) + " bias " +
+              (power ? format("%.4g", *power) : std::string("?")) + " (" + rates.assertions[k].power_method + ")";
+    }
+    text += "\n";
     const std::string c = condition(a);
     if (cpp) text += indent + "EXPECT_TRUE(" + c + ");\n";
     if (py) text += indent + "assert " + c + "\n";

@@ -29,6 +29,13 @@
 // distribution would take more atoms than the atom limit, the rate comes from the
 // engine (labelled). The whole test: 1 - prod(1 - f_i) when the assertions read
 // disjoint sets of sites (independent: exact), else the union bound sum f_i.
+//
+// A scheme without a sampling model (SchemeDescriptor::family none: heapprofd before
+// Android 12, JFR's and dd-trace-rb's adaptive samplers, .NET's tick, ...) has no exact
+// distribution: every rate, and every power, comes from the engine (labelled, with its
+// one-sided 95% Clopper-Pearson upper bound), the values being the scheme's own
+// "bytes" and "count" estimators and its sample points; the tightest band and the
+// inverse answer need a model and are stated as unavailable.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -62,10 +69,17 @@ struct FlakyAssertion {
   std::optional<double> bias;
 };
 
+// Whether a bias of the values changes what `a` reads: not for a presence, an absence or
+// exactly-k present (a value bias leaves which sites are sampled as it is).
+inline bool reads_values(const FlakyAssertion& a) {
+  using Kind = FlakyAssertion::Kind;
+  return a.kind != Kind::present && a.kind != Kind::absent && a.kind != Kind::sites_present;
+}
+
 struct FlakyTest {
-  SamplingModel model;
+  std::optional<SamplingModel> model;  // empty: the scheme has none (every rate by the engine)
   std::string scheme;
-  double rate = 0;
+  double rate = 0;  // T; 0 for a scheme without a mean interval (its "params" set it)
   std::vector<MarginSite> sites;
   std::vector<FlakyAssertion> assertions;
   // The rate the tightest band of each bytes, count or samples assertion is given at
@@ -109,6 +123,9 @@ struct FlakyRate {
   // band's own rate.
   std::optional<Band> tightest{};
   double tightest_rate = NAN;
+  // A rate measured by the engine: the one-sided 95% Clopper-Pearson upper bound on it
+  // (fill_rates_from_check), for the emitted test's comment.
+  std::optional<double> upper_95{};
 };
 
 struct FlakyRates {
@@ -116,6 +133,7 @@ struct FlakyRates {
   double whole = 0;
   bool independent = true;  // the assertions read disjoint sites: the product is exact
   std::string whole_method;
+  std::optional<double> whole_upper_95;  // the whole test's rate measured by the engine: its 95% upper bound
 };
 
 // Products an exact distribution may take before the engine is used instead.
@@ -127,7 +145,9 @@ void combine_whole(const FlakyTest& test, FlakyRates& rates);
 
 // The engine's count of failures: the scheme's sampler replays `trace` (whose stacks
 // are the sites' `stack`), replications [0, R) of seed `seed`; deterministic for any
-// thread count.
+// thread count. The values are the model's estimates (weight per sample), or without
+// a model the scheme's own "bytes" and "count" estimators (InputError naming the
+// assertion when it reads one the scheme lacks) and its sample points.
 struct FlakyCheck {
   std::uint64_t replications = 0;
   std::vector<std::uint64_t> failures;    // per assertion
@@ -138,8 +158,19 @@ struct FlakyCheck {
 FlakyCheck check_flaky(const FlakyTest& test, const Scheme& scheme, const Trace& trace, std::uint64_t replications,
                        std::uint64_t seed, unsigned threads);
 
-// Assertions whose rate has no exact distribution take the engine's measured rate (and power).
+// Assertions whose rate has no exact distribution take the engine's measured rate (and
+// power), each with its one-sided 95% upper bound: Clopper-Pearson, the upper end of the
+// two-sided 90% interval (count_change.h clopper_pearson).
 void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
+std::optional<double> measured_upper_95(std::uint64_t failures, std::uint64_t replications);
+
+// The model in words, or what stands for it without one; the interval the test samples
+// at ("512 KiB", or "the scheme's params" for a scheme without a mean interval).
+std::string model_text(const FlakyTest& test);
+std::string rate_text(const FlakyTest& test);
+// Without a model: the one line saying what is not available (the tightest band and
+// the inverse answer); empty with one.
+std::string no_model_note(const FlakyTest& test);
 
 // Whether a measured failure count exceeds the computed rate f: more than 5 standard
 // errors (sqrt(f (1 - f) / R)) above f AND P(Binomial(R, f) >= measured) below
@@ -148,23 +179,47 @@ void fill_rates_from_check(FlakyRates& rates, const FlakyCheck& check);
 bool exceeds_rate(std::uint64_t failures, std::uint64_t replications, double false_failure);
 
 // The inverse questions: the smallest workload multiplier m (every site's allocations
-// times m, bands of bytes, samples and count times m: the same relative band) and the
-// largest sampling interval at most the test's that bring the whole test's rate to at
-// most `target`. A multiplied workload is the workload run m times over (m an integer):
-// an unseen start is taken again from it (the window is fixed in bytes, so a larger
-// workload hides a smaller fraction). Each is searched by doubling (m = 1, 2, 4, ... up to 2^20; T, T/2, ...
-// down to 1 byte) to the first that reaches it, then bisection between that one and the
-// one before (the rate need not be monotone: an absence fails more often with more
-// samples; the answer is then the first reached on that path, or none). `at_rate` gives
-// the test at another interval (the scheme's pass-through and start windows depend on it).
+// times m, each size's count rounded to a whole allocation; bands of bytes, samples and
+// count times m: the same relative band) and the largest sampling interval at most the
+// test's that bring the whole test's rate to at most `target`. The multiplier's
+// resolution is one allocation of the site with the most (m = N / N0, N whole): the
+// answer is the smallest such N, not the next whole multiple. A multiplied workload is
+// the workload run m times over (its last run a prefix of the trace when m is not
+// whole: the site list's round-robin trace runs its sites evenly): an unseen start is
+// taken again from ceil(m) runs (the window is fixed in bytes, so a larger workload
+// hides a smaller fraction). Each is searched by doubling (N = N0, 2 N0, ... up to
+// 2^20 N0; T, T/2, ... down to 1 byte) to the first that reaches it, then bisection in
+// whole allocations (whole bytes) between that one and the one before (the rate need
+// not be monotone: an absence fails more often with more samples; the answer is then
+// the first reached on that path, or none). `at_rate` gives the test at another
+// interval (the scheme's pass-through and start windows depend on it).
+//
+// With `power_target` P, each must also bring every biased assertion's power (a
+// presence's aside: a value bias leaves it as it is) to at least P. Either way the
+// answer states the least such power it reaches, against each assertion's own bias.
+struct Reached {
+  double rate = NAN;            // the whole test's false-failure rate
+  std::optional<double> power;  // the least power among the biased assertions; none without one
+};
 struct FlakyAnswer {
   double target = 1e-6;
-  std::optional<double> multiplier;  // allocations per site times this
+  std::optional<double> power_target;
+  std::optional<double> multiplier;  // allocations per site times this (N / N0)
   std::optional<double> rate;        // bytes
-  double rate_at_multiplier = NAN, rate_at_rate = NAN;
+  Reached at_multiplier, at_rate;
 };
 FlakyTest scaled_test(const FlakyTest& test, double multiplier);
-FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate);
+FlakyAnswer inverse_answer(const FlakyTest& test, double target, const std::function<FlakyTest(double)>& at_rate,
+                           std::optional<double> power_target = std::nullopt);
+// "rate 2.3e-07; power >= 0.9991 against each stated bias".
+std::string reached_text(const Reached& reached);
+// Site i's allocations (before an unseen start took any out), and every site's at `multiplier`.
+double site_allocations(const FlakyTest& test, std::size_t site);
+std::vector<double> allocations_at(const FlakyTest& test, double multiplier);
+// The workload at `multiplier`, with its units and `details` in its parentheses: "run
+// big >= 18400 times (2.3x its 8000 allocations; DETAILS)", or for several sites "run
+// each site 2.3x its allocations: a >= 1024 times, b >= 512 times (DETAILS)".
+std::string workload_text(const FlakyTest& test, double multiplier, const std::string& details);
 std::string answer_text(const FlakyTest& test, const FlakyAnswer& answer);
 
 // The assertions as code a suite can paste: "gtest" (GoogleTest), "pytest" or "go"

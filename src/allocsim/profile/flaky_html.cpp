@@ -27,13 +27,6 @@ std::string one_in(double rate) {
 
 void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
 
-double site_allocations(const FlakyTest& test, std::size_t i) {
-  if (i < test.allocations.size()) return test.allocations[i];
-  double objects = 0;
-  for (const auto& [size, count] : test.sites[i].sizes) objects += static_cast<double>(count);
-  return objects;
-}
-
 void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& rates,
                     const std::optional<FlakyCheck>& check, const std::optional<FlakyAnswer>& answer) {
   page.element("h2", "The answer");
@@ -45,32 +38,31 @@ void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& r
   page.text(" (" + one_in(rates.whole) + "; " + rates.whole_method + ").");
   page.close();
   if (answer) {
-    page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target):");
+    page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target)" +
+                          (answer->power_target ? " at power at least " + number(*answer->power_target, "%.3g") +
+                                                      " against each stated bias (--power)"
+                                                : std::string()) +
+                          ":");
     page.open("ul");
     if (answer->multiplier) {
-      std::string sites;
-      for (std::size_t i = 0; i < test.sites.size(); ++i) {
-        if (!sites.empty()) sites += ", ";
-        sites += test.sites[i].name + " " + number(std::ceil(site_allocations(test, i) * *answer->multiplier), "%.0f") +
-                 " allocations";
-      }
-      page.element("li", "run each site at least " + number(*answer->multiplier, "%.0f") + " times its allocations (" +
-                             sites +
-                             "; bands of bytes, samples and count scaled alike): "
-                             "rate " +
-                             number(answer->rate_at_multiplier, "%.3g") + ";");
+      page.element("li", workload_text(
+                             test, *answer->multiplier,
+                             "bands of bytes, samples and count scaled alike; " + reached_text(answer->at_multiplier)) +
+                             ";");
     } else {
       page.element("li", "no workload multiplier up to 2^20 reaches it;");
     }
     if (answer->rate) {
       page.element("li", "or set the sampling interval to at most " + bytes_exact(*answer->rate) + " (from " +
-                             bytes_exact(test.rate) + "): rate " + number(answer->rate_at_rate, "%.3g") + ".");
+                             bytes_exact(test.rate) + "): " + reached_text(answer->at_rate) + ".");
     } else {
       page.element("li", "no interval down to 1 byte reaches it (an absence fails more often with more samples).");
     }
     page.close();
   } else {
-    page.element("p", "No inverse answer: some assertion's rate comes from the engine, not an exact distribution.");
+    page.element("p", test.model ? "No inverse answer: some assertion's rate comes from the engine, not an exact "
+                                   "distribution."
+                                 : "N" + no_model_note(test).substr(1) + ".");
   }
   if (check) {
     page.element("p", "Measured by the engine: " + std::to_string(check->replications) +
@@ -122,9 +114,10 @@ void model_section(HtmlWriter& page, const FlakyTest& test) {
   page.open("p", {{"class", "headline"}});
   page.text("Scheme ");
   page.element("span", test.scheme, {{"class", "big"}});
-  page.text(" at rate " + bytes_exact(test.rate) + " (mean bytes between samples).");
+  page.text(test.rate > 0 ? " at rate " + rate_text(test) + " (mean bytes between samples)."
+                          : " at " + rate_text(test) + ".");
   page.close();
-  page.element("p", "Sampling model: " + model_description(test.model) + ".");
+  page.element("p", "Sampling model: " + model_text(test) + ".");
   page.close();
   page.open("table");
   page.open("tr");
