@@ -1,5 +1,6 @@
 // `allocsim diff BASE NEW`: is the change between two sampled heap profiles of the
-// same program real? Per entry (stack and object size, present in either profile),
+// same program real? Per entry (stack and object size, present in either profile;
+// stacks as profile/stable_stack.h writes them, the same in every run),
 // the exact conditional test of src/allocsim/profile/count_change.h, its
 // Clopper-Pearson interval for NEW's rate over BASE's, and Holm's step-down
 // adjustment so that P(any entry falsely "changed") <= --alpha over all entries.
@@ -16,6 +17,7 @@
 
 #include "allocsim/profile/count_change.h"
 #include "allocsim/profile/read_profile.h"
+#include "allocsim/profile/stable_stack.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 #include "commands.h"
@@ -35,22 +37,27 @@ struct DiffOptions {
 
 struct Side {
   double samples = 0;
+  double sampled_bytes = 0;  // samples x object size: the sampled objects' bytes
   double objects = 0;
   double bytes = 0;
 };
 
 struct Row {
-  std::string stack;
-  double size = 0;
+  std::string stack;  // every frame: the key, and --json's
+  std::string label;  // from the first frame in the program (past the allocator's): the table's
+  double size = 0;    // object size; of a mixed record, both profiles' sampled bytes over their samples
   Side base, next;
   profile::CountChange test;
   double adjusted = 1.0;
 };
 
-std::string stack_of(const profile::ProfileEntry& e) {
-  if (e.frames.empty()) return profile::kNoFrames;
+// The entry's stable frames from `first` on, ';'-separated.
+std::string stack_of(const std::vector<std::string>& frames, std::size_t first = 0) {
+  if (frames.empty()) return profile::kNoFrames;
   std::string s;
-  for (const auto& f : e.frames) s += (s.empty() ? "" : ";") + f;
+  for (std::size_t f = first < frames.size() ? first : 0; f < frames.size(); ++f) {
+    s += (s.empty() ? "" : ";") + frames[f];
+  }
   return s;
 }
 
@@ -65,11 +72,16 @@ void run_diff(const DiffOptions& options) {
   std::map<std::pair<std::string, double>, Row> rows;
   auto add = [&](const profile::HeapProfile& heap, bool is_next) {
     for (const auto& e : heap.entries) {
-      Row& row = rows[{stack_of(e), e.object_size}];
-      row.stack = stack_of(e);
-      row.size = e.object_size;
+      const std::vector<std::string> frames = profile::stable_frames(heap, e);
+      // Entries match by stack and object size, except a record whose size is the average
+      // of several (jemalloc keeps one record per stack): its average moves from run to
+      // run with the objects sampled, so it matches by stack alone (size key -1).
+      Row& row = rows[{stack_of(frames), e.mixed_sizes ? -1.0 : e.object_size}];
+      row.stack = stack_of(frames);
+      row.label = stack_of(frames, e.allocator_frames);
       Side& side = is_next ? row.next : row.base;
       side.samples += std::round(e.samples);
+      side.sampled_bytes += std::round(e.samples) * e.object_size;
       side.objects += e.estimate_objects;
       side.bytes += e.estimate_bytes;
     }
@@ -79,6 +91,9 @@ void run_diff(const DiffOptions& options) {
   std::vector<Row> out;
   std::vector<double> p;
   for (auto& [key, row] : rows) {
+    // Both profiles' sampled objects' average size (the size itself unless mixed).
+    const double samples = row.base.samples + row.next.samples;
+    row.size = samples > 0 ? (row.base.sampled_bytes + row.next.sampled_bytes) / samples : key.second;
     const double size = row.size > 0 ? row.size : 1.0;
     const double e1 = profile::sample_probability(base.model, size);
     const double e2 = profile::sample_probability(next.model, size);
@@ -139,7 +154,7 @@ void run_diff(const DiffOptions& options) {
     std::snprintf(line, sizeof line, "%s%-10s %-11s %-11s %-28s %-10.3g %-8s %s\n", d < 0 ? "-" : "+",
                   bytes_approx(std::abs(d)).c_str(), bytes_approx(r.base.bytes).c_str(),
                   bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
-                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.stack.substr(0, 80).c_str());
+                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.label.substr(0, 80).c_str());
     s << line;
   }
   std::cout << s.str();
