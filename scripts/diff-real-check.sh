@@ -14,9 +14,9 @@
 # picks the binary, default build/bin/allocsim). Exits 1 when a system's false-positive
 # pairs (of either kind) exceed their bound or its power falls below its bound, both
 # printed with their derivation; each bound is crossed with probability <= 1e-4 when
-# the test is as good as its model. Cost: about 4 s a pair (both systems; reading a
-# jemalloc profile runs llvm-symbolizer on its mapped files), so ./test.sh runs 10
-# pairs (about 40 s); docs/profiles.md's numbers are of 40.
+# the test is as good as its model. Cost: about 5 s a pair (both systems; reading a
+# jemalloc profile runs llvm-symbolizer on its mapped files): 3 min for 40 pairs, the
+# numbers of docs/profiles.md; ./test.sh runs 8 (44 s).
 set -euo pipefail
 pairs=${1:-40}
 alpha=${2:-0.05}
