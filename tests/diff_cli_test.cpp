@@ -1,12 +1,15 @@
-// `allocsim diff` end to end: a known change called "changed", and entries of two runs
-// matched: a jemalloc record of mixed sizes by its stack, an unnamed frame by its place
-// in its mapped file.
+// `allocsim diff` end to end: --csv's rows (one per entry, units in the header), a
+// known change called "changed", a jemalloc record of mixed sizes matched across two
+// runs by its stack, and --csv refused with one line, exit 2 and nothing written.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::run_cli;
+
+const std::string kGoProfile = allocsim::testing::source_dir() + "/traces/profiles/go-heap.pb.gz";
+const std::string kCsvHeader =
+    "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,ratio,ratio_lower,"
+    "ratio_upper,ratio_level,p_value,p_holm,changed";
 
 class DiffCli : public ::testing::Test {
  protected:
@@ -35,6 +43,18 @@ class DiffCli : public ::testing::Test {
   fs::path dir_;
 };
 
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 // A jemalloc 5.3 heap_v2 dump at lg_prof_sample 16 (raw counts) of `records`, each
 // "@ STACK" and its "t*: samples: bytes" line, then the memory map `maps`.
 std::string jemalloc_dump(const std::vector<std::pair<std::string, std::string>>& records,
@@ -42,6 +62,22 @@ std::string jemalloc_dump(const std::vector<std::pair<std::string, std::string>>
   std::string text = "heap_v2/65536\n  t*: 0: 0 [0: 0]\n";
   for (const auto& [stack, counts] : records) text += "@ " + stack + "\n  t*: " + counts + " [0: 0]\n";
   return text + "\nMAPPED_LIBRARIES:\n" + maps;
+}
+
+TEST_F(DiffCli, CsvHasOneRowPerEntryWithUnitsInTheHeader) {
+  const std::string csv = file("same.csv");
+  const auto r = run_cli("diff --json --csv " + csv + " " + kGoProfile + " " + kGoProfile);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto entries = nlohmann::json::parse(r.output).at("entries");
+  const std::vector<std::string> rows = lines_of(read(csv));
+  ASSERT_EQ(rows.size(), entries.size() + 1) << read(csv);
+  EXPECT_EQ(rows[0], kCsvHeader);
+  // A profile against itself: equal counts, so every p-value is 1 and the ratio 1.
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_NE(rows[i].find(",0.95,1,1,no"), std::string::npos) << rows[i];
+  }
+  EXPECT_NE(read(csv).find("main.allocate;main.siteLarge;main.main;runtime.main,1048576,20,20,"), std::string::npos)
+      << read(csv);
 }
 
 TEST_F(DiffCli, AKnownChangeIsChangedAndAMixedSizeRecordMatchesByItsStack) {
@@ -82,6 +118,21 @@ TEST_F(DiffCli, AddressesInAMappedFileMatchAcrossAddressRandomisation) {
   ASSERT_EQ(entries.size(), 1u) << r.output;
   EXPECT_EQ(entries[0].at("stack"), "libfake.so+0x2230") << r.output;
   EXPECT_EQ(entries[0].at("verdict"), "no evidence") << r.output;
+}
+
+TEST_F(DiffCli, CsvRefusedWithOneLineAndNothingWritten) {
+  const std::string base = write("base.heap", jemalloc_dump({{"0x1", "10: 640"}}));
+  const std::string before = read(base);
+  const std::string missing_parent = file("missing/out.csv");
+  for (const std::string& csv : {base, missing_parent}) {
+    const auto r = run_cli("diff --csv " + csv + " " + base + " " + kGoProfile, true);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_NE(r.output.find("--csv"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(read(base), before);
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
 }  // namespace

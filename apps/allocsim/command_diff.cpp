@@ -4,6 +4,7 @@
 // the exact conditional test of src/allocsim/profile/count_change.h, its
 // Clopper-Pearson interval for NEW's rate over BASE's, and Holm's step-down
 // adjustment so that P(any entry falsely "changed") <= --alpha over all entries.
+// --csv FILE writes every entry, one row each.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -15,11 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "allocsim/format/csv.h"
 #include "allocsim/profile/count_change.h"
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/profile/stable_stack.h"
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "flag_checks.h"
 
@@ -33,6 +38,7 @@ struct DiffOptions {
   double alpha = 0.05;
   std::size_t top = 20;
   bool json = false;
+  std::string csv;
 };
 
 struct Side {
@@ -43,7 +49,7 @@ struct Side {
 };
 
 struct Row {
-  std::string stack;  // every frame: the key, and --json's
+  std::string stack;  // every frame: the key, in --json and --csv
   std::string label;  // from the first frame in the program (past the allocator's): the table's
   double size = 0;    // object size; of a mixed record, both profiles' sampled bytes over their samples
   Side base, next;
@@ -61,8 +67,26 @@ std::string stack_of(const std::vector<std::string>& frames, std::size_t first =
   return s;
 }
 
+// One row per entry: stack, object size, samples, estimates in bytes, NEW/BASE rate
+// with its interval, p-values and the verdict at the family-wise alpha.
+std::string diff_csv(const std::vector<Row>& rows, double alpha) {
+  std::string out =
+      "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,ratio,ratio_lower,"
+      "ratio_upper,ratio_level,p_value,p_holm,changed\n";
+  for (const Row& r : rows) {
+    out += csv_field(r.stack) + "," + format_number(r.size) + "," + format_number(r.base.samples) + "," +
+           format_number(r.next.samples) + "," + format_number(r.base.bytes) + "," + format_number(r.next.bytes) +
+           "," + format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.test.ratio) + "," +
+           format_number(r.test.ratio_lower) + "," + format_number(r.test.ratio_upper) + "," +
+           format_number(1 - alpha) + "," + format_number(r.test.p_value) + "," + format_number(r.adjusted) + "," +
+           (r.adjusted <= alpha ? "yes" : "no") + "\n";
+  }
+  return out;
+}
+
 void run_diff(const DiffOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw InputError("--alpha must be in (0, 1)");
+  if (!options.csv.empty()) check_output_file(options.csv, InputPaths{options.base, options.next}, "--csv");
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
   if (base.model.system != next.model.system) {
@@ -110,6 +134,7 @@ void run_diff(const DiffOptions& options) {
   });
   std::size_t changed = 0;
   for (const Row& r : out) changed += r.adjusted <= options.alpha;
+  if (!options.csv.empty()) write_file_atomically(options.csv, diff_csv(out, options.alpha));
   if (options.json) {
     nlohmann::json j;
     j["base"] = options.base;
@@ -172,7 +197,9 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   command->add_option("--alpha", options->alpha, "Family-wise error rate over entries (Holm)")->capture_default_str();
   command->add_option("--top", options->top, "Entries to show")->capture_default_str()->check(whole_number(1));
   command->add_flag("--json", options->json, "Print JSON instead of the table");
+  command->add_option("--csv", options->csv, "Write every entry as CSV to this file");
   command->callback([options, &exit_code] {
+    handle_interrupts();  // a --csv being written is removed, not left as FILE.tmp.<pid>
     run_diff(*options);
     exit_code = 0;
   });
