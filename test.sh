@@ -7,7 +7,9 @@
 # the regression expectations of scenarios/regression/ (allocsim check) and the quick
 # conformance checks against the real samplers (scripts/conformance.sh --quick), and
 # a few real runs of the Go, jemalloc and gperftools profile programs whose sites'
-# intervals must cover their known bytes (scripts/profile-real-check.sh), and, with
+# intervals must cover their known bytes (scripts/profile-real-check.sh), and pairs of
+# such runs on which `allocsim diff`'s false changes and power must stay within their
+# bounds (scripts/diff-real-check.sh 8), and, with
 # chromium installed, a report.html rendered offline (scripts/report-browser-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,4 +36,5 @@ scripts/conformance.sh --quick
 # report.html opened offline in headless Chromium (apt-get install -y chromium)
 if command -v chromium > /dev/null; then scripts/report-browser-check.sh; fi
 scripts/profile-real-check.sh
+scripts/diff-real-check.sh 8  # allocsim diff on 8 pairs of real Go and jemalloc runs each (44 s measured)
 if [ -d ../shared/corpus ]; then scripts/check-corpus-profiles.sh; fi  # the shared corpus of real profiles, when present

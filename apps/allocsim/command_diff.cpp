@@ -1,8 +1,10 @@
 // `allocsim diff BASE NEW`: is the change between two sampled heap profiles of the
-// same program real? Per entry (stack and object size, present in either profile),
+// same program real? Per entry (stack and object size, present in either profile;
+// stacks as profile/stable_stack.h writes them, the same in every run),
 // the exact conditional test of src/allocsim/profile/count_change.h, its
 // Clopper-Pearson interval for NEW's rate over BASE's, and Holm's step-down
 // adjustment so that P(any entry falsely "changed") <= --alpha over all entries.
+// --csv FILE writes every entry, one row each.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -14,10 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "allocsim/format/csv.h"
 #include "allocsim/profile/count_change.h"
 #include "allocsim/profile/read_profile.h"
+#include "allocsim/profile/stable_stack.h"
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "flag_checks.h"
 
@@ -31,31 +38,55 @@ struct DiffOptions {
   double alpha = 0.05;
   std::size_t top = 20;
   bool json = false;
+  std::string csv;
 };
 
 struct Side {
   double samples = 0;
+  double sampled_bytes = 0;  // samples x object size: the sampled objects' bytes
   double objects = 0;
   double bytes = 0;
 };
 
 struct Row {
-  std::string stack;
-  double size = 0;
+  std::string stack;  // every frame: the key, in --json and --csv
+  std::string label;  // from the first frame in the program (past the allocator's): the table's
+  double size = 0;    // object size; of a mixed record, both profiles' sampled bytes over their samples
   Side base, next;
   profile::CountChange test;
   double adjusted = 1.0;
 };
 
-std::string stack_of(const profile::ProfileEntry& e) {
-  if (e.frames.empty()) return profile::kNoFrames;
+// The entry's stable frames from `first` on, ';'-separated.
+std::string stack_of(const std::vector<std::string>& frames, std::size_t first = 0) {
+  if (frames.empty()) return profile::kNoFrames;
   std::string s;
-  for (const auto& f : e.frames) s += (s.empty() ? "" : ";") + f;
+  for (std::size_t f = first < frames.size() ? first : 0; f < frames.size(); ++f) {
+    s += (s.empty() ? "" : ";") + frames[f];
+  }
   return s;
+}
+
+// One row per entry: stack, object size, samples, estimates in bytes, NEW/BASE rate
+// with its interval, p-values and the verdict at the family-wise alpha.
+std::string diff_csv(const std::vector<Row>& rows, double alpha) {
+  std::string out =
+      "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,ratio,ratio_lower,"
+      "ratio_upper,ratio_level,p_value,p_holm,changed\n";
+  for (const Row& r : rows) {
+    out += csv_field(r.stack) + "," + format_number(r.size) + "," + format_number(r.base.samples) + "," +
+           format_number(r.next.samples) + "," + format_number(r.base.bytes) + "," + format_number(r.next.bytes) +
+           "," + format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.test.ratio) + "," +
+           format_number(r.test.ratio_lower) + "," + format_number(r.test.ratio_upper) + "," +
+           format_number(1 - alpha) + "," + format_number(r.test.p_value) + "," + format_number(r.adjusted) + "," +
+           (r.adjusted <= alpha ? "yes" : "no") + "\n";
+  }
+  return out;
 }
 
 void run_diff(const DiffOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw InputError("--alpha must be in (0, 1)");
+  if (!options.csv.empty()) check_output_file(options.csv, InputPaths{options.base, options.next}, "--csv");
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
   if (base.model.system != next.model.system) {
@@ -65,11 +96,16 @@ void run_diff(const DiffOptions& options) {
   std::map<std::pair<std::string, double>, Row> rows;
   auto add = [&](const profile::HeapProfile& heap, bool is_next) {
     for (const auto& e : heap.entries) {
-      Row& row = rows[{stack_of(e), e.object_size}];
-      row.stack = stack_of(e);
-      row.size = e.object_size;
+      const std::vector<std::string> frames = profile::stable_frames(heap, e);
+      // Entries match by stack and object size, except a record whose size is the average
+      // of several (jemalloc keeps one record per stack): its average moves from run to
+      // run with the objects sampled, so it matches by stack alone (size key -1).
+      Row& row = rows[{stack_of(frames), e.mixed_sizes ? -1.0 : e.object_size}];
+      row.stack = stack_of(frames);
+      row.label = stack_of(frames, e.allocator_frames);
       Side& side = is_next ? row.next : row.base;
       side.samples += std::round(e.samples);
+      side.sampled_bytes += std::round(e.samples) * e.object_size;
       side.objects += e.estimate_objects;
       side.bytes += e.estimate_bytes;
     }
@@ -79,6 +115,9 @@ void run_diff(const DiffOptions& options) {
   std::vector<Row> out;
   std::vector<double> p;
   for (auto& [key, row] : rows) {
+    // Both profiles' sampled objects' average size (the size itself unless mixed).
+    const double samples = row.base.samples + row.next.samples;
+    row.size = samples > 0 ? (row.base.sampled_bytes + row.next.sampled_bytes) / samples : key.second;
     const double size = row.size > 0 ? row.size : 1.0;
     const double e1 = profile::sample_probability(base.model, size);
     const double e2 = profile::sample_probability(next.model, size);
@@ -95,6 +134,7 @@ void run_diff(const DiffOptions& options) {
   });
   std::size_t changed = 0;
   for (const Row& r : out) changed += r.adjusted <= options.alpha;
+  if (!options.csv.empty()) write_file_atomically(options.csv, diff_csv(out, options.alpha));
   if (options.json) {
     nlohmann::json j;
     j["base"] = options.base;
@@ -139,7 +179,7 @@ void run_diff(const DiffOptions& options) {
     std::snprintf(line, sizeof line, "%s%-10s %-11s %-11s %-28s %-10.3g %-8s %s\n", d < 0 ? "-" : "+",
                   bytes_approx(std::abs(d)).c_str(), bytes_approx(r.base.bytes).c_str(),
                   bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
-                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.stack.substr(0, 80).c_str());
+                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.label.substr(0, 80).c_str());
     s << line;
   }
   std::cout << s.str();
@@ -157,7 +197,9 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   command->add_option("--alpha", options->alpha, "Family-wise error rate over entries (Holm)")->capture_default_str();
   command->add_option("--top", options->top, "Entries to show")->capture_default_str()->check(whole_number(1));
   command->add_flag("--json", options->json, "Print JSON instead of the table");
+  command->add_option("--csv", options->csv, "Write every entry as CSV to this file");
   command->callback([options, &exit_code] {
+    handle_interrupts();  // a --csv being written is removed, not left as FILE.tmp.<pid>
     run_diff(*options);
     exit_code = 0;
   });

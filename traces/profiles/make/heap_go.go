@@ -1,7 +1,11 @@
 // Writes a Go 1.19 heap profile (gzip'd profile.proto) of a program whose call sites
 // allocate known bytes, and a short CPU profile (an input `allocsim profile` must refuse).
 //
-// Usage: heap_go RATE HEAP_OUT CPU_OUT
+// Usage: heap_go RATE HEAP_OUT CPU_OUT [MEDIUM_FACTOR]
+//
+// MEDIUM_FACTOR (default 1) multiplies siteMedium's 2000 blocks, a known change for
+// scripts/diff-real-check.sh; at most 2.5, so every block still fits live's capacity
+// (a regrown live would be one more record). Without it the allocations are as before.
 package main
 
 import (
@@ -13,8 +17,9 @@ import (
 )
 
 var (
-	live [][]byte // blocks kept until the profile is written
-	sink []byte   // freed blocks pass through here
+	live        [][]byte // blocks kept until the profile is written
+	sink        []byte   // freed blocks pass through here
+	mediumCount = 2000   // siteMedium's blocks
 )
 
 //go:noinline
@@ -35,7 +40,7 @@ func allocate(count, size int, keep bool) {
 func siteSmall() { allocate(20000, 64, true) }
 
 //go:noinline
-func siteMedium() { allocate(2000, 4096, true) }
+func siteMedium() { allocate(mediumCount, 4096, true) }
 
 //go:noinline
 func siteLarge() { allocate(20, 1<<20, true) }
@@ -49,12 +54,19 @@ func fail(err error) {
 }
 
 func main() {
-	if len(os.Args) != 4 {
-		fail(fmt.Errorf("usage: heap_go RATE HEAP_OUT CPU_OUT"))
+	if len(os.Args) != 4 && len(os.Args) != 5 {
+		fail(fmt.Errorf("usage: heap_go RATE HEAP_OUT CPU_OUT [MEDIUM_FACTOR]"))
 	}
 	rate, err := strconv.Atoi(os.Args[1])
 	if err != nil {
 		fail(err)
+	}
+	if len(os.Args) == 5 {
+		factor, err := strconv.ParseFloat(os.Args[4], 64)
+		if err != nil || !(factor > 0 && factor <= 2.5) {
+			fail(fmt.Errorf("MEDIUM_FACTOR %q: not a number in (0, 2.5]", os.Args[4]))
+		}
+		mediumCount = int(2000*factor + 0.5)
 	}
 	runtime.MemProfileRate = rate
 	live = make([][]byte, 0, 30000)
