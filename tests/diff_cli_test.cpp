@@ -2,7 +2,6 @@
 // known change called "changed", a jemalloc record of mixed sizes matched across two
 // runs by its stack, and --csv refused with one line, exit 2 and nothing written.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -15,6 +14,7 @@
 
 #include "test_support.h"
 #include "testing/build_paths.h"
+#include "testing/scratch_directory.h"
 
 namespace allocsim {
 namespace {
@@ -29,18 +29,13 @@ const std::string kCsvHeader =
 
 class DiffCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string name = (fs::temp_directory_path() / "allocsim-diff-cli-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(name.data()), nullptr);
-    dir_ = name;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name) const { return (dir_ / name).string(); }
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream(file(name)) << text;
     return file(name);
   }
-  fs::path dir_;
+  testing::ScratchDirectory scratch_;
+  const fs::path dir_ = scratch_.path();
 };
 
 std::string read(const std::string& path) {
