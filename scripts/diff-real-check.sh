@@ -27,9 +27,7 @@ make_dir="$root/traces/profiles/make"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cp "$make_dir/heap_go.go" "$work/main.go"
-(cd "$work" && GO111MODULE=off GOCACHE="$work/cache" go build -o heap_go main.go)
-g++ -O1 -std=c++17 -DHEAP_JEMALLOC "$make_dir/heap_native.cpp" -o "$work/heap_jemalloc" -ljemalloc
+"$make_dir/build-programs.sh" "$work"
 
 profile() {  # profile SYSTEM OUT [MEDIUM_FACTOR]
   case $1 in

@@ -18,10 +18,7 @@ make_dir="$root/traces/profiles/make"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cp "$make_dir/heap_go.go" "$work/main.go"
-(cd "$work" && GO111MODULE=off GOCACHE="$work/cache" go build -o heap_go main.go)
-g++ -O1 -std=c++17 -DHEAP_JEMALLOC "$make_dir/heap_native.cpp" -o "$work/heap_jemalloc" -ljemalloc
-g++ -O1 -std=c++17 -DHEAP_GPERFTOOLS "$make_dir/heap_native.cpp" -o "$work/heap_gperftools" -ltcmalloc
+"$make_dir/build-programs.sh" "$work"
 
 report() {  # report SYSTEM FILE [allocsim options...]
   local system=$1 file=$2
