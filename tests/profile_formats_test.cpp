@@ -4,10 +4,12 @@
 // ../shared/corpus are read when that directory exists (skipped otherwise).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "allocsim/profile/gzip.h"
 #include "allocsim/profile/profile.pb.h"
@@ -125,11 +127,35 @@ TEST(ProfileFormats, GoDebug1TextIsRawCountsAtHalfTheHeaderRate) {
   EXPECT_FALSE(profile.entries[0].samples_approximate);
   EXPECT_FALSE(profile.entries[0].mixed_sizes);
   EXPECT_DOUBLE_EQ(profile.entries[0].estimate_objects, 2 / -std::expm1(-64.0 / 524288));
+  EXPECT_EQ(profile.entries[0].frames, std::vector<std::string>{"main.f"}) << "named by its \"#\" line";
   ReadOptions alloc;
   alloc.window = "alloc";
   EXPECT_EQ(total_samples(parse_profile(text, "go.txt", alloc)), 8);
   // Cut inside its last line: truncated, in one line.
   EXPECT_NE(refusal(text.substr(0, 70)).find("truncated"), std::string::npos);
+}
+
+// Each "#" line names one frame, inlined ones included (runtime/pprof printStackRecord);
+// a line with an address alone stays that address; a record without "#" lines keeps
+// the addresses of its "@".
+TEST(ProfileFormats, GoDebug1FramesAreTheFunctionsItsHashLinesName) {
+  const std::string text = "heap profile: 3: 192 [3: 192] @ heap/1048576\n"
+                           "1: 64 [1: 64] @ 0x4d1d8b 0x43b3a7\n"
+                           "#\t0x4d1d8a\tmain.inlined+0x0\t/src/a+0x1/main.go:7\n"
+                           "#\t0x4d1d8a\tmain.f+0x2a\t/src/main.go:12\n"
+                           "#\t0x43b3a6\n"
+                           "\n"
+                           "2: 128 [2: 128] @ 0x4d1e00\n"
+                           "\n"
+                           "# runtime.MemStats\n"
+                           "# Alloc = 1234\n";
+  const HeapProfile profile = parse_profile(text, "go.txt", {});
+  ASSERT_EQ(profile.entries.size(), 2u);
+  std::vector<std::vector<std::string>> stacks;
+  for (const auto& entry : profile.entries) stacks.push_back(entry.frames);
+  std::sort(stacks.begin(), stacks.end());
+  EXPECT_EQ(stacks[0], (std::vector<std::string>{"0x4d1e00"}));
+  EXPECT_EQ(stacks[1], (std::vector<std::string>{"main.inlined", "main.f", "0x43b3a6"}));
 }
 
 TEST(ProfileFormats, UnsampledHeapprofileGivesPointIntervals) {

@@ -326,13 +326,32 @@ bool mixed_go_record(const Counts& counts) {
          counts.inuse_bytes / counts.inuse_objects != counts.alloc_bytes / counts.alloc_objects;
 }
 
+// The function of one "#\t0x4d1d8b\tmain.f+0x2b\t/src/main.go:12" line of Go's debug=1
+// text (runtime/pprof printStackRecord: one line per frame, inlined ones included,
+// the runtime's own leading frames left out), or its address where it names none.
+std::string go_frame_name(std::string_view line) {
+  line.remove_prefix(2);  // "#\t"
+  const std::size_t tab = line.find('\t');
+  if (tab == std::string_view::npos) return std::string(line);
+  std::string_view name = line.substr(tab + 1);
+  name = name.substr(0, name.find('\t'));
+  return std::string(name.substr(0, name.rfind("+0x")));
+}
+
 // Go debug=1: one "c: b [c: b] @ 0x.." line per record, each followed by "#\t0x.."
 // symbol lines, then "# runtime.MemStats" lines; no "MAPPED_LIBRARIES:". Raw counts.
+// A record's stack is the functions its "#" lines name, as `go tool pprof` shows them,
+// or its addresses where it has no such line.
 HeapProfile read_go_heap_text(Lines& lines, HeapProfile profile, const std::string& text, const std::string& path) {
   profile.samples_note = "raw counts (Go debug=1 text): samples exact";
   std::vector<Record> records;
+  std::vector<std::vector<std::string>> names;  // per record, from its "#" lines
   std::size_t frames = 0;
   for (std::string_view line; lines.next(line);) {
+    if (line.size() > 2 && line.compare(0, 2, "#\t") == 0 && !records.empty()) {
+      names.back().push_back(go_frame_name(line));
+      continue;
+    }
     if (line.empty() || line[0] == '#') continue;
     const std::string where = at_line(path, lines.number());
     Counts counts;
@@ -341,7 +360,11 @@ HeapProfile read_go_heap_text(Lines& lines, HeapProfile profile, const std::stri
     if (at == std::string_view::npos) throw InputError(where + ": a record with no \"@\" stack");
     check_profile_size(records.size() + 1, frames, path);
     records.push_back({parse_frames(line.substr(at + 1), where, frames, path), counts, where, mixed_go_record(counts)});
+    names.emplace_back();
     frames += records.back().frames.size();
+  }
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (!names[r].empty()) records[r].frames = std::move(names[r]);
   }
   // Go ends every line with a newline: a last line without one was cut short.
   if (!text.empty() && text.back() != '\n') {

@@ -3,6 +3,9 @@
 //
 // Usage: heap_go RATE HEAP_OUT CPU_OUT [MEDIUM_FACTOR]
 //
+// With HEAP_GO_TEXT=FILE in the environment it also writes the same profile as the text
+// of /debug/pprof/heap?debug=1 (pprof.Lookup("heap").WriteTo(w, 1)) to FILE.
+//
 // MEDIUM_FACTOR (default 1) multiplies siteMedium's 2000 blocks, a known change for
 // scripts/diff-real-check.sh; at most 2.5, so every block still fits live's capacity
 // (a regrown live would be one more record). Without it the allocations are as before.
@@ -96,5 +99,15 @@ func main() {
 		fail(err)
 	}
 	heap.Close()
+	if path := os.Getenv("HEAP_GO_TEXT"); path != "" {
+		text, err := os.Create(path)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.Lookup("heap").WriteTo(text, 1); err != nil {
+			fail(err)
+		}
+		text.Close()
+	}
 	runtime.KeepAlive(live)
 }

@@ -2,7 +2,10 @@
 // (MallocExtension::GetHeapSample, the legacy heap_v2 text) for a program whose call
 // sites allocate known bytes. Built twice: -DHEAP_JEMALLOC with -ljemalloc, or
 // -DHEAP_GPERFTOOLS with -ltcmalloc. The sampling rate comes from the environment
-// (MALLOC_CONF=prof:true,lg_prof_sample:N or TCMALLOC_SAMPLE_PARAMETER=N).
+// (MALLOC_CONF=prof:true,lg_prof_sample:N or TCMALLOC_SAMPLE_PARAMETER=N). Under
+// gperftools' heap profiler (HEAPPROFILE=PREFIX in the environment, which records every
+// allocation) it also dumps that profile, "@ heapprofile", to PREFIX.0001.heap while
+// the blocks are live.
 //
 // Usage: heap_native OUT [MEDIUM_FACTOR]
 //
@@ -20,6 +23,7 @@
 #if defined(HEAP_JEMALLOC)
 #include <jemalloc/jemalloc.h>
 #elif defined(HEAP_GPERFTOOLS)
+#include <gperftools/heap-profiler.h>
 #include <gperftools/malloc_extension.h>
 #else
 #error "build with -DHEAP_JEMALLOC or -DHEAP_GPERFTOOLS"
@@ -84,6 +88,7 @@ int main(int argc, char** argv) {
   std::string sample;
   MallocExtension::instance()->GetHeapSample(&sample);
   std::ofstream(argv[1]) << sample;
+  if (IsHeapProfilerRunning()) HeapProfilerDump("the sites' blocks live");
 #endif
   for (void* p : live) std::free(p);
   return 0;
