@@ -1,6 +1,8 @@
 // `allocsim diff` end to end: --csv's rows (one per entry, units in the header), a
 // known change called "changed", a jemalloc record of mixed sizes matched across two
-// runs by its stack, and --csv refused with one line, exit 2 and nothing written.
+// runs by its stack, each entry's byte change with its interval, the --pprof diff read
+// by `go tool pprof` (totals NEW - BASE, filtered by verdict), and --csv and --pprof
+// refused with one line, exit 2 and nothing written.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +27,8 @@ using testing::run_cli;
 
 const std::string kGoProfile = allocsim::testing::source_dir() + "/traces/profiles/go-heap.pb.gz";
 const std::string kCsvHeader =
-    "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,ratio,ratio_lower,"
+    "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,change_lower_bytes,"
+    "change_upper_bytes,ratio,ratio_lower,"
     "ratio_upper,ratio_level,p_value,p_holm,changed";
 
 class DiffCli : public ::testing::Test {
@@ -86,11 +90,17 @@ TEST_F(DiffCli, AKnownChangeIsChangedAndAMixedSizeRecordMatchesByItsStack) {
   const auto entries = nlohmann::json::parse(r.output).at("entries");
   ASSERT_EQ(entries.size(), 2u) << r.output;
   for (const auto& entry : entries) {
+    // The byte change's interval holds its estimate.
+    EXPECT_LE(entry.at("change_lower_bytes").get<double>(), entry.at("change_bytes").get<double>()) << r.output;
+    EXPECT_GE(entry.at("change_upper_bytes").get<double>(), entry.at("change_bytes").get<double>()) << r.output;
     if (entry.at("stack") == "0x1") {
       EXPECT_EQ(entry.at("verdict"), "changed") << r.output;
+      EXPECT_GT(entry.at("change_lower_bytes").get<double>(), 0) << r.output;  // a rise, surely
     } else {
       EXPECT_EQ(entry.at("stack"), "0x2") << r.output;
       EXPECT_EQ(entry.at("verdict"), "no evidence") << r.output;
+      EXPECT_LT(entry.at("change_lower_bytes").get<double>(), 0) << r.output;
+      EXPECT_GT(entry.at("change_upper_bytes").get<double>(), 0) << r.output;
       // Its size: both runs' sampled bytes over their samples.
       EXPECT_NEAR(entry.at("object_size").get<double>(), (1869930.0 + 1848000.0) / 477.0, 1e-9) << r.output;
     }
@@ -113,6 +123,61 @@ TEST_F(DiffCli, AddressesInAMappedFileMatchAcrossAddressRandomisation) {
   ASSERT_EQ(entries.size(), 1u) << r.output;
   EXPECT_EQ(entries[0].at("stack"), "libfake.so+0x2230") << r.output;
   EXPECT_EQ(entries[0].at("verdict"), "no evidence") << r.output;
+}
+
+// The total `go tool pprof -top` shows for `sample_index` (-unit=B: bytes unscaled) of
+// the profile `file` in `directory`, under `filter` (pprof flags); "" when absent.
+std::string go_pprof_total(const std::string& directory, const std::string& file, const std::string& sample_index,
+                           const std::string& filter = "") {
+  const auto go = testing::run_shell("cd " + directory + " && HOME=" + directory +
+                                     " go tool pprof -top -nodefraction=0 -unit=B -sample_index=" + sample_index + " " +
+                                     filter + " " + file + " 2>&1");
+  std::smatch match;
+  if (go.exit_code != 0 || !std::regex_search(go.output, match, std::regex("accounting for (-?[0-9]+)B?,"))) {
+    return "";
+  }
+  return match[1];
+}
+
+TEST_F(DiffCli, PprofDiffTotalsAreNewMinusBaseInGoToolPprof) {
+  if (testing::run_shell("command -v go >/dev/null").exit_code != 0) GTEST_SKIP() << "go is not installed";
+  const std::string base = write("base.heap", jemalloc_dump({{"0x1", "10: 640"}, {"0x2", "237: 1869930"}}));
+  const std::string next = write("new.heap", jemalloc_dump({{"0x1", "100: 6400"}, {"0x2", "240: 1848000"}}));
+  const auto r = run_cli("diff --json --pprof " + file("diff.pb.gz") + " " + base + " " + next);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // The profile's values are each side's estimates rounded, BASE's negated: pprof's
+  // totals are those sums, exactly.
+  long long all_bytes = 0, changed_bytes = 0;
+  const nlohmann::json diff = nlohmann::json::parse(r.output);
+  for (const auto& e : diff.at("entries")) {
+    const long long change = std::llround(e.at("new_bytes").get<double>()) - std::llround(e.at("base_bytes").get<double>());
+    all_bytes += change;
+    if (e.at("verdict") == "changed") changed_bytes += change;
+  }
+  EXPECT_EQ(go_pprof_total(dir_.string(), "diff.pb.gz", "inuse_space"), std::to_string(all_bytes));
+  EXPECT_EQ(go_pprof_total(dir_.string(), "diff.pb.gz", "inuse_space", "-tagfocus=change=changed"),
+            std::to_string(changed_bytes));
+  EXPECT_NE(changed_bytes, all_bytes);  // the filter drops the unchanged entry
+  // Objects: 0x1 is 10 then 100 samples of 64 B at T = 65536, each sample 1/p objects,
+  // p = 1 - exp(-64/65536): round(100/p) - round(10/p).
+  const double p = 1.0 - std::exp(-64.0 / 65536.0);
+  EXPECT_EQ(go_pprof_total(dir_.string(), "diff.pb.gz", "inuse_objects", "-tagfocus=change=changed"),
+            std::to_string(std::llround(100 / p) - std::llround(10 / p)));
+}
+
+TEST_F(DiffCli, PprofRefusedWithOneLineAndNothingWritten) {
+  const std::string base = write("base.heap", jemalloc_dump({{"0x1", "10: 640"}}));
+  const std::string before = read(base);
+  for (const std::string& arguments :
+       {"--pprof " + base, "--pprof " + file("missing/out.pb.gz"), "--pprof " + dir_.string(),
+        "--csv " + file("same") + " --pprof " + file("same")}) {
+    const auto r = run_cli("diff " + arguments + " " + base + " " + base, true);
+    EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_NE(r.output.find("--pprof"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(read(base), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
 TEST_F(DiffCli, CsvRefusedWithOneLineAndNothingWritten) {

@@ -131,16 +131,12 @@ TEST_F(ProfileCli, AnnotatedPprofKeepsValuesAndOpensInGoToolPprof) {
   EXPECT_EQ(after.time_nanos(), before.time_nanos());
   EXPECT_EQ(after.duration_nanos(), before.duration_nanos());
   EXPECT_EQ(after.period(), before.period());
-  const std::string go_pprof = "cd " + dir_.string() + " && HOME=" + dir_.string() +
-                               " go tool pprof -top -sample_index=inuse_space_upper annotated.pb.gz 2>&1";
-  FILE* pipe = popen(go_pprof.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  EXPECT_EQ(pclose(pipe), 0) << output;
-  EXPECT_NE(output.find("main.siteLarge"), std::string::npos) << output;
-  EXPECT_NE(output.find("inuse_space_upper"), std::string::npos) << output;
+  if (testing::run_shell("command -v go >/dev/null").exit_code != 0) GTEST_SKIP() << "go is not installed";
+  const auto go = testing::run_shell("cd " + dir_.string() + " && HOME=" + dir_.string() +
+                                     " go tool pprof -top -sample_index=inuse_space_upper annotated.pb.gz 2>&1");
+  EXPECT_EQ(go.exit_code, 0) << go.output;
+  EXPECT_NE(go.output.find("main.siteLarge"), std::string::npos) << go.output;
+  EXPECT_NE(go.output.find("inuse_space_upper"), std::string::npos) << go.output;
 }
 
 TEST_F(ProfileCli, BadInputExitsTwoWithOneLineAndWritesNothing) {

@@ -3,8 +3,11 @@
 // stacks as profile/stable_stack.h writes them, the same in every run),
 // the exact conditional test of src/allocsim/profile/count_change.h, its
 // Clopper-Pearson interval for NEW's rate over BASE's, and Holm's step-down
-// adjustment so that P(any entry falsely "changed") <= --alpha over all entries.
-// --csv FILE writes every entry, one row each.
+// adjustment so that P(any entry falsely "changed") <= --alpha over all entries, and
+// the change in bytes NEW - BASE with its exact interval at 1 - alpha
+// (src/allocsim/profile/byte_change.h). --csv FILE writes every entry, one row each;
+// --pprof FILE the diff as pprof's -diff_base builds it, labelled with each verdict
+// (src/allocsim/profile/pprof_diff.h).
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -17,7 +20,9 @@
 #include <nlohmann/json.hpp>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/profile/byte_change.h"
 #include "allocsim/profile/count_change.h"
+#include "allocsim/profile/pprof_diff.h"
 #include "allocsim/profile/read_profile.h"
 #include "allocsim/profile/stable_stack.h"
 #include "allocsim/util/atomic_file.h"
@@ -39,6 +44,7 @@ struct DiffOptions {
   std::size_t top = 20;
   bool json = false;
   std::string csv;
+  std::string pprof;
 };
 
 struct Side {
@@ -49,13 +55,18 @@ struct Side {
 };
 
 struct Row {
+  std::vector<std::string> frames;  // stable, leaf first
   std::string stack;  // every frame: the key, in --json and --csv
   std::string label;  // from the first frame in the program (past the allocator's): the table's
   double size = 0;    // object size; of a mixed record, both profiles' sampled bytes over their samples
   Side base, next;
   profile::CountChange test;
+  profile::ByteChangeInterval change;  // bytes, NEW - BASE, at 1 - alpha
   double adjusted = 1.0;
 };
+
+// A signed byte count with its unit: +1.5 MiB, -64 KiB.
+std::string signed_bytes(double bytes) { return (bytes < 0 ? "-" : "+") + bytes_approx(std::abs(bytes)); }
 
 // The entry's stable frames from `first` on, ';'-separated.
 std::string stack_of(const std::vector<std::string>& frames, std::size_t first = 0) {
@@ -71,12 +82,14 @@ std::string stack_of(const std::vector<std::string>& frames, std::size_t first =
 // with its interval, p-values and the verdict at the family-wise alpha.
 std::string diff_csv(const std::vector<Row>& rows, double alpha) {
   std::string out =
-      "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,ratio,ratio_lower,"
+      "stack,object_size_bytes,base_samples,new_samples,base_bytes,new_bytes,change_bytes,change_lower_bytes,"
+      "change_upper_bytes,ratio,ratio_lower,"
       "ratio_upper,ratio_level,p_value,p_holm,changed\n";
   for (const Row& r : rows) {
     out += csv_field(r.stack) + "," + format_number(r.size) + "," + format_number(r.base.samples) + "," +
            format_number(r.next.samples) + "," + format_number(r.base.bytes) + "," + format_number(r.next.bytes) +
-           "," + format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.test.ratio) + "," +
+           "," + format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.change.lower) + "," +
+           format_number(r.change.upper) + "," + format_number(r.test.ratio) + "," +
            format_number(r.test.ratio_lower) + "," + format_number(r.test.ratio_upper) + "," +
            format_number(1 - alpha) + "," + format_number(r.test.p_value) + "," + format_number(r.adjusted) + "," +
            (r.adjusted <= alpha ? "yes" : "no") + "\n";
@@ -84,9 +97,31 @@ std::string diff_csv(const std::vector<Row>& rows, double alpha) {
   return out;
 }
 
+// The diff as pprof's -diff_base builds it, each sample labelled with its entry's
+// verdict, Holm p-value and byte-change interval (pprof_diff.h).
+std::string diff_pprof(const std::vector<Row>& rows, const std::string& window, const DiffOptions& options) {
+  std::vector<profile::PprofDiffEntry> entries;
+  for (const Row& r : rows) {
+    entries.push_back({r.frames, r.size, r.base.objects, r.base.bytes, r.next.objects, r.next.bytes,
+                       r.adjusted <= options.alpha, r.adjusted, r.change.lower, r.change.upper});
+  }
+  return profile::pprof_diff(entries, window,
+                             "allocsim diff: NEW " + options.next + " minus BASE " + options.base +
+                                 " (BASE's samples negated, label pprof::base); change = changed at Holm family-wise "
+                                 "rate " + format_number(options.alpha) + "; change_lower/upper at level " +
+                                 format_number(1 - options.alpha));
+}
+
 void run_diff(const DiffOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw InputError("--alpha must be in (0, 1)");
-  if (!options.csv.empty()) check_output_file(options.csv, InputPaths{options.base, options.next}, "--csv");
+  const InputPaths inputs{options.base, options.next};
+  if (!options.csv.empty()) check_output_file(options.csv, inputs, "--csv");
+  if (!options.pprof.empty()) {
+    check_output_file(options.pprof, inputs, "--pprof");
+    if (!options.csv.empty() && InputPaths{options.csv}.same_file_as(options.pprof) != nullptr) {
+      throw InputError("--pprof \"" + options.pprof + "\": is also --csv; give the two outputs different paths");
+    }
+  }
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
   if (base.model.system != next.model.system) {
@@ -101,6 +136,7 @@ void run_diff(const DiffOptions& options) {
       // of several (jemalloc keeps one record per stack): its average moves from run to
       // run with the objects sampled, so it matches by stack alone (size key -1).
       Row& row = rows[{stack_of(frames), e.mixed_sizes ? -1.0 : e.object_size}];
+      row.frames = frames;
       row.stack = stack_of(frames);
       row.label = stack_of(frames, e.allocator_frames);
       Side& side = is_next ? row.next : row.base;
@@ -124,6 +160,9 @@ void run_diff(const DiffOptions& options) {
     row.test = profile::compare_counts(static_cast<std::uint64_t>(row.base.samples),
                                        static_cast<std::uint64_t>(row.next.samples), e1 > 0 ? e1 : 1.0,
                                        e2 > 0 ? e2 : 1.0, options.alpha);
+    row.change = profile::byte_change_interval(
+        static_cast<std::uint64_t>(row.base.samples), static_cast<std::uint64_t>(row.next.samples),
+        profile::samples_per_byte(base.model, size), profile::samples_per_byte(next.model, size), 1 - options.alpha);
     p.push_back(row.test.p_value);
     out.push_back(row);
   }
@@ -135,6 +174,7 @@ void run_diff(const DiffOptions& options) {
   std::size_t changed = 0;
   for (const Row& r : out) changed += r.adjusted <= options.alpha;
   if (!options.csv.empty()) write_file_atomically(options.csv, diff_csv(out, options.alpha));
+  if (!options.pprof.empty()) write_file_atomically(options.pprof, diff_pprof(out, next.window, options));
   if (options.json) {
     nlohmann::json j;
     j["base"] = options.base;
@@ -152,6 +192,8 @@ void run_diff(const DiffOptions& options) {
            {"base_bytes", r.base.bytes},
            {"new_bytes", r.next.bytes},
            {"change_bytes", r.next.bytes - r.base.bytes},
+           {"change_lower_bytes", r.change.lower},
+           {"change_upper_bytes", r.change.upper},
            {"change_objects", r.next.objects - r.base.objects},
            {"ratio", std::isfinite(r.test.ratio) ? nlohmann::json(r.test.ratio) : nlohmann::json()},
            {"ratio_lower", r.test.ratio_lower},
@@ -167,18 +209,22 @@ void run_diff(const DiffOptions& options) {
   s << "BASE " << options.base << "\nNEW  " << options.next << "\nscheme " << base.model.system << "; " << out.size()
     << " entries; exact conditional Poisson test, Holm family-wise rate " << options.alpha << ": " << changed
     << " changed\n";
-  s << "change      base        new         NEW/BASE rate [" << (1 - options.alpha) * 100
-    << "% CI]   p(Holm)    verdict  stack\n";
+  const double percent = (1 - options.alpha) * 100;
+  char header[256];
+  std::snprintf(header, sizeof header, "%-11s %-26s %-11s %-11s %-28s %-10s %-8s %s\n", "change",
+                ("[" + format_number(percent) + "% CI]").c_str(), "base", "new",
+                ("NEW/BASE rate [" + format_number(percent) + "% CI]").c_str(), "p(Holm)", "verdict", "stack");
+  s << header;
   for (std::size_t i = 0; i < out.size() && i < options.top; ++i) {
     const Row& r = out[i];
-    const double d = r.next.bytes - r.base.bytes;
     std::ostringstream ci;
     ci.precision(3);
     ci << r.test.ratio << " [" << r.test.ratio_lower << ", " << r.test.ratio_upper << "]";
+    const std::string change_ci = "[" + signed_bytes(r.change.lower) + ", " + signed_bytes(r.change.upper) + "]";
     char line[512];
-    std::snprintf(line, sizeof line, "%s%-10s %-11s %-11s %-28s %-10.3g %-8s %s\n", d < 0 ? "-" : "+",
-                  bytes_approx(std::abs(d)).c_str(), bytes_approx(r.base.bytes).c_str(),
-                  bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
+    std::snprintf(line, sizeof line, "%-11s %-26s %-11s %-11s %-28s %-10.3g %-8s %s\n",
+                  signed_bytes(r.next.bytes - r.base.bytes).c_str(), change_ci.c_str(),
+                  bytes_approx(r.base.bytes).c_str(), bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
                   r.adjusted <= options.alpha ? "changed" : "no evid.", r.label.substr(0, 80).c_str());
     s << line;
   }
@@ -198,8 +244,10 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   command->add_option("--top", options->top, "Entries to show")->capture_default_str()->check(whole_number(1));
   command->add_flag("--json", options->json, "Print JSON instead of the table");
   command->add_option("--csv", options->csv, "Write every entry as CSV to this file");
+  command->add_option("--pprof", options->pprof,
+                      "Write NEW - BASE as a gzip'd pprof (as -diff_base builds it), labelled change=changed/no evidence");
   command->callback([options, &exit_code] {
-    handle_interrupts();  // a --csv being written is removed, not left as FILE.tmp.<pid>
+    handle_interrupts();  // a --csv or --pprof being written is removed, not left as FILE.tmp.<pid>
     run_diff(*options);
     exit_code = 0;
   });

@@ -20,11 +20,8 @@ struct CliResult {
   std::string output;  // stdout, then stderr when asked for
 };
 
-// Runs the allocsim binary with `arguments` (shell words) and captures its output;
-// in `directory` (a shell word) when one is given.
-inline CliResult run_cli(const std::string& arguments, bool with_stderr = false, const std::string& directory = "") {
-  const std::string command = (directory.empty() ? "" : "cd " + directory + " && ") + cli_binary() + " " + arguments +
-                              (with_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs a shell command and captures its standard output.
+inline CliResult run_shell(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, ""};
   std::string output;
@@ -32,6 +29,13 @@ inline CliResult run_cli(const std::string& arguments, bool with_stderr = false,
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// Runs the allocsim binary with `arguments` (shell words) and captures its output;
+// in `directory` (a shell word) when one is given.
+inline CliResult run_cli(const std::string& arguments, bool with_stderr = false, const std::string& directory = "") {
+  return run_shell((directory.empty() ? "" : "cd " + directory + " && ") + cli_binary() + " " + arguments +
+                   (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 // The argument vector of the allocsim binary with `words` (which it points into: keep
