@@ -18,8 +18,8 @@
 
 #include "allocsim/format/csv.h"
 #include "allocsim/profile/count_change.h"
+#include "allocsim/profile/entry_match.h"
 #include "allocsim/profile/read_profile.h"
-#include "allocsim/profile/stable_stack.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
@@ -57,16 +57,6 @@ struct Row {
   double adjusted = 1.0;
 };
 
-// The entry's stable frames from `first` on, ';'-separated.
-std::string stack_of(const std::vector<std::string>& frames, std::size_t first = 0) {
-  if (frames.empty()) return profile::kNoFrames;
-  std::string s;
-  for (std::size_t f = first < frames.size() ? first : 0; f < frames.size(); ++f) {
-    s += (s.empty() ? "" : ";") + frames[f];
-  }
-  return s;
-}
-
 // One row per entry: stack, object size, samples, estimates in bytes, NEW/BASE rate
 // with its interval, p-values and the verdict at the family-wise alpha.
 std::string diff_csv(const std::vector<Row>& rows, double alpha) {
@@ -75,8 +65,8 @@ std::string diff_csv(const std::vector<Row>& rows, double alpha) {
       "ratio_upper,ratio_level,p_value,p_holm,changed\n";
   for (const Row& r : rows) {
     out += csv_field(r.stack) + "," + format_number(r.size) + "," + format_number(r.base.samples) + "," +
-           format_number(r.next.samples) + "," + format_number(r.base.bytes) + "," + format_number(r.next.bytes) +
-           "," + format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.test.ratio) + "," +
+           format_number(r.next.samples) + "," + format_number(r.base.bytes) + "," + format_number(r.next.bytes) + "," +
+           format_number(r.next.bytes - r.base.bytes) + "," + format_number(r.test.ratio) + "," +
            format_number(r.test.ratio_lower) + "," + format_number(r.test.ratio_upper) + "," +
            format_number(1 - alpha) + "," + format_number(r.test.p_value) + "," + format_number(r.adjusted) + "," +
            (r.adjusted <= alpha ? "yes" : "no") + "\n";
@@ -89,20 +79,14 @@ void run_diff(const DiffOptions& options) {
   if (!options.csv.empty()) check_output_file(options.csv, InputPaths{options.base, options.next}, "--csv");
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
-  if (base.model.system != next.model.system) {
-    throw InputError("\"" + options.next + "\": written by " + next.model.system + " but \"" + options.base + "\" by " +
-                     base.model.system + "; diff compares two profiles of one sampling scheme");
-  }
+  profile::require_same_scheme(base, next, "diff compares two profiles of one sampling scheme");
   std::map<std::pair<std::string, double>, Row> rows;
   auto add = [&](const profile::HeapProfile& heap, bool is_next) {
     for (const auto& e : heap.entries) {
-      const std::vector<std::string> frames = profile::stable_frames(heap, e);
-      // Entries match by stack and object size, except a record whose size is the average
-      // of several (jemalloc keeps one record per stack): its average moves from run to
-      // run with the objects sampled, so it matches by stack alone (size key -1).
-      Row& row = rows[{stack_of(frames), e.mixed_sizes ? -1.0 : e.object_size}];
-      row.stack = stack_of(frames);
-      row.label = stack_of(frames, e.allocator_frames);
+      const profile::EntryMatch match = profile::match_entry(heap, e);
+      Row& row = rows[match.key()];
+      row.stack = match.stack;
+      row.label = match.label;
       Side& side = is_next ? row.next : row.base;
       side.samples += std::round(e.samples);
       side.sampled_bytes += std::round(e.samples) * e.object_size;
