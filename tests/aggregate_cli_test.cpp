@@ -1,11 +1,12 @@
 // `allocsim aggregate` end to end: N copies of one profile pool to N times its
 // estimates with an interval narrower by about sqrt(N) in relative width, and profiles
-// of two systems are refused with one line, exit 2 and nothing written.
+// of two systems (or at two rates) are refused with one line, exit 2 and nothing written.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -86,6 +87,22 @@ TEST(AggregateCliRefusal, ProfilesOfTwoSystemsAreRefusedInOneLineWithNothingWrit
   EXPECT_NE(r.output.find("gperftools.heap\": written by gperftools"), std::string::npos) << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
   EXPECT_TRUE(fs::is_empty(scratch.path()));
+}
+
+TEST(AggregateCliRefusal, ProfilesAtTwoRatesAreRefusedInOneLine) {
+  // Two jemalloc heap_v2 dumps of one record, at lg_prof_sample 16 and 17: their
+  // counts are Binomial at two p(s), which do not pool into one.
+  testing::ScratchDirectory scratch;
+  const std::string record = "@ 0x1\n  t*: 4: 256 [0: 0]\n\nMAPPED_LIBRARIES:\n";
+  const fs::path at64 = scratch.path() / "64k.heap";
+  const fs::path at128 = scratch.path() / "128k.heap";
+  std::ofstream(at64) << "heap_v2/65536\n  t*: 4: 256 [0: 0]\n" << record;
+  std::ofstream(at128) << "heap_v2/131072\n  t*: 4: 256 [0: 0]\n" << record;
+  const auto r = run_cli("aggregate " + at64.string() + " " + at128.string(), true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("128k.heap\": sampled at 128 KiB but"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the rates differ"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
 }  // namespace
