@@ -22,9 +22,9 @@
 #include "allocsim/format/csv.h"
 #include "allocsim/profile/byte_change.h"
 #include "allocsim/profile/count_change.h"
+#include "allocsim/profile/entry_match.h"
 #include "allocsim/profile/pprof_diff.h"
 #include "allocsim/profile/read_profile.h"
-#include "allocsim/profile/stable_stack.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
@@ -67,16 +67,6 @@ struct Row {
 
 // A signed byte count with its unit: +1.5 MiB, -64 KiB.
 std::string signed_bytes(double bytes) { return (bytes < 0 ? "-" : "+") + bytes_approx(std::abs(bytes)); }
-
-// The entry's stable frames from `first` on, ';'-separated.
-std::string stack_of(const std::vector<std::string>& frames, std::size_t first = 0) {
-  if (frames.empty()) return profile::kNoFrames;
-  std::string s;
-  for (std::size_t f = first < frames.size() ? first : 0; f < frames.size(); ++f) {
-    s += (s.empty() ? "" : ";") + frames[f];
-  }
-  return s;
-}
 
 // One row per entry: stack, object size, samples, estimates in bytes, NEW/BASE rate
 // with its interval, p-values and the verdict at the family-wise alpha.
@@ -124,21 +114,15 @@ void run_diff(const DiffOptions& options) {
   }
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
-  if (base.model.system != next.model.system) {
-    throw InputError("\"" + options.next + "\": written by " + next.model.system + " but \"" + options.base + "\" by " +
-                     base.model.system + "; diff compares two profiles of one sampling scheme");
-  }
+  profile::require_same_scheme(base, next, "diff compares two profiles of one sampling scheme");
   std::map<std::pair<std::string, double>, Row> rows;
   auto add = [&](const profile::HeapProfile& heap, bool is_next) {
     for (const auto& e : heap.entries) {
-      const std::vector<std::string> frames = profile::stable_frames(heap, e);
-      // Entries match by stack and object size, except a record whose size is the average
-      // of several (jemalloc keeps one record per stack): its average moves from run to
-      // run with the objects sampled, so it matches by stack alone (size key -1).
-      Row& row = rows[{stack_of(frames), e.mixed_sizes ? -1.0 : e.object_size}];
-      row.frames = frames;
-      row.stack = stack_of(frames);
-      row.label = stack_of(frames, e.allocator_frames);
+      profile::EntryMatch match = profile::match_entry(heap, e);
+      Row& row = rows[match.key()];
+      row.frames = std::move(match.frames);
+      row.stack = std::move(match.stack);
+      row.label = std::move(match.label);
       Side& side = is_next ? row.next : row.base;
       side.samples += std::round(e.samples);
       side.sampled_bytes += std::round(e.samples) * e.object_size;

@@ -20,6 +20,7 @@ void add_advise_command(CLI::App& app, int& exit_code);
 void add_conformance_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);
+void add_aggregate_command(CLI::App& app, int& exit_code);
 void add_margins_command(CLI::App& app, int& exit_code);
 void add_flaky_command(CLI::App& app, int& exit_code);
 

@@ -34,6 +34,7 @@ void add_help_examples(CLI::App& app) {
                       "  allocsim conformance go --rate 512KiB --simulate 100"},
       {"profile", "allocsim profile traces/profiles/go-heap.pb.gz --top 10"},
       {"diff", "allocsim diff traces/profiles/go-heap.pb.gz traces/profiles/go-heap.pb.gz"},
+      {"aggregate", "allocsim aggregate traces/profiles/go-heap.pb.gz traces/profiles/go-heap.pb.gz --mean"},
       {"margins", "allocsim margins traces/profiles/sites.json --scheme go --rate 512KiB --false-failure 1/1000000"},
       {"flaky", "allocsim flaky traces/profiles/flaky-gperftools.json --check 20000"},
   };
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   allocsim::cli::add_conformance_command(app, exit_code);
   allocsim::cli::add_profile_command(app, exit_code);
   allocsim::cli::add_diff_command(app, exit_code);
+  allocsim::cli::add_aggregate_command(app, exit_code);
   allocsim::cli::add_margins_command(app, exit_code);
   allocsim::cli::add_flaky_command(app, exit_code);
   add_help_examples(app);
