@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "allocsim/trace/narrow_column.h"
@@ -36,6 +37,29 @@ TEST(NarrowColumn, ThreadIdsEscapeFrom65535) {
   EXPECT_EQ(column[3], 3u);
   EXPECT_EQ(column.wide().size(), 2u);
   EXPECT_EQ(sizeof(column.codes()[0]), 2u);
+}
+
+// read_unescaped hands a loop the bare codes only when every code is its value, and
+// either way the loop reads the column's values.
+TEST(NarrowColumn, BareCodesOnlyWhenNothingEscaped) {
+  std::vector<std::uint64_t> values = {0, 5, 0xFFFF'FFFEu, 12};
+  SizeColumn column(values);
+  ASSERT_NE(column.unescaped(), nullptr);
+  EXPECT_EQ(column.unescaped(), column.codes().data());
+  auto read_all = [&](const SizeColumn& c, bool expect_bare) {
+    std::vector<std::uint64_t> read;
+    read_unescaped(c, [&](const auto& reads) {
+      EXPECT_EQ(std::is_pointer_v<std::decay_t<decltype(reads)>>, expect_bare);
+      for (std::size_t i = 0; i < c.size(); ++i) read.push_back(reads[i]);
+    });
+    return read;
+  };
+  EXPECT_EQ(read_all(column, true), values);
+  column.push_back(std::uint64_t{5} << 30);  // 5 GiB escapes
+  values.push_back(std::uint64_t{5} << 30);
+  EXPECT_EQ(column.unescaped(), nullptr);
+  EXPECT_EQ(read_all(column, false), values);
+  EXPECT_EQ(SizeColumn().unescaped(), nullptr) << "an empty column has no codes to hand out";
 }
 
 TEST(NarrowColumn, ResizeAndAssignKeepTheWideTableInStep) {

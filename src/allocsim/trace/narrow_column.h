@@ -78,6 +78,9 @@ class NarrowColumn {
   T back() const { return (*this)[size() - 1]; }
 
   const Column<Narrow>& codes() const { return codes_; }
+  // The codes themselves when no value escaped (each code is then its value), else
+  // nullptr: a hot loop reads them without the escape test (read_unescaped below).
+  const Narrow* unescaped() const { return wide_.empty() ? codes_.data() : nullptr; }
   const Column<WideValue>& wide() const { return wide_; }
   bool mapped() const { return codes_.mapped(); }
   std::size_t storage_bytes() const { return codes_.storage_bytes() + wide_.storage_bytes(); }
@@ -150,6 +153,18 @@ class NarrowColumn {
   Column<Narrow> codes_;
   Column<WideValue> wide_;
 };
+
+// Calls f with what reads `column` by operator[] the fastest: its bare codes when no
+// value escaped, else the column. Both give the same values; a replay loop written
+// once as f is compiled for each, and the common case skips the escape test per read.
+template <class T, class Narrow, class F>
+void read_unescaped(const NarrowColumn<T, Narrow>& column, F&& f) {
+  if (const Narrow* codes = column.unescaped()) {
+    f(codes);
+  } else {
+    f(column);
+  }
+}
 
 // Sizes in bytes: 32 bits, a request of 2^32 - 1 bytes or more escapes.
 using SizeColumn = NarrowColumn<std::uint64_t, std::uint32_t>;

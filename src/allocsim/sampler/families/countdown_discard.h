@@ -110,9 +110,10 @@ template <FirstSuccessCountdown Countdown>
 void per_thread_first_success(const Trace& trace, std::vector<std::uint64_t>& failures, Countdown&& countdown) {
   failures.resize(trace.thread_count);
   for (std::size_t t = 0; t < failures.size(); ++t) failures[t] = countdown.redraw(t);
-  const ThreadColumn& thread = trace.thread;
-  first_success_replay(
-      trace.size(), std::span<std::uint64_t>(failures), [&](std::size_t i) { return thread[i]; }, countdown);
+  read_unescaped(trace.thread, [&](const auto& thread) {
+    first_success_replay(
+        trace.size(), std::span<std::uint64_t>(failures), [&](std::size_t i) { return thread[i]; }, countdown);
+  });
 }
 
 // The same, skip-ahead, over the threads' counted streams (stream t: thread t).

@@ -65,25 +65,30 @@ class JemallocSampler {
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
-    per_thread_first_success_skip_ahead(*usable_streams_, Waits<Stream>{trials_, nullptr, lanes, out});
+    per_thread_first_success_skip_ahead(*usable_streams_,
+                                        Waits<Stream, const std::uint32_t*>{trials_, nullptr, lanes, out});
   }
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
-    per_thread_first_success(trace, failures_, Waits<Stream>{trials_, &usable_, lanes, out});
+    read_unescaped(usable_, [&](const auto& usable) {
+      per_thread_first_success(trace, failures_, Waits<Stream, decltype(usable)>{trials_, usable, lanes, out});
+    });
   }
 
  private:
   // jemalloc's countdown: each thread waits W usable bytes, W geometric with
   // p = 1/R; the allocation holding byte W is sampled and a fresh wait drawn.
-  template <class Stream>
+  // `Sizes` reads the usable sizes (read_unescaped: their bare 32-bit codes, or the
+  // column).
+  template <class Stream, class Sizes>
   struct Waits {
     const GeometricTrials& trials;
-    const SizeColumn* usable;  // per allocation (streaming only)
+    Sizes usable;  // per allocation (streaming only)
     std::span<Stream> lanes;
     std::vector<Observation>& out;
 
-    std::uint64_t units(std::size_t i) const { return (*usable)[i]; }
+    std::uint64_t units(std::size_t i) const { return usable[i]; }
     void record(std::size_t i, std::uint64_t, std::uint64_t offset) { out.push_back({i, 1, offset, 0.0}); }
     // The wait W (bytes up to and including the sampled one) less one.
     std::uint64_t redraw(std::size_t t) { return trials(lanes[t].next_uniform()) - 1; }
