@@ -5,7 +5,8 @@
 # sampled profile and its unsampled heap profiler's) N times each (default 200), reads
 # every profile with build/bin/allocsim profile --json, and counts how often each
 # site's interval holds its known live bytes (traces/profiles/README.md).
-# Usage: scripts/profile-real-coverage.sh [N] [LEVEL] [MIN_COVERED]   (after building)
+# Usage: scripts/profile-real-coverage.sh [N] [LEVEL] [MIN_COVERED]   (after building;
+# ALLOCSIM=path overrides build/bin/allocsim)
 # With MIN_COVERED, exits 1 unless every site whose interval is exact under its model
 # (all but jemalloc's mixed-size record) was covered in at least MIN_COVERED of the N
 # runs, and every heap-profiler point in all N: the quick check of ./test.sh
@@ -15,7 +16,7 @@ runs=${1:-200}
 level=${2:-0.95}
 min_covered=${3:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
-allocsim="$root/build/bin/allocsim"
+allocsim=${ALLOCSIM:-$root/build/bin/allocsim}
 make_dir="$root/traces/profiles/make"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,12 +24,7 @@ trap 'rm -rf "$work"' EXIT
 "$make_dir/build-programs.sh" "$work"
 
 report() {  # report SYSTEM FILE [allocsim options...]
-  local system=$1 file=$2
-  shift 2
-  "$allocsim" profile --json --top 50 --replications 1 --level "$level" "$@" "$file" |
-    /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin)
-for e in d["entries"]:
-    print(sys.argv[1], e["stack"][0] + " " + " ".join(e["stack"][1:3]), e["object_size"], e["interval"]["bytes"][0], e["interval"]["bytes"][1])' "$system"
+  "$root/scripts/profile-intervals.sh" "$allocsim" "$level" "$@"
 }
 
 for ((r = 0; r < runs; ++r)); do
@@ -47,9 +43,11 @@ done > "$work/intervals.txt"
 
 # Sites by system: Go names them; the native profiles are told apart by object size
 # (gperftools keeps one record per size, so the mixed site is two records there).
-/usr/bin/python3 - "$work/intervals.txt" "$runs" "$level" "$min_covered" <<'PY'
-import math, sys
+PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 - "$work/intervals.txt" "$runs" "$level" "$min_covered" "$root/scripts" <<'PY'
+import sys
 path, runs, level, min_covered = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, sys.argv[5])
+from profile_coverage import count_covered, print_table
 truth = {}  # (system, site): (live bytes, how to recognise the record)
 # The same run's records, as pprof and as the debug=1 text.
 for system in ("go", "go-debug1"):
@@ -66,24 +64,12 @@ truth[("gperftools", "mixed 256")] = (2000 * 256, lambda stack, size: size == 25
 for site, bytes_, size_ in (("small", 1280000, 64), ("medium", 8192000, 4096), ("large", 20 << 20, 1 << 20),
                             ("mixed (average size)", 16896000, 4224)):
     truth[("gperftools-heapprofile", site)] = (bytes_, lambda stack, size, size_=size_: abs(size - size_) < 0.5)
-hits = {key: 0 for key in truth}
-seen = {key: 0 for key in truth}
-for line in open(path):
-    words = line.split()
-    system, size, lower, upper = words[0], float(words[-3]), float(words[-2]), float(words[-1])
-    stack = " ".join(words[1:-3])
-    for (s, site), (bytes_, match) in truth.items():
-        if s == system and match(stack, size):
-            seen[(s, site)] += 1
-            hits[(s, site)] += lower <= bytes_ <= upper
+hits, seen = count_covered(path, truth)
 # A site with no sample has no record: its interval [0, upper(0)] holds the truth
 # exactly when upper(0) = -T ln(a/2) >= bytes, never for these sites.
-print(f"| system | site | true bytes | runs | covered | coverage | SE |")
-print(f"|---|---|---|---|---|---|---|")
+print_table(truth, hits, seen, runs, level)
 failed = []
-for key, (bytes_, _) in truth.items():
-    c = hits[key] / runs
-    print(f"| {key[0]} | {key[1]} | {bytes_} | {runs} ({seen[key]} with a record) | {hits[key]} | {c:.3f} | {math.sqrt(level * (1 - level) / runs):.3f} |")
+for key in truth:
     # The mixed-size jemalloc record's interval is an approximation: measured, not gated.
     # The unsampled heap profiler's points must hold the truth in every run.
     need = runs if key[0] == "gperftools-heapprofile" else min_covered

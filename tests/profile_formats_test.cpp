@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "allocsim/profile/gzip.h"
@@ -226,6 +228,54 @@ TEST(ProfileFormats, V8ProfilesUnscaleItsRoundingHalfUp) {
   }
 }
 
+TEST(ProfileFormats, NodeProfileReadsItsSitesAndLeavesOutExternalMemory) {
+  // The records of one profile traces/profiles/make/heap_node.js wrote (@datadog/pprof
+  // 5.20.0, Node.js 20.20.2, 65536 B between samples), value for value: each site's
+  // objects are V8's floor(k f + 0.5), and pprof-nodejs's "(external)" record is
+  // process.memoryUsage().external as one object, not a sample.
+  pprof::Profile message;
+  for (const char* text : {"", "inuse_objects", "count", "inuse_space", "bytes", "(external)", "siteSmall",
+                           "siteMedium", "siteLarge"}) {
+    message.add_string_table(text);
+  }
+  for (const auto& [type, unit] : {std::pair{1, 2}, {3, 4}}) {
+    auto* value_type = message.add_sample_type();
+    value_type->set_type(type);
+    value_type->set_unit(unit);
+  }
+  message.set_period(65536);
+  for (std::uint64_t id = 1; id <= 4; ++id) {
+    auto* function = message.add_function();
+    function->set_id(id);
+    function->set_name(static_cast<std::int64_t>(id + 4));
+    auto* location = message.add_location();
+    location->set_id(id);
+    location->add_line()->set_function_id(id);
+  }
+  const std::int64_t written[][3] = {{1, 1, 1580338}, {4, 100, 6558400}, {3, 2252, 9332288}, {2, 14347, 1377312}};
+  for (const auto& [location, objects, space] : written) {
+    auto* sample = message.add_sample();
+    sample->add_location_id(static_cast<std::uint64_t>(location));
+    sample->add_value(objects);
+    sample->add_value(space);
+  }
+  const HeapProfile profile = parse_profile(message.SerializeAsString(), "node", {});
+  EXPECT_EQ(profile.format, "v8 pprof");
+  EXPECT_NE(profile.note.find("\"(external)\" record of 1580338 bytes"), std::string::npos) << profile.note;
+  // k = round(written / f), f = 1/(1 - exp(-s/65536)): 100/1.5813 = 63.24 (Go's
+  // ceil would say 64), 2252/16.32 = 138.0, 14347/683.2 = 21.0.
+  const std::tuple<const char*, double, double> sites[] = {
+      {"siteLarge", 65584, 63}, {"siteMedium", 4144, 138}, {"siteSmall", 96, 21}};
+  ASSERT_EQ(profile.entries.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& [name, size, samples] = sites[i];
+    EXPECT_EQ(profile.entries[i].frames, std::vector<std::string>{name});
+    EXPECT_EQ(profile.entries[i].object_size, size) << name;
+    EXPECT_EQ(profile.entries[i].samples, samples) << name;
+    EXPECT_FALSE(profile.entries[i].samples_approximate) << name;
+  }
+}
+
 TEST(ProfileFormats, RefusalsNameWhatTheFileIsAndWhatIsRead) {
   for (const char* tag : {"growth", "growthz"}) {
     const std::string message = refusal(std::string("heap profile: 1: 8 [1: 8] @ ") + tag + "\n1: 8 [1: 8] @ 0x1\n");
@@ -257,7 +307,9 @@ TEST(ProfileFormats, CorpusProfilesReadOrAreRefusedForTheirReason) {
   EXPECT_EQ(unsampled.entries.at(0).estimate_objects, 18949);
   EXPECT_EQ(read_profile(kCorpus + "issue-jemalloc-1461.heap", {}).note, kAllStacksEmpty);
   for (const char* name : {"pyro-og_convert_pprof_nodejs-heap.pb.gz", "pyro-og_convert_pprof_heap-js.pprof"}) {
-    EXPECT_EQ(read_profile(kCorpus + name, {}).format, "v8 pprof") << name;
+    const HeapProfile node = read_profile(kCorpus + name, {});
+    EXPECT_EQ(node.format, "v8 pprof") << name;
+    EXPECT_NE(node.note.find("(external)"), std::string::npos) << name;  // left out: not sampled
   }
   const std::pair<const char*, const char*> refused[] = {
       {"pprof-cppbench.growth", "heap growth profile"},

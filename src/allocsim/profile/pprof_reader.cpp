@@ -96,6 +96,14 @@ std::int64_t size_label(const pprof::Sample& sample, const StringTable& strings)
   return 0;
 }
 
+// pprof-nodejs adds process.memoryUsage().external, the bytes V8 holds outside its heap,
+// as one object under a lone "(external)" frame (heap-profiler.ts convertProfile;
+// Pyroscope's conversion names it ":(external):0"): a total, not a sampled allocation.
+bool is_nodejs_external(const ProfileEntry& entry, double objects) {
+  return objects == 1 && entry.frames.size() == 1 &&
+         (entry.frames[0] == "(external)" || entry.frames[0] == ":(external):0");
+}
+
 // The window a profile shows by default: its default_sample_type's (Go's allocs
 // profile names alloc_space, runtime/pprof writeHeapProto), else inuse when the
 // profile has it, else alloc when only that is there.
@@ -121,8 +129,8 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
   int objects_index = sample_type_index(message, strings, window + "_objects");
   int bytes_index = sample_type_index(message, strings, window + "_space");
   // Node.js (V8's SamplingHeapProfiler through pprof-nodejs) writes objects/space, or
-  // inuse_objects/inuse_space as Pyroscope renames them, never a "bytes" label: what
-  // is live, scaled by V8's ScaleSample, rounded half up.
+  // inuse_objects/inuse_space as @datadog/pprof 5.x and Pyroscope name them, never a
+  // "bytes" label: what is live, scaled by V8's ScaleSample, rounded half up.
   const bool v8_types = objects_index < 0 && window == "inuse" && sample_type_index(message, strings, "objects") >= 0 &&
                         sample_type_index(message, strings, "space") >= 0;
   if (v8_types) {
@@ -186,6 +194,12 @@ HeapProfile read_pprof(const std::string& data, const std::string& path, const s
       frame_count += location->second.size();
       check_profile_size(0, frame_count, path);
       entry.frames.insert(entry.frames.end(), location->second.begin(), location->second.end());
+    }
+    if (v8 && is_nodejs_external(entry, objects)) {
+      profile.note = "left out pprof-nodejs's \"(external)\" record of " + std::to_string(sample.value(bytes_index)) +
+                     " bytes: process.memoryUsage().external, V8's memory outside its heap, a total rather than "
+                     "sampled allocations";
+      continue;
     }
     const std::int64_t label = size_label(sample, strings);
     entry.object_size = label > 0 ? static_cast<double>(label) : bytes / objects;
