@@ -76,7 +76,7 @@ std::string aggregate_table(const profile::Aggregate& a, std::size_t top) {
     std::snprintf(line, sizeof line, "%4zu %11s %8.0f %10s %25s %4zu/%-3zu  %s\n", i + 1,
                   bytes_approx(e.estimate_bytes).c_str(), e.samples,
                   ((e.mixed_sizes ? "~" : "") + bytes_approx(e.object_size)).c_str(), interval.c_str(),
-                  e.profiles_with_samples, a.profiles, e.label.substr(0, 80).c_str());
+                  e.profiles_with_samples, a.profiles, e.label.c_str());
     s << line;
   }
   s << "detection limit: a site needs " << bytes_approx(a.detection_limit_95) << " of true bytes ("
