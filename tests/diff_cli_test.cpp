@@ -336,6 +336,24 @@ TEST_F(DiffCli, PprofRefusedWithOneLineAndNothingWritten) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
+TEST_F(DiffCli, LongFrameNamesKeepEveryTableRowOnItsOwnLine) {
+  // main.allocate renamed to 600 characters: a row longer than the table's line
+  // buffer, which still ends, stack whole, where the next begins.
+  pprof::Profile renamed = read_pprof_message(kGoProfile);
+  const std::string long_name(600, 'f');
+  for (auto& text : *renamed.mutable_string_table()) {
+    if (text == "main.allocate") text = long_name;
+  }
+  write_pprof_message(file("long.pb.gz"), renamed);
+  const auto r = run_cli("diff " + file("long.pb.gz") + " " + file("long.pb.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> rows = lines_of(r.output);
+  ASSERT_EQ(rows.size(), 4u + 6u) << r.output;  // BASE, NEW, summary, header; 6 entries
+  const std::string stack = long_name + " < main.siteLarge < main.main < ...";
+  ASSERT_GT(rows[4].size(), stack.size()) << r.output;
+  EXPECT_EQ(rows[4].substr(rows[4].size() - stack.size()), stack);
+}
+
 TEST_F(DiffCli, APprofNamingAStringItDoesNotHoldIsRefusedWithNothingWritten) {
   // allocsim reads the counts of a profile whose mapping names string 1000000 of a
   // shorter table; the diff's --pprof, which would copy the name, refuses it before

@@ -211,11 +211,11 @@ void run_diff(const DiffOptions& options) {
     ci << r.test.ratio << " [" << r.test.ratio_lower << ", " << r.test.ratio_upper << "]";
     const std::string change_ci = "[" + signed_bytes(r.change.lower) + ", " + signed_bytes(r.change.upper) + "]";
     char line[512];
-    std::snprintf(line, sizeof line, "%-11s %-26s %-11s %-11s %-28s %-10.3g %-8s %s\n",
+    std::snprintf(line, sizeof line, "%-11s %-26s %-11s %-11s %-28s %-10.3g %-8s ",
                   signed_bytes(r.next.bytes - r.base.bytes).c_str(), change_ci.c_str(),
                   bytes_approx(r.base.bytes).c_str(), bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
-                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.label.c_str());
-    s << line;
+                  r.adjusted <= options.alpha ? "changed" : "no evid.");
+    s << line << r.label << "\n";  // the label past the buffer: frames can be long
   }
   std::cout << s.str();
 }

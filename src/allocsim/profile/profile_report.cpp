@@ -132,11 +132,12 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
     interval += ", ";
     interval += bytes_approx(row.interval.bytes_upper);
     interval += "]";
-    std::snprintf(line, sizeof line, "%4zu %11s %8s %10s %23s %7.3f %7.3f %8s  %s\n", row.rank, bytes.c_str(),
+    std::snprintf(line, sizeof line, "%4zu %11s %8s %10s %23s %7.3f %7.3f %8s  ", row.rank, bytes.c_str(),
                   samples.c_str(), size.c_str(), interval.c_str(), row.rank_kept, row.in_top,
-                  p_value_text(row.p_value_next).c_str(),
-                  stack_label(entry.frames, entry.allocator_frames, kTableFrames).c_str());
+                  p_value_text(row.p_value_next).c_str());
     out += line;
+    out += stack_label(entry.frames, entry.allocator_frames, kTableFrames);  // past the buffer: frames can be long
+    out += "\n";
   }
   std::snprintf(line, sizeof line,
                 "P(top-%zu set unchanged in another run) = %.3f (%lld resamples, seed %llu); "
