@@ -73,11 +73,11 @@ std::string aggregate_table(const profile::Aggregate& a, std::size_t top) {
     const profile::AggregateEntry& e = a.entries[i];
     const std::string interval =
         "[" + bytes_approx(e.interval.bytes_lower) + ", " + bytes_approx(e.interval.bytes_upper) + "]";
-    std::snprintf(line, sizeof line, "%4zu %11s %8.0f %10s %25s %4zu/%-3zu  %s\n", i + 1,
+    std::snprintf(line, sizeof line, "%4zu %11s %8.0f %10s %25s %4zu/%-3zu  ", i + 1,
                   bytes_approx(e.estimate_bytes).c_str(), e.samples,
                   ((e.mixed_sizes ? "~" : "") + bytes_approx(e.object_size)).c_str(), interval.c_str(),
-                  e.profiles_with_samples, a.profiles, e.label.substr(0, 80).c_str());
-    s << line;
+                  e.profiles_with_samples, a.profiles);
+    s << line << e.label << "\n";  // the label past the buffer: frames can be long
   }
   s << "detection limit: a site needs " << bytes_approx(a.detection_limit_95) << " of true bytes ("
     << (a.mean ? "per profile, on average" : "summed over the profiles")

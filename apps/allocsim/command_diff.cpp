@@ -55,9 +55,10 @@ struct Side {
 };
 
 struct Row {
-  std::vector<std::string> frames;  // stable, leaf first
+  // The profiles' entries matched into this one (indexes into each HeapProfile::entries).
+  std::vector<std::size_t> base_records, new_records;
   std::string stack;  // every frame: the key, in --json and --csv
-  std::string label;  // from the first frame in the program (past the allocator's): the table's
+  std::string label;  // as the table shows it (profile/stack_label.h)
   double size = 0;    // object size; of a mixed record, both profiles' sampled bytes over their samples
   Side base, next;
   profile::CountChange test;
@@ -89,13 +90,14 @@ std::string diff_csv(const std::vector<Row>& rows, double alpha) {
 
 // The diff as pprof's -diff_base builds it, each sample labelled with its entry's
 // verdict, Holm p-value and byte-change interval (pprof_diff.h).
-std::string diff_pprof(const std::vector<Row>& rows, const std::string& window, const DiffOptions& options) {
+std::string diff_pprof(const std::vector<Row>& rows, const profile::HeapProfile& base, const profile::HeapProfile& next,
+                       const DiffOptions& options) {
   std::vector<profile::PprofDiffEntry> entries;
   for (const Row& r : rows) {
-    entries.push_back({r.frames, r.size, r.base.objects, r.base.bytes, r.next.objects, r.next.bytes,
-                       r.adjusted <= options.alpha, r.adjusted, r.change.lower, r.change.upper});
+    entries.push_back({r.base_records, r.new_records, r.size, r.adjusted <= options.alpha, r.adjusted, r.change.lower,
+                       r.change.upper});
   }
-  return profile::pprof_diff(entries, window,
+  return profile::pprof_diff(base, next, entries,
                              "allocsim diff: NEW " + options.next + " minus BASE " + options.base +
                                  " (BASE's samples negated, label pprof::base); change = changed at Holm family-wise "
                                  "rate " + format_number(options.alpha) + "; change_lower/upper at level " +
@@ -117,10 +119,11 @@ void run_diff(const DiffOptions& options) {
   profile::require_same_scheme(base, next, "diff compares two profiles of one sampling scheme");
   std::map<std::pair<std::string, double>, Row> rows;
   auto add = [&](const profile::HeapProfile& heap, bool is_next) {
-    for (const auto& e : heap.entries) {
+    for (std::size_t i = 0; i < heap.entries.size(); ++i) {
+      const profile::ProfileEntry& e = heap.entries[i];
       profile::EntryMatch match = profile::match_entry(heap, e);
       Row& row = rows[match.key()];
-      row.frames = std::move(match.frames);
+      (is_next ? row.new_records : row.base_records).push_back(i);
       row.stack = std::move(match.stack);
       row.label = std::move(match.label);
       Side& side = is_next ? row.next : row.base;
@@ -157,8 +160,10 @@ void run_diff(const DiffOptions& options) {
   });
   std::size_t changed = 0;
   for (const Row& r : out) changed += r.adjusted <= options.alpha;
+  // Built before anything is written: an input it refuses leaves no --csv behind.
+  const std::string pprof_bytes = options.pprof.empty() ? "" : diff_pprof(out, base, next, options);
   if (!options.csv.empty()) write_file_atomically(options.csv, diff_csv(out, options.alpha));
-  if (!options.pprof.empty()) write_file_atomically(options.pprof, diff_pprof(out, next.window, options));
+  if (!options.pprof.empty()) write_file_atomically(options.pprof, pprof_bytes);
   if (options.json) {
     nlohmann::json j;
     j["base"] = options.base;
@@ -206,11 +211,11 @@ void run_diff(const DiffOptions& options) {
     ci << r.test.ratio << " [" << r.test.ratio_lower << ", " << r.test.ratio_upper << "]";
     const std::string change_ci = "[" + signed_bytes(r.change.lower) + ", " + signed_bytes(r.change.upper) + "]";
     char line[512];
-    std::snprintf(line, sizeof line, "%-11s %-26s %-11s %-11s %-28s %-10.3g %-8s %s\n",
+    std::snprintf(line, sizeof line, "%-11s %-26s %-11s %-11s %-28s %-10.3g %-8s ",
                   signed_bytes(r.next.bytes - r.base.bytes).c_str(), change_ci.c_str(),
                   bytes_approx(r.base.bytes).c_str(), bytes_approx(r.next.bytes).c_str(), ci.str().c_str(), r.adjusted,
-                  r.adjusted <= options.alpha ? "changed" : "no evid.", r.label.substr(0, 80).c_str());
-    s << line;
+                  r.adjusted <= options.alpha ? "changed" : "no evid.");
+    s << line << r.label << "\n";  // the label past the buffer: frames can be long
   }
   std::cout << s.str();
 }

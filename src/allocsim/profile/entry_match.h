@@ -6,16 +6,14 @@
 // so it matches by stack alone.
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "allocsim/profile/heap_profile.h"
 
 namespace allocsim::profile {
 
 struct EntryMatch {
-  std::vector<std::string> frames;  // stable, leaf first
-  std::string stack;    // every stable frame, ';'-separated (kNoFrames for none)
-  std::string label;    // the same from the first frame in the program (past the allocator's)
+  std::string stack;    // every stable frame, ';'-separated (kNoFrames for none): the key
+  std::string label;    // the same as terminal tables show it (stack_label.h, kTableFrames)
   double size_key = 0;  // the object size, or -1 for a record of mixed sizes
 
   std::pair<std::string, double> key() const { return {stack, size_key}; }

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "allocsim/profile/pairwise.h"
+#include "allocsim/profile/stack_label.h"
 #include "allocsim/report/html_writer.h"
 #include "allocsim/util/byte_units.h"
 
@@ -47,19 +48,6 @@ std::string interval_text(const std::string& lower, const std::string& upper) {
 }
 
 void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
-
-std::string stack_text(const ProfileEntry& entry, std::size_t depth) {
-  if (entry.frames.empty()) return kNoFrames;
-  // From the first frame outside the allocator (symbols.h).
-  std::string text;
-  const std::size_t first = entry.allocator_frames;
-  for (std::size_t i = first; i < entry.frames.size() && i < first + depth; ++i) {
-    if (i > first) text += " < ";
-    text += entry.frames[i];
-  }
-  if (entry.frames.size() > first + depth) text += " < ...";
-  return text;
-}
 
 void model_section(HtmlWriter& page, const HeapProfile& profile, const ProfileReport& report) {
   page.element("h2", "The model");
@@ -125,7 +113,8 @@ void entries_section(HtmlWriter& page, const HeapProfile& profile, const Profile
     page.close();
     // The stack on a line of its own, under its numbers: stacks are long.
     page.open("tr");
-    page.element("td", "stack: " + stack_text(entry, 6), {{"class", "stack"}, {"colspan", "9"}});
+    page.element("td", "stack: " + stack_label(entry.frames, entry.allocator_frames, 6),
+                 {{"class", "stack"}, {"colspan", "9"}});
     page.close();
   }
   page.close();

@@ -6,6 +6,7 @@
 
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/rank_stability.h"
+#include "allocsim/profile/stack_label.h"
 #include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
@@ -13,18 +14,6 @@
 
 namespace allocsim::profile {
 namespace {
-
-// The leaf frames for the terminal from the first outside the allocator, control
-// characters escaped.
-std::string leaf_frames(const ProfileEntry& entry, std::size_t depth) {
-  if (entry.frames.empty()) return kNoFrames;
-  std::string text;
-  for (std::size_t i = entry.allocator_frames; i < entry.frames.size() && i < entry.allocator_frames + depth; ++i) {
-    if (i > entry.allocator_frames) text += " < ";
-    text += printable_name(entry.frames[i]);
-  }
-  return text;
-}
 
 std::string number(double value) {
   char text[32];
@@ -143,10 +132,12 @@ std::string report_table(const HeapProfile& profile, const ProfileReport& report
     interval += ", ";
     interval += bytes_approx(row.interval.bytes_upper);
     interval += "]";
-    std::snprintf(line, sizeof line, "%4zu %11s %8s %10s %23s %7.3f %7.3f %8s  %s\n", row.rank, bytes.c_str(),
+    std::snprintf(line, sizeof line, "%4zu %11s %8s %10s %23s %7.3f %7.3f %8s  ", row.rank, bytes.c_str(),
                   samples.c_str(), size.c_str(), interval.c_str(), row.rank_kept, row.in_top,
-                  p_value_text(row.p_value_next).c_str(), leaf_frames(entry, 3).c_str());
+                  p_value_text(row.p_value_next).c_str());
     out += line;
+    out += stack_label(entry.frames, entry.allocator_frames, kTableFrames);  // past the buffer: frames can be long
+    out += "\n";
   }
   std::snprintf(line, sizeof line,
                 "P(top-%zu set unchanged in another run) = %.3f (%lld resamples, seed %llu); "
