@@ -185,10 +185,9 @@ TEST(AggregateCliRates, GoAtThreeRatesGivesTheEvenSpreadAndWorstCaseDetectionLim
       << table.output;
 }
 
-// Each entry's samples from `command --json --jemalloc-unbias VALUE` over
-// jemalloc-raw.heap (diff: given as BASE and NEW), in order.
-std::vector<double> samples_read(const std::string& command, const std::string& value) {
-  const std::string file = kProfiles + "jemalloc-raw.heap";
+// Each entry's samples from `command --json --jemalloc-unbias VALUE` over `file`
+// (diff: given as BASE and NEW), in order.
+std::vector<double> samples_read(const std::string& command, const std::string& value, const std::string& file) {
   const std::string files = command == "diff" ? file + " " + file : file;
   const auto r = run_cli(command + " --json --jemalloc-unbias " + value + " " + files);
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -201,22 +200,25 @@ std::vector<double> samples_read(const std::string& command, const std::string& 
 }
 
 TEST(JemallocUnbiasOption, DiffAndAggregateTakeItAsProfileDoes) {
+  // A jemalloc heap_v2 dump with a record of one size and one of two (no memory map,
+  // so nothing to symbolize).
+  testing::ScratchDirectory scratch;
+  const fs::path dump = scratch.path() / "jemalloc.heap";
+  std::ofstream(dump) << "heap_v2/65536\n  t*: 7: 16640 [0: 0]\n@ 0x1\n  t*: 4: 256 [0: 0]\n"
+                      << "@ 0x2\n  t*: 3: 16384 [0: 0]\n\nMAPPED_LIBRARIES:\n";
   for (const std::string command : {"diff", "aggregate"}) {
     // The reader takes a record's written objects as its samples either way (exact
     // when off, prof_do_unbias's approximation when on: text_profile_reader.cpp), so
     // the counts agree; the option only says which they are.
-    const std::vector<double> on = samples_read(command, "on");
-    EXPECT_FALSE(on.empty()) << command;
-    EXPECT_EQ(on, samples_read(command, "off")) << command;
-    testing::ScratchDirectory scratch;
-    const auto r = run_cli(command + " --jemalloc-unbias maybe " + kProfiles + "jemalloc-unbiased.heap " + kProfiles +
-                               "jemalloc-unbiased.heap",
-                           true, scratch.path().string());
+    const std::vector<double> on = samples_read(command, "on", dump.string());
+    EXPECT_EQ(on.size(), 2u) << command;
+    EXPECT_EQ(on, samples_read(command, "off", dump.string())) << command;
+    const auto r = run_cli(command + " --jemalloc-unbias maybe " + dump.string() + " " + dump.string(), true,
+                           scratch.path().string());
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("--jemalloc-unbias"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("must be on or off, got \"maybe\""), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--jemalloc-unbias: must be on or off, got \"maybe\""), std::string::npos) << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
-    EXPECT_TRUE(fs::is_empty(scratch.path()));
+    EXPECT_EQ(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator()), 1);  // the dump alone
   }
 }
 
