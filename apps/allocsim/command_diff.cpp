@@ -32,6 +32,7 @@
 #include "allocsim/util/output_path.h"
 #include "commands.h"
 #include "flag_checks.h"
+#include "jemalloc_unbias_option.h"
 
 namespace allocsim::cli {
 namespace {
@@ -229,6 +230,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   command->add_option("base", options->base, "BASE heap profile (any format `allocsim profile` reads)")->required();
   command->add_option("new", options->next, "NEW heap profile of the same program and scheme")->required();
   command->add_option("--window", options->read.window, "inuse or alloc; default: each profile's own");
+  add_jemalloc_unbias_option(*command, options->read);
   command->add_option("--alpha", options->alpha, "Family-wise error rate over entries (Holm)")->capture_default_str();
   command->add_option("--top", options->top, "Entries to show")->capture_default_str()->check(whole_number(1));
   command->add_flag("--json", options->json, "Print JSON instead of the table");

@@ -15,9 +15,9 @@
 #include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
-#include "allocsim/util/printable.h"
 #include "commands.h"
 #include "flag_checks.h"
+#include "jemalloc_unbias_option.h"
 
 namespace allocsim::cli {
 namespace {
@@ -26,7 +26,6 @@ struct ProfileOptions {
   std::string path;
   profile::ReadOptions read;
   profile::ReportOptions report;
-  std::string jemalloc_unbias = "on";
   std::string csv;
   std::string pprof;
   std::string report_file;  // --report FILE.html
@@ -34,13 +33,9 @@ struct ProfileOptions {
 };
 
 void run_profile(ProfileOptions options) {
-  if (options.jemalloc_unbias != "on" && options.jemalloc_unbias != "off") {
-    throw InputError("--jemalloc-unbias must be on or off, got " + printable(options.jemalloc_unbias));
-  }
   if (!(options.report.level > 0 && options.report.level < 1)) {
     throw InputError("--level must be in (0, 1)");
   }
-  options.read.jemalloc_unbias = options.jemalloc_unbias == "on";
   const InputPaths inputs{options.path};
   if (!options.csv.empty()) check_output_file(options.csv, inputs, "--csv");
   if (!options.pprof.empty()) {
@@ -88,10 +83,7 @@ void add_profile_command(CLI::App& app, int& exit_code) {
   command->add_option("--window", options->read.window,
                       "inuse (live at the dump) or alloc; default: the profile's own (alloc for Go's allocs "
                       "profile), else inuse");
-  command
-      ->add_option("--jemalloc-unbias", options->jemalloc_unbias,
-                   "on: jemalloc 5.3 wrote prof_unbias values (its default); off: raw counts")
-      ->capture_default_str();
+  add_jemalloc_unbias_option(*command, options->read);
   command->add_flag("--no-symbols{false}", options->read.symbolize,
                     "Keep a text profile's addresses (no llvm-symbolizer on its mapped files)");
   command->add_option("--top", options->report.top, "Entries to show and rank")

@@ -68,13 +68,6 @@ std::vector<EntryInterval> all_entry_intervals(const HeapProfile& profile, doubl
 
 namespace {
 
-// The rate as the system's setting reads: bytes between samples, or allocations.
-std::string rate_words(const SamplingModel& model) {
-  if (is_unsampled(model)) return "every allocation recorded";
-  if (model.kind == ModelKind::per_allocation_fixed) return "rate 1 in " + number(model.rate) + " allocations";
-  return "rate " + bytes_exact(model.rate);
-}
-
 std::string detection_words(const SamplingModel& model, const ProfileReport& report) {
   if (is_unsampled(model)) return "every allocation is recorded: no entry is missing, each interval is a point\n";
   const std::string chance = model.kind == ModelKind::per_allocation_fixed ? "(1 - 1/T)^(B/s)" : "exp(-B/T)";

@@ -10,6 +10,7 @@
 
 #include "allocsim/sampler/registry.h"
 #include "allocsim/sampler/scheme.h"
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
@@ -104,6 +105,16 @@ SamplingModel model_for_profile_format(std::string_view format, double rate) {
     }
   }
   throw std::logic_error("no scheme declares that it writes " + std::string(format) + " profiles");
+}
+
+std::string rate_words(const SamplingModel& model) {
+  if (is_unsampled(model)) return "every allocation recorded";
+  if (model.kind == ModelKind::per_allocation_fixed) {
+    char text[64];
+    std::snprintf(text, sizeof text, "rate 1 in %.6g allocations", model.rate);
+    return text;
+  }
+  return "rate " + bytes_exact(model.rate);
 }
 
 std::string model_name(ModelKind kind) {

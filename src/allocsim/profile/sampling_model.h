@@ -77,6 +77,10 @@ inline bool is_unsampled(const SamplingModel& model) {
   return model.kind == ModelKind::per_allocation_fixed && model.rate == 1.0;
 }
 
+// The rate as the system's setting reads: "rate 512 KiB" (bytes between samples),
+// "rate 1 in 100 allocations", or "every allocation recorded".
+std::string rate_words(const SamplingModel& model);
+
 std::string model_name(ModelKind kind);  // "binomial (p = 1 - exp(-s/T))", ...
 // The model in words: model_name, and the pass-through size when there is one.
 std::string model_description(const SamplingModel& model);

@@ -10,6 +10,9 @@ trap 'rm -rf "$work"' EXIT
 
 "$here/build-programs.sh" "$work"
 "$work/heap_go" 65536 "$out/go-heap.pb.gz" "$out/go-cpu.pb.gz"
+# The same program at two other MemProfileRates, for `allocsim aggregate` across rates.
+"$work/heap_go" 32768 "$out/go-heap-32k.pb.gz" "$work/cpu.pb.gz"
+"$work/heap_go" 524288 "$out/go-heap-512k.pb.gz" "$work/cpu.pb.gz"
 
 MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:16 "$work/heap_jemalloc" "$out/jemalloc-unbiased.heap"
 MALLOC_CONF=prof:true,prof_active:true,lg_prof_sample:16,prof_unbias:false "$work/heap_jemalloc" "$out/jemalloc-raw.heap"
