@@ -14,14 +14,12 @@ namespace {
 using interval::NegativeBinomial;
 using interval::QuantileRounding;
 
-// Below this distance from 1 a trial is certain to succeed: n = k exactly.
-constexpr double kCertain = 1e-15;
-
-EntryInterval binomial_objects(double samples, double p, double level) {
+// `certain`: every trial succeeds (certain_to_be_sampled), so n = k exactly.
+EntryInterval binomial_objects(double samples, double p, bool certain, double level) {
   const double tail = (1.0 - level) / 2.0;
   const auto k = static_cast<std::int64_t>(samples);
   EntryInterval result;
-  if (p > 1.0 - kCertain) {
+  if (certain) {
     result.objects_lower = result.objects_upper = samples;
   } else {
     result.objects_lower =
@@ -76,7 +74,7 @@ EntryInterval entry_interval(const SamplingModel& model, double samples, double 
     result.objects_lower = result.bytes_lower / size;
     result.objects_upper = result.bytes_upper / size;
   } else {
-    result = binomial_objects(samples, sample_probability(model, size), level);
+    result = binomial_objects(samples, sample_probability(model, size), certain_to_be_sampled(model, size), level);
     result.bytes_lower = result.objects_lower * size;
     result.bytes_upper = result.objects_upper * size;
   }

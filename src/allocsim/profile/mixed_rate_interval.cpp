@@ -7,19 +7,6 @@
 #include "allocsim/util/error.h"
 
 namespace allocsim::profile {
-namespace {
-
-// Below this distance from 1 a per-allocation trial is certain to succeed, as in
-// entry_interval.cpp.
-constexpr double kCertain = 1e-15;
-
-bool certain_to_be_sampled(const SamplingModel& model, double size) {
-  if (recorded_whole(model, size)) return true;
-  return model.kind != ModelKind::poisson_bytes && sample_probability(model, size) > 1.0 - kCertain;
-}
-
-}  // namespace
-
 EntryInterval mixed_rate_interval(std::span<const SamplingModel> models, std::span<const double> samples, double size,
                                   double level, bool mixed_sizes) {
   if (models.empty() || models.size() != samples.size()) {

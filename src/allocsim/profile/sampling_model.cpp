@@ -37,6 +37,11 @@ double sample_probability(const SamplingModel& model, double size) {
   return -std::expm1(-size / model.rate);
 }
 
+bool certain_to_be_sampled(const SamplingModel& model, double size) {
+  if (recorded_whole(model, size)) return true;
+  return model.kind != ModelKind::poisson_bytes && sample_probability(model, size) > 1.0 - 1e-15;
+}
+
 double samples_per_byte(const SamplingModel& model, double size) {
   if (recorded_whole(model, size)) return 1.0 / size;  // one sample weighing its size
   if (model.kind == ModelKind::poisson_bytes) return 1.0 / model.rate;

@@ -41,6 +41,11 @@ inline bool recorded_whole(const SamplingModel& model, double size) { return siz
 // Probability that one allocation of `size` bytes gets at least one sample.
 double sample_probability(const SamplingModel& model, double size);
 
+// Whether such an allocation is sampled for certain, so that its count is its number
+// of objects exactly: recorded whole, or a per-allocation trial within 1e-15 of 1.
+// Never under the byte-rate Poisson model otherwise: its count stays random.
+bool certain_to_be_sampled(const SamplingModel& model, double size);
+
 // Expected samples per true byte of a record of objects of `size` bytes: p(s)/s for
 // the per-allocation models, 1/T for the byte-rate one. Its inverse scales samples
 // to the unbiased bytes estimate (Go's and jeprof's k s / (1 - exp(-s/T))).
