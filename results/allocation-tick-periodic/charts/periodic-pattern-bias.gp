@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'periodic-pattern-bias.png'
 if (!exists('svg_file')) svg_file = 'periodic-pattern-bias.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'AllocationTick (fixed stride) vs randomized sampling: error of stack A (24 B, then B bytes, repeated)' font ',15'
+set title 'AllocationTick (fixed stride) vs randomized sampling:'."\n".'error of stack A (24 B, then B bytes, repeated)' font ',15'
 set xlabel 'size B of the second object in the loop'
 set xrange [0:1016]
 set xtics ('0 B' 0, '128 B' 128, '256 B' 256, '384 B' 384, '512 B' 512, '640 B' 640, '768 B' 768, '896 B' 896)

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'alloc-weight.png'
 if (!exists('svg_file')) svg_file = 'alloc-weight.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'async-profiler -e alloc: weight max(s, T) of a one-object record (T = 524287)' font ',15'
+set title 'async-profiler -e alloc:'."\n".'weight max(s, T) of a one-object record (T = 524287)' font ',15'
 set xlabel 'object size s / T'
 set logscale x 10
 set format x '10^{%L}'

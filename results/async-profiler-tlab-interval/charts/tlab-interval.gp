@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'tlab-interval.png'
 if (!exists('svg_file')) svg_file = 'tlab-interval.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'async-profiler tlab mode: bytes of 256 KiB TLABs against --alloc T (64-byte objects)' font ',15'
+set title 'async-profiler tlab mode:'."\n".'bytes of 256 KiB TLABs against --alloc T (64-byte objects)' font ',15'
 set xlabel '--alloc interval T / TLAB size (256 KiB)'
 set logscale x 10
 set format x '10^{%L}'

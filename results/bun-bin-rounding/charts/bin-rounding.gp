@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'bin-rounding.png'
 if (!exists('svg_file')) svg_file = 'bin-rounding.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'Bun.pprof.heap (T = 512 KiB): one site''s bytes against its requested size' font ',15'
+set title 'Bun.pprof.heap (T = 512 KiB):'."\n".'one site''s bytes against its requested size' font ',15'
 set xlabel 'requested size s (bytes)'
 set logscale x 10
 set format x '10^{%L}'

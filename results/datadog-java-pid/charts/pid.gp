@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'pid.png'
 if (!exists('svg_file')) svg_file = 'pid.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'ddprof-java: the profile''s bytes against the allocation rate (8 GiB, 16 threads)' font ',15'
+set title 'ddprof-java:'."\n".'the profile''s bytes against the allocation rate (8 GiB, 16 threads)' font ',15'
 set xlabel 'allocation rate (MiB/s)'
 set logscale x 10
 set format x '10^{%L}'

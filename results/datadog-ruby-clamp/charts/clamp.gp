@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'clamp.png'
 if (!exists('svg_file')) svg_file = 'clamp.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'dd-trace-rb: a site''s alloc-samples against its allocation rate (one site, 10 s, 1 % sampling overhead)' font ',15'
+set title 'dd-trace-rb:'."\n".'a site''s alloc-samples against its allocation rate (one site, 10 s, 1 % sampling overhead)' font ',15'
 set xlabel 'objects allocated per second (E)'
 set logscale x 10
 set format x '%g'

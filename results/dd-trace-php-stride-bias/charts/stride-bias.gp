@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'stride-bias.png'
 if (!exists('svg_file')) svg_file = 'stride-bias.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'dd-trace-php: Poisson(4 MiB) stride upscaled as if exponential, one site of 400 allocations of s bytes' font ',15'
+set title 'dd-trace-php:'."\n".'Poisson(4 MiB) stride upscaled as if exponential, one site of 400 allocations of s bytes' font ',15'
 set xlabel 'allocation size s'
 set xrange [0:8430551]
 set xtics ('0 B' 0, '1 MiB' 1048576, '2 MiB' 2097152, '3 MiB' 3145728, '4 MiB' 4194304, '5 MiB' 5242880, '6 MiB' 6291456, '7 MiB' 7340032, '8 MiB' 8388608)

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'estimator-variance.png'
 if (!exists('svg_file')) svg_file = 'estimator-variance.svg'
 set encoding utf8
 set datafile separator '\t'
-set title '.NET: variance of the two estimators relative to the bound N q/p (5000 objects of z bytes)' font ',15'
+set title '.NET:'."\n".'variance of the two estimators relative to the bound N q/p (5000 objects of z bytes)' font ',15'
 set xlabel 'object size z'
 set logscale x 2
 set xrange [7.2727272727272725:1153433.6]

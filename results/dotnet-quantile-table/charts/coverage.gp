@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'coverage.png'
 if (!exists('svg_file')) svg_file = 'coverage.svg'
 set encoding utf8
 set datafile separator '\t'
-set title '.NET: coverage of 95% intervals for the allocated bytes vs expected samples (1 KiB objects)' font ',15'
+set title '.NET:'."\n".'coverage of 95% intervals for the allocated bytes vs expected samples (1 KiB objects)' font ',15'
 set xlabel 'expected samples (allocated bytes × p)'
 set logscale x 10
 set format x '10^{%L}'

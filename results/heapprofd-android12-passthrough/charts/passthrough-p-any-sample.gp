@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'passthrough-p-any-sample.png'
 if (!exists('svg_file')) svg_file = 'passthrough-p-any-sample.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'heapprofd pass-through: P(≥ 1 sample) around the old and the new cutoff (T = 128 KiB)' font ',15'
+set title 'heapprofd pass-through:'."\n".'P(≥ 1 sample) around the old and the new cutoff (T = 128 KiB)' font ',15'
 set xlabel 'allocation size S'
 set xrange [0:786432]
 set xtics ('0 B' 0, '128 KiB' 131072, '256 KiB' 262144, '384 KiB' 393216, '512 KiB' 524288, '640 KiB' 655360, '768 KiB' 786432)

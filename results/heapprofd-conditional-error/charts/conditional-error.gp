@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'conditional-error.png'
 if (!exists('svg_file')) svg_file = 'conditional-error.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'heapprofd: error of a profiled allocation (solid: conditional MAPE; dashed: document)' font ',15'
+set title 'heapprofd:'."\n".'error of a profiled allocation (solid: conditional MAPE; dashed: document)' font ',15'
 set xlabel 'allocation size S'
 set logscale x 2
 set xrange [14894.545454545454:5767168]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'aggregate-bias-vs-rate.png'
 if (!exists('svg_file')) svg_file = 'aggregate-bias-vs-rate.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'jemalloc: 10^6 × 8 B and one 8 MiB aggregated — unbias-then-sum vs sum-then-unbias' font ',15'
+set title 'jemalloc:'."\n".'10^6 × 8 B and one 8 MiB aggregated — unbias-then-sum vs sum-then-unbias' font ',15'
 set xlabel 'sampling rate R'
 set logscale x 2
 set xrange [119156.36363636363:2306867.2]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'variance-per-allocation.png'
 if (!exists('svg_file')) svg_file = 'variance-per-allocation.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'jemalloc: variance added by one allocation of Z bytes, per-byte vs per-allocation sampling' font ',15'
+set title 'jemalloc:'."\n".'variance added by one allocation of Z bytes, per-byte vs per-allocation sampling' font ',15'
 set xlabel 'allocation size Z (a jemalloc size class)'
 set logscale x 2
 set xrange [14.545454545454545:36044.8]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'recorded-share.png'
 if (!exists('svg_file')) svg_file = 'recorded-share.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'JFR throttle 150/s: share of TLAB refills recorded (one thread, evenly spaced refills, 20 s)' font ',15'
+set title 'JFR throttle 150/s:'."\n".'share of TLAB refills recorded (one thread, evenly spaced refills, 20 s)' font ',15'
 set xlabel 'TLAB refills per second (evenly spaced)'
 set logscale x 10
 set format x '10^{%L}'

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'throttle-rate.png'
 if (!exists('svg_file')) svg_file = 'throttle-rate.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'JFR throttle 150/s: samples per second against TLAB refills per second (one thread, 20 s)' font ',15'
+set title 'JFR throttle 150/s:'."\n".'samples per second against TLAB refills per second (one thread, 20 s)' font ',15'
 set xlabel 'TLAB refills per second (evenly spaced)'
 set logscale x 10
 set format x '10^{%L}'

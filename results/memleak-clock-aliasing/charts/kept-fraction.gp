@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'kept-fraction.png'
 if (!exists('svg_file')) svg_file = 'kept-fraction.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'memleak -s N: share of allocations kept (clock reading in ns a multiple of N), clock period g' font ',15'
+set title 'memleak -s N:'."\n".'share of allocations kept (clock reading in ns a multiple of N), clock period g' font ',15'
 set xlabel 'N (-s, "sample every N-th allocation")'
 set logscale x 10
 set format x '10^{%L}'

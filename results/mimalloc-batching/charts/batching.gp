@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'batching.png'
 if (!exists('svg_file')) svg_file = 'batching.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'mimalloc''s heap profiler (T = 16 KiB): one site''s bytes against its object size' font ',15'
+set title 'mimalloc''s heap profiler (T = 16 KiB):'."\n".'one site''s bytes against its object size' font ',15'
 set xlabel 'object size s (bytes; blocks up to 32 KiB counted 64 KiB at a time)'
 set logscale x 10
 set format x '10^{%L}'

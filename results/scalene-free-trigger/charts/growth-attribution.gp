@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'growth-attribution.png'
 if (!exists('svg_file')) svg_file = 'growth-attribution.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'Scalene: line B''s growth as its records give it, next to a line A that allocates a bytes and frees them' font ',15'
+set title 'Scalene:'."\n".'line B''s growth as its records give it, next to a line A that allocates a bytes and frees them' font ',15'
 set xlabel 'bytes a that line A allocates and frees each iteration'
 set logscale x 2
 set xrange [930.9090909090909:4613734.4]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'variance-bounds.png'
 if (!exists('svg_file')) svg_file = 'variance-bounds.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'tcmalloc: variance of the estimate of M = 64 MiB split into allocations of k bytes (T = 256 KiB)' font ',15'
+set title 'tcmalloc:'."\n".'variance of the estimate of M = 64 MiB split into allocations of k bytes (T = 256 KiB)' font ',15'
 set xlabel 'allocation size k (M / k allocations)'
 set logscale x 2
 set xrange [14894.545454545454:73819750.4]

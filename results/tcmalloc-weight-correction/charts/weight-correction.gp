@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'weight-correction.png'
 if (!exists('svg_file')) svg_file = 'weight-correction.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'tcmalloc: relative bias of allocated bytes with and without the a/(r+1) correction (T = 4 KiB)' font ',15'
+set title 'tcmalloc:'."\n".'relative bias of allocated bytes with and without the a/(r+1) correction (T = 4 KiB)' font ',15'
 set xlabel 'requested size r (allocated a = its size class)'
 set xrange [0:256]
 set xtics ('0 B' 0, '32 B' 32, '64 B' 64, '96 B' 96, '128 B' 128, '160 B' 160, '192 B' 192, '224 B' 224, '256 B' 256)

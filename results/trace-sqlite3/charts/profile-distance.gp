@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'profile-distance.png'
 if (!exists('svg_file')) svg_file = 'profile-distance.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'sqlite3: distance between the estimated and the true profile over 503 stacks' font ',15'
+set title 'sqlite3:'."\n".'distance between the estimated and the true profile over 503 stacks' font ',15'
 set xlabel 'sampling interval T'
 set logscale x 2
 set xrange [3723.6363636363635:576716.8]

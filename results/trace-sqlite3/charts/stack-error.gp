@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'stack-error.png'
 if (!exists('svg_file')) svg_file = 'stack-error.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'sqlite3, heapprofd at T = 64 KiB: typical error of each stack''s allocated bytes' font ',15'
+set title 'sqlite3, heapprofd at T = 64 KiB:'."\n".'typical error of each stack''s allocated bytes' font ',15'
 set xlabel 'true bytes allocated by the stack (one point per stack)'
 set logscale x 2
 set xrange [5.454545454545454:279391.2]

@@ -5,7 +5,7 @@ if (!exists('png_file')) png_file = 'sum-then-unbias-total.png'
 if (!exists('svg_file')) svg_file = 'sum-then-unbias-total.svg'
 set encoding utf8
 set datafile separator '\t'
-set title 'sqlite3, jemalloc: relative bias of the whole profile, per-sample unbiasing vs sum-then-unbias' font ',15'
+set title 'sqlite3, jemalloc:'."\n".'relative bias of the whole profile, per-sample unbiasing vs sum-then-unbias' font ',15'
 set xlabel 'sampling interval R'
 set logscale x 2
 set xrange [3723.6363636363635:576716.8]

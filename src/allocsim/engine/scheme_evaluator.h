@@ -3,6 +3,12 @@
 // and estimator, the error of the estimate against the truth. One evaluator per
 // worker thread; a block of replications yields a BlockResult that the caller
 // merges in block order.
+//
+// A replication costs in proportion to the groups that received a sample, not to
+// all groups: a group without one has the same estimate and interval in every
+// replication (computed once), so its errors and coverage enter the block's
+// accumulators in closed form at the end of the block (stats/block_moments.h), and
+// only the groups sampled are estimated, accumulated and cleared.
 #include <memory>
 #include <vector>
 
@@ -10,6 +16,7 @@
 #include "allocsim/random/random_stream.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/scheme.h"
+#include "allocsim/stats/block_moments.h"
 #include "allocsim/stats/error_accumulator.h"
 #include "allocsim/stats/groups.h"
 #include "allocsim/stats/interval_accumulator.h"
@@ -85,9 +92,10 @@ class SchemeEvaluator {
  private:
   void replicate(const StreamKey& key, BlockResult& result);
   void sum_registers();
-  void estimate_groups(BlockResult& result);
-  void accumulate_errors(BlockResult& result);
+  void score_sampled(BlockResult& result);
   void accumulate_profiles(BlockResult& result);
+  void clear_sampled();
+  void fold_block(std::uint64_t count, BlockResult& result);
   std::size_t profile_index(std::size_t kind, std::size_t window, std::size_t estimator) const {
     return profile_index(kind, window, estimator, windows_.size(), estimator_count_);
   }
@@ -105,13 +113,33 @@ class SchemeEvaluator {
   SlotLayout register_layout_;
   SlotLayout interval_layout_;
   SchemeReplay replay_;  // its RegisterLayout places each estimator's registers in a row of W
+  // What a group without a sample gets, the same in every replication.
+  std::vector<double> empty_estimates_;   // [estimator]
+  std::vector<Interval> empty_intervals_;  // [interval]
+  std::vector<double> truth_values_;       // same layout as the accumulators
+  std::vector<double> truth_shares_;       // same layout: truth / its kind's total (profiles)
+  std::vector<std::uint32_t> slot_kinds_;  // [slot]: its group kind
+  // Per profile_index(kind, window, estimator): the groups' truth, and the sum of
+  // their shares of it (about 1).
+  std::vector<double> truth_sums_, truth_share_sums_;
+  // The block's errors, three series per accumulator (error, |relative error|, and
+  // the same given a sample), and interval widths per interval accumulator.
+  BlockMoments errors_;
+  BlockMoments widths_;
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<std::size_t> observation_windows_;  // windows holding the current observation
   std::vector<std::uint32_t> slots_;              // [observation][group kind]
-  std::vector<double> registers_;                 // [slot][window][register]
+  std::vector<std::uint32_t> sampled_list_;       // slot * windows + window of each sampled (group, window)
+  std::vector<double> registers_;                 // [slot][window][register]; zero where not sampled
   std::vector<std::uint8_t> sampled_;             // [slot][window]: any observation in the group
-  std::vector<double> estimates_;                 // same layout as the accumulators
-  std::vector<double> truth_values_;              // same layout as the accumulators
+  std::vector<double> estimates_;                 // same layout as the accumulators; empty_estimates_ where not sampled
+  struct ProfileSums {
+    double estimates = 0;      // of the sampled groups, then of all
+    double distance = 0;       // sum over the sampled groups of |estimate share - truth share|
+    double sampled_share = 0;  // their truth shares
+  };
+  std::vector<ProfileSums> profile_sums_;    // [profile_index]: this replication's
+  std::vector<std::uint32_t> profile_seen_;  // [kind][window]: sampled groups
 };
 
 }  // namespace allocsim

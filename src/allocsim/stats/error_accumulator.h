@@ -3,7 +3,9 @@
 // moments of the error (estimate - truth), of the absolute relative error, and of
 // the absolute relative error over the replications with at least one sample in
 // the group. Errors, not raw estimates, so precision is not lost when the error
-// is small next to the truth.
+// is small next to the truth. The engine fills them a block of replications at a
+// time (engine/scheme_evaluator.cpp).
+#include <cmath>
 #include <cstdint>
 
 #include "allocsim/stats/moments.h"
@@ -15,13 +17,8 @@ struct ErrorAccumulator {
   Moments abs_relative_error;
   Moments abs_relative_error_given_any;  // replications with >= 1 sample only
 
-  void add(double estimate, double truth, bool any_sample) {
-    const double err = estimate - truth;
-    const double rel = truth != 0 ? std::fabs(err) / truth : 0.0;
-    error.add(err);
-    abs_relative_error.add(rel);
-    if (any_sample) abs_relative_error_given_any.add(rel);
-  }
+  // |error| / truth, and 0 where the truth is 0.
+  static double abs_relative(double error, double truth) { return truth != 0 ? std::fabs(error) / truth : 0.0; }
 
   void merge(const ErrorAccumulator& other) {
     error.merge(other.error);

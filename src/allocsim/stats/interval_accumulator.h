@@ -15,15 +15,16 @@ struct IntervalAccumulator {
   std::uint64_t miss_high = 0;
   Moments width;
 
-  void add(const Interval& interval, double truth) {
+  // Where `interval` falls against `truth`, counted `times` times; the width is
+  // left to the caller (the engine accumulates a block's widths together).
+  void count_outcome(const Interval& interval, double truth, std::uint64_t times) {
     if (truth < interval.lower) {
-      ++miss_low;
+      miss_low += times;
     } else if (truth > interval.upper) {
-      ++miss_high;
+      miss_high += times;
     } else {
-      ++covered;
+      covered += times;
     }
-    width.add(interval.upper - interval.lower);
   }
 
   void merge(const IntervalAccumulator& other) {

@@ -17,6 +17,7 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
+set label 'startup' at 71.97584669079104, 0.9978347362628387 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'count-ratio.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'real go (bars: ±2 SE)', \

@@ -17,14 +17,10 @@ set border lw 1.2
 set key inside bottom right opaque box lw 1 samplen 2.5 spacing 1.15
 set bars 0.6
 set style line 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.75
-set label 'marker' at 12.3075, 1.0582977859029048 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'mixed:16' at 0.0065, 125.38461538461539 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:9472' at 23.1885, 1.054186342367984 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:9728' at 8.076, 1.3608221892025756 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:10880' at 8.0115, 0.835673719028896 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:18432' at 13.90025, 0.8553802989154872 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:20480' at 13.50875, 1.0818913667067642 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
-set label 'stacked:21760' at 16.1375, 0.8889233152594889 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'mixed:16' at 0.0065, 121.53846153846155 left offset 1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'stacked:9728' at 8.076, 1.2896235760277364 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'stacked:18432' at 13.90025, 0.858617650761677 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
+set label 'stacked:21760' at 16.1375, 0.8975987606506584 right offset -1.6, -0.6 point pt 6 ps 2.2 lw 2 lc rgb '#444444' front
 set terminal pngcairo size 1100,700 enhanced font 'DejaVu Sans,12' background rgb 'white'
 set output png_file
 plot 'count-ratio.dat' index 0 using 1:2:3 with yerrorbars ls 1 title 'real jvm (bars: ±2 SE)', \

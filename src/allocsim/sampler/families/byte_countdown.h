@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "allocsim/json/json_reader.h"
+#include "allocsim/random/log_uniform_batch.h"
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/families/countdown_carry.h"
 #include "allocsim/sampler/observation.h"
@@ -40,9 +41,12 @@ inline constexpr std::uint64_t kNoPassthrough = std::numeric_limits<std::uint64_
 // exact uint64.
 inline constexpr double kMaxCountdownRate = 0x1.0p53;
 
-// G = floor(E) + 1, E = -T ln u.
+// G = floor(E) + 1, E = -T ln u, from ln u already drawn (log_uniform_batch.h) or from u.
+inline std::uint64_t floor_exponential_plus_one_from_log(double log_u, double mean) {
+  return static_cast<std::uint64_t>(exponential_from_log_uniform(log_u, mean)) + 1;
+}
 inline std::uint64_t floor_exponential_plus_one(double u, double mean) {
-  return static_cast<std::uint64_t>(exponential_from_uniform(u, mean)) + 1;
+  return floor_exponential_plus_one_from_log(portable_log(u), mean);
 }
 
 // What the countdown's skip-ahead replay searches, built once per (scheme, trace):
@@ -93,8 +97,13 @@ class ByteCountdownSampler {
   void replay_skip_ahead(const Trace& trace, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
     const CountedStreams& streams = streams_->streams;
-    Gaps<Stream> gaps{*this, nullptr, lanes, out};
-    for (std::uint32_t c = 0; c < streams.stream_count(); ++c) carried_skip_ahead(streams, c, c, gaps);
+    // Counter c's lane feeds its gaps only, so their logarithms are drawn a batch at
+    // a time (log_uniform_batch.h): the same draws as one at a time.
+    for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
+      LogUniformBatch<Stream> log_uniforms(lanes[c]);
+      Gaps gaps{*this, nullptr, out, [&](std::size_t) { return draw_gap_from_log(log_uniforms.next()); }};
+      carried_skip_ahead(streams, c, c, gaps);
+    }
     for (const std::uint64_t i : streams_->passthrough) {
       out.push_back({i, 1, 0, static_cast<double>(trace.requested[i])});
     }
@@ -102,12 +111,13 @@ class ByteCountdownSampler {
 
   template <class Stream>
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
+    const auto draw = [&](std::size_t c) { return floor_exponential_plus_one(lanes[c].next_uniform(), mean_gap_); };
     if (per_thread_) {
-      per_thread_carried(trace, next_, Gaps<Stream>{*this, &trace.requested, lanes, out});
+      per_thread_carried(trace, next_, Gaps{*this, &trace.requested, out, draw});
       return;
     }
     next_.resize(1);
-    Gaps<Stream> gaps{*this, &trace.requested, lanes, out};
+    Gaps gaps{*this, &trace.requested, out, draw};
     carried_countdown_replay(
         trace.size(), std::span<std::uint64_t>(next_), [](std::size_t) { return 0; }, gaps);
   }
@@ -115,13 +125,14 @@ class ByteCountdownSampler {
  private:
   // The byte countdown: geometric gaps over requested bytes, per thread or one for
   // the process (counter c draws from lane c); an allocation holding n points is
-  // recorded with weight T n, one at or above the cutoff whole, outside the countdown.
-  template <class Stream>
+  // recorded with weight T n, one at or above the cutoff whole, outside the countdown;
+  // draw(c) is counter c's next gap.
+  template <class Draw>
   struct Gaps {
     const ByteCountdownSampler& sampler;
     const SizeColumn* size;  // streaming only
-    std::span<Stream> lanes;
     std::vector<Observation>& out;
+    Draw draw;
 
     std::uint64_t units(std::size_t i) const { return (*size)[i]; }
     bool passes_through(std::size_t, std::uint64_t u) const { return u >= sampler.passthrough_from_; }
@@ -129,15 +140,12 @@ class ByteCountdownSampler {
     void record(std::size_t i, std::uint64_t offset, std::uint64_t points) {
       out.push_back({i, sample_count(points), offset, sampler.weight(points)});
     }
-    std::uint64_t redraw(std::size_t c) { return sampler.draw_gap(lanes[c]); }
+    std::uint64_t redraw(std::size_t c) { return draw(c); }
   };
 
   double weight(std::uint64_t points) const { return mean_gap_ * static_cast<double>(points); }
 
-  template <class Stream>
-  std::uint64_t draw_gap(Stream& stream) const {
-    return floor_exponential_plus_one(stream.next_uniform(), mean_gap_);
-  }
+  std::uint64_t draw_gap_from_log(double log_u) const { return floor_exponential_plus_one_from_log(log_u, mean_gap_); }
 
   double mean_gap_;
   std::uint64_t passthrough_from_;

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "allocsim/random/log_uniform_batch.h"
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/families/point_batches.h"
 #include "allocsim/sampler/observation.h"
@@ -31,7 +32,7 @@ class PoissonSampler {
   // x1 = gap1, x2 = x1 + gap2, ... along its byte stream (the prefix sums of its
   // requested sizes); each point falls in the event whose bytes contain it, found
   // a batch of points at a time (point_batches.h). Draws come from the same lane in
-  // the same order as replay().
+  // the same order as replay(), their logarithms a batch at a time.
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& index, std::span<Stream> lanes,
                          std::vector<Observation>& out) const {
@@ -39,10 +40,11 @@ class PoissonSampler {
     for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
       const double end = static_cast<double>(streams.total(t));
       double x = 0;
+      LogUniformBatch<Stream> log_uniforms(lanes[t]);
       batched_points<double>(
           streams, t,
           [&](double& next) {
-            x += draw_gap(lanes[t]);
+            x += exponential_from_log_uniform(log_uniforms.next(), mean_gap_);
             next = x;
             return x < end;
           },
