@@ -201,6 +201,16 @@ TEST(AdviseCli, TargetsDefaultWhenNoneIsGiven) {
   EXPECT_EQ(json["targets"]["total_error"].get<double>(), 0.02);
 }
 
+// The Monte Carlo check's replications run on the pool (counter-based streams, merged
+// in order): the whole report is byte-identical on one and on two threads.
+TEST(AdviseCli, OutputDoesNotDependOnTheThreadCount) {
+  const std::string common = "advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 40 --json";
+  const auto one = run_cli(common + " --threads 1");
+  const auto two = run_cli(common + " --threads 2");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(one.output, two.output);
+}
+
 // What each real system accepts: jemalloc's interval is 2^lg_prof_sample (a power of
 // two, printed with its unit), .NET's is fixed at 102400 B, and every scheme's shipped
 // default is evaluated (heapprofd's 4096 B).

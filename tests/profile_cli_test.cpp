@@ -50,6 +50,16 @@ TEST_F(ProfileCli, TableNamesTheTopSitesOfARealGoProfile) {
   EXPECT_NE(r.output.find("P(top-3 set unchanged"), std::string::npos) << r.output;
 }
 
+// Rank stability's resamples run on the pool: the table is byte-identical on one and
+// on two threads.
+TEST_F(ProfileCli, OutputDoesNotDependOnTheThreadCount) {
+  const std::string common = "profile --top 3 --replications 200 " + kProfiles + "go-heap.pb.gz";
+  const auto one = run_cli(common + " --threads 1");
+  const auto two = run_cli(common + " --threads 2");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(one.output, two.output);
+}
+
 TEST_F(ProfileCli, TableCarriesUnitsAndSaysWhatTheSystemCannotSee) {
   const auto go = run_cli("profile --top 3 " + kProfiles + "go-heap.pb.gz");
   ASSERT_EQ(go.exit_code, 0) << go.output;
