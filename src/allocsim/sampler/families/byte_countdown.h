@@ -101,7 +101,8 @@ class ByteCountdownSampler {
     // a time (log_uniform_batch.h): the same draws as one at a time.
     for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
       LogUniformBatch<Stream> log_uniforms(lanes[c]);
-      Gaps gaps{*this, nullptr, out, [&](std::size_t) { return draw_gap_from_log(log_uniforms.next()); }};
+      const auto draw = [&](std::size_t) { return draw_gap_from_log(log_uniforms.next()); };
+      Gaps<decltype(draw)> gaps{*this, nullptr, out, draw};
       carried_skip_ahead(streams, c, c, gaps);
     }
     for (const std::uint64_t i : streams_->passthrough) {
@@ -113,11 +114,11 @@ class ByteCountdownSampler {
   void replay(const Trace& trace, std::span<Stream> lanes, std::vector<Observation>& out) {
     const auto draw = [&](std::size_t c) { return floor_exponential_plus_one(lanes[c].next_uniform(), mean_gap_); };
     if (per_thread_) {
-      per_thread_carried(trace, next_, Gaps{*this, &trace.requested, out, draw});
+      per_thread_carried(trace, next_, Gaps<decltype(draw)>{*this, &trace.requested, out, draw});
       return;
     }
     next_.resize(1);
-    Gaps gaps{*this, &trace.requested, out, draw};
+    Gaps<decltype(draw)> gaps{*this, &trace.requested, out, draw};
     carried_countdown_replay(
         trace.size(), std::span<std::uint64_t>(next_), [](std::size_t) { return 0; }, gaps);
   }
