@@ -149,32 +149,6 @@ TEST(ConformanceModelMoments, MonteCarloAgreesWithClosedForm) {
   EXPECT_GT(exact.sites[2].count_mean, 0);  // but its allocations are sampled
 }
 
-// The model's Monte Carlo (a scheme with no closed form) runs on the pool: every site's
-// moments and count distribution are bit-identical on one and on three threads.
-TEST(ConformanceModelMoments, MonteCarloDoesNotDependOnTheThreadCount) {
-  Plan plan;
-  plan.rate = 4096;
-  plan.sites = {{"rest", 300, false, {24, 1000, 5000}}, {"gone", 100, true, {2000}}};
-  const Trace trace = plan_trace(plan);
-  const auto scheme = testing::create_scheme("gperftools", {{"rate", 4096}, {"startup_counter", 1}});
-  ModelRequest request;
-  request.replications = 500;
-  request.threads = 1;
-  const ModelMoments one = model_moments(*scheme, trace, request);
-  request.threads = 3;
-  const ModelMoments three = model_moments(*scheme, trace, request);
-  ASSERT_EQ(one.sites.size(), three.sites.size());
-  for (std::size_t s = 0; s < one.sites.size(); ++s) {
-    EXPECT_EQ(one.sites[s].count_mean, three.sites[s].count_mean) << s;
-    EXPECT_EQ(one.sites[s].count_var, three.sites[s].count_var) << s;
-    EXPECT_EQ(one.sites[s].count_kappa4, three.sites[s].count_kappa4) << s;
-    EXPECT_EQ(one.sites[s].estimate_mean, three.sites[s].estimate_mean) << s;
-    EXPECT_EQ(one.sites[s].estimate_var, three.sites[s].estimate_var) << s;
-    EXPECT_EQ(one.sites[s].count_distribution.first, three.sites[s].count_distribution.first) << s;
-    EXPECT_EQ(one.sites[s].count_distribution.probability, three.sites[s].count_distribution.probability) << s;
-  }
-}
-
 // A model site of `n` allocations sampled independently with probability p.
 SiteMoments binomial_site(std::size_t n, double p) {
   SiteMoments m;

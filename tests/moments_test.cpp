@@ -128,7 +128,8 @@ TEST(BlockMoments, DefaultsInClosedFormMatchTwoPass) {
     all_with_defaults.insert(all_with_defaults.end(), with_defaults.begin(), with_defaults.end());
     all_listed.insert(all_listed.end(), listed.begin(), listed.end());
   }
-  for (const auto& [merged, values] : {std::pair{merged_with_defaults, all_with_defaults}, std::pair{merged_listed, all_listed}}) {
+  for (const auto& [merged, values] :
+       {std::pair{merged_with_defaults, all_with_defaults}, std::pair{merged_listed, all_listed}}) {
     const Reference r = two_pass(values);
     const double n = static_cast<double>(values.size());
     EXPECT_NEAR(merged.mean(), r.mean, 1e-6);

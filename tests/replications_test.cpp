@@ -129,7 +129,8 @@ TEST(ReplicationRows, AnEmptyRangeGivesEmptyColumns) {
 }
 
 // The Monte Carlo model moments (gperftools with its startup counter has no closed
-// form) are the same bits on one and three threads.
+// form), every site's moments and count distribution, are the same bits on one and
+// three threads: the conformance command's model runs on the pool.
 TEST(ReplicationApi, ModelMomentsIdenticalOnOneAndThreeThreads) {
   Plan plan;
   plan.rate = 4096;
@@ -149,6 +150,8 @@ TEST(ReplicationApi, ModelMomentsIdenticalOnOneAndThreeThreads) {
     EXPECT_EQ(one.sites[s].count_kappa4, three.sites[s].count_kappa4) << s;
     EXPECT_EQ(one.sites[s].estimate_mean, three.sites[s].estimate_mean) << s;
     EXPECT_EQ(one.sites[s].estimate_var, three.sites[s].estimate_var) << s;
+    EXPECT_EQ(one.sites[s].count_distribution.first, three.sites[s].count_distribution.first) << s;
+    EXPECT_EQ(one.sites[s].count_distribution.probability, three.sites[s].count_distribution.probability) << s;
   }
   EXPECT_GT(one.sites[1].count_var, 0);  // the comparison is of a random quantity
 }

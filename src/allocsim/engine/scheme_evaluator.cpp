@@ -77,6 +77,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
   estimates_.resize(estimator_layout_.size(slots));
   truth_values_.resize(estimates_.size());
   std::vector<double> error_defaults(3 * estimates_.size());
+  std::vector<double> width_defaults(interval_layout_.size(slots), std::numeric_limits<double>::quiet_NaN());
   for (std::uint32_t slot = 0; slot < slots; ++slot) {
     for (std::size_t w = 0; w < W; ++w) {
       for (std::size_t e = 0; e < E; ++e) {
@@ -89,29 +90,25 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
         error_defaults[3 * i + 1] = ErrorAccumulator::abs_relative(error, value);
         error_defaults[3 * i + 2] = std::numeric_limits<double>::quiet_NaN();  // given a sample: none
       }
-    }
-  }
-  errors_ = BlockMoments(std::move(error_defaults));
-  std::vector<double> width_defaults(interval_layout_.size(slots), std::numeric_limits<double>::quiet_NaN());
-  for (std::uint32_t slot = 0; slot < slots; ++slot) {
-    for (std::size_t w = 0; w < W; ++w) {
+      // An interval is scored only where its truth is positive (score_sampled).
       for (std::size_t j = 0; j < empty_intervals_.size(); ++j) {
-        const double value = truth_values_[estimator_layout_.at(slot, w, scheme.intervals()[j].estimator)];
-        if (value > 0) width_defaults[interval_layout_.at(slot, w, j)] = empty_intervals_[j].upper - empty_intervals_[j].lower;
+        if (truth_values_[estimator_layout_.at(slot, w, scheme.intervals()[j].estimator)] > 0) {
+          width_defaults[interval_layout_.at(slot, w, j)] = empty_intervals_[j].upper - empty_intervals_[j].lower;
+        }
       }
     }
   }
+  errors_ = BlockMoments(std::move(error_defaults));
   widths_ = BlockMoments(std::move(width_defaults));
   slot_kinds_.resize(slots);
   truth_shares_.assign(estimates_.size(), 0.0);
-  truth_sums_.assign(groups.kind_count() * W * E, 0.0);
-  truth_share_sums_.assign(truth_sums_.size(), 0.0);
+  truth_share_sums_.assign(groups.kind_count() * W * E, 0.0);
   for (std::size_t k = 0; k < groups.kind_count(); ++k) {
     const std::uint32_t first = groups.first_slot(k), count = groups.group_count(k);
     for (std::uint32_t g = 0; g < count; ++g) slot_kinds_[first + g] = static_cast<std::uint32_t>(k);
     for (std::size_t w = 0; w < W; ++w) {
       for (std::size_t e = 0; e < E; ++e) {
-        double& sum = truth_sums_[profile_index(k, w, e)];
+        double sum = 0;
         for (std::uint32_t g = 0; g < count; ++g) sum += truth_values_[estimator_layout_.at(first + g, w, e)];
         if (!(sum > 0)) continue;
         for (std::uint32_t g = 0; g < count; ++g) {
@@ -122,7 +119,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
       }
     }
   }
-  profile_sums_.resize(truth_sums_.size());
+  profile_sums_.resize(truth_share_sums_.size());
   profile_seen_.resize(groups.kind_count() * W);
 }
 
@@ -174,9 +171,9 @@ void SchemeEvaluator::sum_registers() {
       for (std::size_t w : observation_windows_) {
         double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
         for (std::size_t j = 0; j < W; ++j) group_registers[j] += contribution[j];
-        const std::size_t sampled = slot * windows_.size() + w;
-        if (sampled_[sampled] == 0) sampled_list_.push_back(static_cast<std::uint32_t>(sampled));
-        sampled_[sampled] = 1;
+        std::uint8_t& sampled = sampled_[slot * windows_.size() + w];
+        if (sampled == 0) sampled_list_.push_back({slot, static_cast<std::uint32_t>(w)});
+        sampled = 1;
       }
     }
   }
@@ -186,9 +183,7 @@ void SchemeEvaluator::sum_registers() {
 void SchemeEvaluator::score_sampled(BlockResult& result) {
   const std::size_t E = estimator_count_, W = windows_.size();
   const auto& interval_specs = scheme_.intervals();
-  for (const std::uint32_t sampled : sampled_list_) {
-    const std::uint32_t slot = sampled / static_cast<std::uint32_t>(W);
-    const std::size_t w = sampled % W;
+  for (const auto [slot, w] : sampled_list_) {
     const double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
     const std::size_t base = estimator_layout_.at(slot, w, 0);
     for (std::size_t e = 0; e < E; ++e) {
@@ -223,21 +218,23 @@ void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
   const std::size_t E = estimator_count_, W = windows_.size();
   std::fill(profile_sums_.begin(), profile_sums_.end(), ProfileSums{});
   std::fill(profile_seen_.begin(), profile_seen_.end(), 0);
-  for (const std::uint32_t sampled : sampled_list_) {
-    const std::uint32_t slot = sampled / static_cast<std::uint32_t>(W);
-    const std::size_t w = sampled % W, k = slot_kinds_[slot];
+  for (const auto [slot, w] : sampled_list_) {
+    const std::size_t k = slot_kinds_[slot];
     ++profile_seen_[k * W + w];
-    for (std::size_t e = 0; e < E; ++e) profile_sums_[profile_index(k, w, e)].estimates += estimates_[estimator_layout_.at(slot, w, e)];
+    for (std::size_t e = 0; e < E; ++e) {
+      profile_sums_[profile_index(k, w, e)].estimates += estimates_[estimator_layout_.at(slot, w, e)];
+    }
   }
   for (std::size_t k = 0; k < groups_.kind_count(); ++k) {
     for (std::size_t w = 0; w < W; ++w) {
       const double unsampled = static_cast<double>(groups_.group_count(k) - profile_seen_[k * W + w]);
-      for (std::size_t e = 0; e < E; ++e) profile_sums_[profile_index(k, w, e)].estimates += unsampled * empty_estimates_[e];
+      for (std::size_t e = 0; e < E; ++e) {
+        profile_sums_[profile_index(k, w, e)].estimates += unsampled * empty_estimates_[e];
+      }
     }
   }
-  for (const std::uint32_t sampled : sampled_list_) {
-    const std::uint32_t slot = sampled / static_cast<std::uint32_t>(W);
-    const std::size_t w = sampled % W, k = slot_kinds_[slot];
+  for (const auto [slot, w] : sampled_list_) {
+    const std::size_t k = slot_kinds_[slot];
     for (std::size_t e = 0; e < E; ++e) {
       ProfileSums& sums = profile_sums_[profile_index(k, w, e)];
       const std::size_t i = estimator_layout_.at(slot, w, e);
@@ -252,7 +249,7 @@ void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
       for (std::size_t e = 0; e < E; ++e) {
         const ProfileSums& sums = profile_sums_[profile_index(k, w, e)];
         double distance = 1.0;
-        if (sums.estimates > 0 && truth_sums_[profile_index(k, w, e)] > 0) {
+        if (sums.estimates > 0 && truth_share_sums_[profile_index(k, w, e)] > 0) {
           double unsampled = 0;
           if (empty_estimates_[e] == 0) {
             unsampled = truth_share_sums_[profile_index(k, w, e)] - sums.sampled_share;
@@ -276,12 +273,10 @@ void SchemeEvaluator::accumulate_profiles(BlockResult& result) {
 // The sampled groups back to no registers and the empty estimate.
 void SchemeEvaluator::clear_sampled() {
   const std::size_t W = windows_.size(), R = replay_.layout().width();
-  for (const std::uint32_t sampled : sampled_list_) {
-    const std::uint32_t slot = sampled / static_cast<std::uint32_t>(W);
-    const std::size_t w = sampled % W;
+  for (const auto [slot, w] : sampled_list_) {
     std::fill_n(&registers_[register_layout_.at(slot, w, 0)], R, 0.0);
     std::copy(empty_estimates_.begin(), empty_estimates_.end(), &estimates_[estimator_layout_.at(slot, w, 0)]);
-    sampled_[sampled] = 0;
+    sampled_[slot * W + w] = 0;
   }
   sampled_list_.clear();
 }
@@ -295,11 +290,12 @@ void SchemeEvaluator::fold_block(std::uint64_t count, BlockResult& result) {
   }
   const std::size_t J = empty_intervals_.size();
   for (std::size_t i = 0; i < result.intervals.size(); ++i) {
-    const std::size_t j = i % J, group_window = i / J;
     const std::uint64_t empty = widths_.defaulted(i, count);
     if (empty > 0) {
-      const std::size_t e = scheme_.intervals()[j].estimator;
-      result.intervals[i].count_outcome(empty_intervals_[j], truth_values_[group_window * estimator_count_ + e]  /* estimator_layout_.at(slot, w, e) */, empty);
+      // i = interval_layout_.at(slot, w, j) = (slot W + w) J + j, and the truth sits at
+      // estimator_layout_.at(slot, w, e) = (slot W + w) E + e.
+      const std::size_t j = i % J, e = scheme_.intervals()[j].estimator;
+      result.intervals[i].count_outcome(empty_intervals_[j], truth_values_[i / J * estimator_count_ + e], empty);
     }
     result.intervals[i].width = widths_.take(i, count);
   }

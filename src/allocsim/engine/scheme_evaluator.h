@@ -114,14 +114,14 @@ class SchemeEvaluator {
   SlotLayout interval_layout_;
   SchemeReplay replay_;  // its RegisterLayout places each estimator's registers in a row of W
   // What a group without a sample gets, the same in every replication.
-  std::vector<double> empty_estimates_;   // [estimator]
+  std::vector<double> empty_estimates_;    // [estimator]
   std::vector<Interval> empty_intervals_;  // [interval]
   std::vector<double> truth_values_;       // same layout as the accumulators
   std::vector<double> truth_shares_;       // same layout: truth / its kind's total (profiles)
   std::vector<std::uint32_t> slot_kinds_;  // [slot]: its group kind
-  // Per profile_index(kind, window, estimator): the groups' truth, and the sum of
-  // their shares of it (about 1).
-  std::vector<double> truth_sums_, truth_share_sums_;
+  // Per profile_index(kind, window, estimator): the sum of the groups' shares of
+  // their kind's truth (about 1; 0 when that truth is 0).
+  std::vector<double> truth_share_sums_;
   // The block's errors, three series per accumulator (error, |relative error|, and
   // the same given a sample), and interval widths per interval accumulator.
   BlockMoments errors_;
@@ -129,10 +129,14 @@ class SchemeEvaluator {
   // Buffers reused across replications: no allocation once they have grown.
   std::vector<std::size_t> observation_windows_;  // windows holding the current observation
   std::vector<std::uint32_t> slots_;              // [observation][group kind]
-  std::vector<std::uint32_t> sampled_list_;       // slot * windows + window of each sampled (group, window)
-  std::vector<double> registers_;                 // [slot][window][register]; zero where not sampled
-  std::vector<std::uint8_t> sampled_;             // [slot][window]: any observation in the group
-  std::vector<double> estimates_;                 // same layout as the accumulators; empty_estimates_ where not sampled
+  struct SampledGroup {
+    std::uint32_t slot;
+    std::uint32_t window;
+  };
+  std::vector<SampledGroup> sampled_list_;  // each (group, window) with a sample, in first-sample order
+  std::vector<double> registers_;           // [slot][window][register]; zero where not sampled
+  std::vector<std::uint8_t> sampled_;       // [slot][window]: any observation in the group
+  std::vector<double> estimates_;           // same layout as the accumulators; empty_estimates_ where not sampled
   struct ProfileSums {
     double estimates = 0;      // of the sampled groups, then of all
     double distance = 0;       // sum over the sampled groups of |estimate share - truth share|

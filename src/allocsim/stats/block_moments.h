@@ -27,8 +27,7 @@ namespace allocsim {
 class BlockMoments {
  public:
   // defaults[i]: series i's value when not listed; NaN: none.
-  explicit BlockMoments(std::vector<double> defaults = {})
-      : defaults_(std::move(defaults)), sums_(defaults_.size()) {}
+  explicit BlockMoments(std::vector<double> defaults = {}) : defaults_(std::move(defaults)), sums_(defaults_.size()) {}
 
   void add(std::size_t series, double x) {
     Sums& s = sums_[series];
@@ -41,8 +40,6 @@ class BlockMoments {
     ++s.listed;
   }
 
-  // How many values series i has listed in this block.
-  std::uint64_t listed(std::size_t series) const { return sums_[series].listed; }
   // Replications of this block in which series i took its default.
   std::uint64_t defaulted(std::size_t series, std::uint64_t replications) const {
     return std::isnan(defaults_[series]) ? 0 : replications - sums_[series].listed;

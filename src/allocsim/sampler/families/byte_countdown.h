@@ -101,7 +101,9 @@ class ByteCountdownSampler {
     // a time (log_uniform_batch.h): the same draws as one at a time.
     for (std::uint32_t c = 0; c < streams.stream_count(); ++c) {
       LogUniformBatch<Stream> log_uniforms(lanes[c]);
-      const auto draw = [&](std::size_t) { return draw_gap_from_log(log_uniforms.next()); };
+      const auto draw = [&](std::size_t) {
+        return floor_exponential_plus_one_from_log(log_uniforms.next(), mean_gap_);
+      };
       Gaps<decltype(draw)> gaps{*this, nullptr, out, draw};
       carried_skip_ahead(streams, c, c, gaps);
     }
@@ -145,8 +147,6 @@ class ByteCountdownSampler {
   };
 
   double weight(std::uint64_t points) const { return mean_gap_ * static_cast<double>(points); }
-
-  std::uint64_t draw_gap_from_log(double log_u) const { return floor_exponential_plus_one_from_log(log_u, mean_gap_); }
 
   double mean_gap_;
   std::uint64_t passthrough_from_;
