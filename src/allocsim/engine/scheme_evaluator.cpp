@@ -181,7 +181,7 @@ void SchemeEvaluator::sum_registers() {
 
 // The sampled groups' estimates, their errors and their intervals' outcomes.
 void SchemeEvaluator::score_sampled(BlockResult& result) {
-  const std::size_t E = estimator_count_, W = windows_.size();
+  const std::size_t E = estimator_count_;
   const auto& interval_specs = scheme_.intervals();
   for (const auto [slot, w] : sampled_list_) {
     const double* group_registers = &registers_[register_layout_.at(slot, w, 0)];
