@@ -140,6 +140,32 @@ TEST(BlockMoments, DefaultsInClosedFormMatchTwoPass) {
   }
 }
 
+// A series with a default, read by listed() before take(), gives the bits of a twin
+// series that lists the same values and has no default (how the engine keeps the
+// |relative error| given a sample).
+TEST(BlockMoments, ListedEqualsATwinWithoutDefault) {
+  const auto xs = sample_values();
+  BlockMoments block({0.25, std::numeric_limits<double>::quiet_NaN()});
+  for (std::size_t start = 0; start < xs.size(); start += 32) {
+    const std::size_t replications = std::min<std::size_t>(32, xs.size() - start);
+    for (std::size_t r = 0; r < replications; ++r) {
+      if ((start + r) % 3 == 0) continue;  // series 0 takes its default
+      block.add(0, xs[start + r]);
+      block.add(1, xs[start + r]);
+    }
+    const Moments::State listed = block.listed(0).state();
+    const Moments::State twin = block.take(1, replications).state();
+    EXPECT_EQ(listed.n, twin.n);
+    EXPECT_EQ(listed.mean, twin.mean);
+    EXPECT_EQ(listed.m2, twin.m2);
+    EXPECT_EQ(listed.m3, twin.m3);
+    EXPECT_EQ(listed.m4, twin.m4);
+    EXPECT_EQ(block.take(0, replications).count(), replications);  // the defaults count there
+    EXPECT_LT(listed.n, replications);
+  }
+  EXPECT_EQ(block.listed(0).count(), 0u);  // take() started the sums afresh
+}
+
 TEST(BlockMoments, ABlockOfDefaultsOnlyIsExact) {
   BlockMoments block({2.5});
   const Moments m = block.take(0, 32);

@@ -76,7 +76,7 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
   sampled_.assign(SlotLayout{W, 1}.size(slots), 0);
   estimates_.resize(estimator_layout_.size(slots));
   truth_values_.resize(estimates_.size());
-  std::vector<double> error_defaults(3 * estimates_.size());
+  std::vector<double> error_defaults(2 * estimates_.size());
   std::vector<double> width_defaults(interval_layout_.size(slots), std::numeric_limits<double>::quiet_NaN());
   for (std::uint32_t slot = 0; slot < slots; ++slot) {
     for (std::size_t w = 0; w < W; ++w) {
@@ -86,9 +86,8 @@ SchemeEvaluator::SchemeEvaluator(const Trace& trace, const PreparedScheme& prepa
         truth_values_[i] = value;
         estimates_[i] = empty_estimates_[e];
         const double error = empty_estimates_[e] - value;
-        error_defaults[3 * i] = error;
-        error_defaults[3 * i + 1] = ErrorAccumulator::abs_relative(error, value);
-        error_defaults[3 * i + 2] = std::numeric_limits<double>::quiet_NaN();  // given a sample: none
+        error_defaults[2 * i] = error;
+        error_defaults[2 * i + 1] = ErrorAccumulator::abs_relative(error, value);
       }
       // An interval is scored only where its truth is positive (score_sampled).
       for (std::size_t j = 0; j < empty_intervals_.size(); ++j) {
@@ -192,9 +191,8 @@ void SchemeEvaluator::score_sampled(BlockResult& result) {
       estimates_[base + e] = estimate;
       const double error = estimate - truth;
       const double relative = ErrorAccumulator::abs_relative(error, truth);
-      errors_.add(3 * (base + e), error);
-      errors_.add(3 * (base + e) + 1, relative);
-      errors_.add(3 * (base + e) + 2, relative);
+      errors_.add(2 * (base + e), error);
+      errors_.add(2 * (base + e) + 1, relative);  // also the series given a sample (fold_block)
     }
     for (std::size_t j = 0; j < interval_specs.size(); ++j) {
       const std::size_t e = interval_specs[j].estimator;
@@ -285,8 +283,9 @@ void SchemeEvaluator::clear_sampled() {
 // without a sample in closed form.
 void SchemeEvaluator::fold_block(std::uint64_t count, BlockResult& result) {
   for (std::size_t i = 0; i < result.accumulators.size(); ++i) {
-    result.accumulators[i] = {errors_.take(3 * i, count), errors_.take(3 * i + 1, count),
-                              errors_.take(3 * i + 2, count)};
+    // Given a sample, the |relative error| takes the listed values alone.
+    const Moments given_a_sample = errors_.listed(2 * i + 1);
+    result.accumulators[i] = {errors_.take(2 * i, count), errors_.take(2 * i + 1, count), given_a_sample};
   }
   const std::size_t J = empty_intervals_.size();
   for (std::size_t i = 0; i < result.intervals.size(); ++i) {

@@ -122,8 +122,9 @@ class SchemeEvaluator {
   // Per profile_index(kind, window, estimator): the sum of the groups' shares of
   // their kind's truth (about 1; 0 when that truth is 0).
   std::vector<double> truth_share_sums_;
-  // The block's errors, three series per accumulator (error, |relative error|, and
-  // the same given a sample), and interval widths per interval accumulator.
+  // The block's errors, two series per accumulator (error, |relative error|; the
+  // latter's listed values alone are the same given a sample), and interval widths
+  // per interval accumulator.
   BlockMoments errors_;
   BlockMoments widths_;
   // Buffers reused across replications: no allocation once they have grown.

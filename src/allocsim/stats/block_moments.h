@@ -45,6 +45,13 @@ class BlockMoments {
     return std::isnan(defaults_[series]) ? 0 : replications - sums_[series].listed;
   }
 
+  // Series i's Moments over its listed values alone, its default left out; its sums
+  // are kept. (What a second series with the same listed values and no default gives.)
+  Moments listed(std::size_t series) const {
+    const Sums& s = sums_[series];
+    return s.listed == 0 ? Moments{} : central(s, s.listed);
+  }
+
   // Series i's Moments over a block of `replications`; its sums start afresh.
   Moments take(std::size_t series, std::uint64_t replications) {
     const std::uint64_t k = defaulted(series, replications);
@@ -60,11 +67,7 @@ class BlockMoments {
       s.s3 += kd * (y2 * y);
       s.s4 += kd * (y2 * y2);
     }
-    const double n = static_cast<double>(count), a = s.s1 / n;  // a = mean - c
-    const double m2 = s.s2 - s.s1 * a;
-    const double m3 = s.s3 - 3 * a * s.s2 + 2 * a * a * s.s1;
-    const double m4 = s.s4 - 4 * a * s.s3 + 6 * a * a * s.s2 - 3 * a * a * a * s.s1;
-    return Moments::from_state({count, s.shift + a, std::fmax(m2, 0.0), m3, std::fmax(m4, 0.0)});
+    return central(s, count);
   }
 
  private:
@@ -72,6 +75,15 @@ class BlockMoments {
     double shift = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
     std::uint64_t listed = 0;
   };
+  // The Moments of `count` values whose power sums about s.shift are s's.
+  static Moments central(const Sums& s, std::uint64_t count) {
+    const double n = static_cast<double>(count), a = s.s1 / n;  // a = mean - c
+    const double m2 = s.s2 - s.s1 * a;
+    const double m3 = s.s3 - 3 * a * s.s2 + 2 * a * a * s.s1;
+    const double m4 = s.s4 - 4 * a * s.s3 + 6 * a * a * s.s2 - 3 * a * a * a * s.s1;
+    return Moments::from_state({count, s.shift + a, std::fmax(m2, 0.0), m3, std::fmax(m4, 0.0)});
+  }
+
   std::vector<double> defaults_;
   std::vector<Sums> sums_;
 };
