@@ -287,16 +287,18 @@ void SchemeEvaluator::fold_block(std::uint64_t count, BlockResult& result) {
     const Moments given_a_sample = errors_.listed(2 * i + 1);
     result.accumulators[i] = {errors_.take(2 * i, count), errors_.take(2 * i + 1, count), given_a_sample};
   }
-  const std::size_t J = empty_intervals_.size();
-  for (std::size_t i = 0; i < result.intervals.size(); ++i) {
-    const std::uint64_t empty = widths_.defaulted(i, count);
-    if (empty > 0) {
-      // i = interval_layout_.at(slot, w, j) = (slot W + w) J + j, and the truth sits at
-      // estimator_layout_.at(slot, w, e) = (slot W + w) E + e.
-      const std::size_t j = i % J, e = scheme_.intervals()[j].estimator;
-      result.intervals[i].count_outcome(empty_intervals_[j], truth_values_[i / J * estimator_count_ + e], empty);
+  for (std::uint32_t slot = 0; slot < groups_.slot_count(); ++slot) {
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      for (std::size_t j = 0; j < empty_intervals_.size(); ++j) {
+        const std::size_t i = interval_layout_.at(slot, w, j);
+        const std::uint64_t empty = widths_.defaulted(i, count);
+        if (empty > 0) {
+          const double truth = truth_values_[estimator_layout_.at(slot, w, scheme_.intervals()[j].estimator)];
+          result.intervals[i].count_outcome(empty_intervals_[j], truth, empty);
+        }
+        result.intervals[i].width = widths_.take(i, count);
+      }
     }
-    result.intervals[i].width = widths_.take(i, count);
   }
 }
 
