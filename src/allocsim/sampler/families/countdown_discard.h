@@ -11,6 +11,8 @@
 // draw is memoryless (geometric, or a floored exponential), events are sampled
 // independently with pi(u) = P(failures < u): the per-allocation theory of the
 // systems' files (exponential_inclusion.h).
+#include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -103,6 +105,60 @@ void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Co
   }
 }
 
+// The same walk with each stream's next draws taken ahead, for a countdown whose
+// redraw(s) depends on lane s alone and whose record reads nothing redraw sets.
+// Every wait starts at least one unit after the last sampled one, so the draws
+// f_1..f_m ahead of a wait starting at `start` place their sampled units at or
+// beyond the lower bounds b_j = start + sum_{i<=j} f_i + (j - 1). Those bounds are
+// searched together (find_sorted overlaps their cache misses, as the poisson
+// replay's batches do), and each exact search then starts from its bound's event,
+// a few events short of the answer on lines already fetched. That pays for long
+// waits only: when a batch's bounds lie fewer than kFar events apart on average
+// (the blocks a search steps through one by one before it searches a segment), the
+// exact search finds its lines in cache, where the last one left them, and
+// searching twice costs more than it saves (docs/speed.md, "Draws taken ahead").
+// The draws are the same values in the same order and the observations the same
+// bits as first_success_skip_ahead's; only at the end of the stream a batch may
+// hold up to kAhead - 1 draws that it would not have drawn, from a lane nothing
+// reads after the replay.
+inline constexpr std::size_t kFirstSuccessDrawsAhead = 16;
+
+template <FirstSuccessCountdown Countdown>
+void first_success_skip_ahead_looking_ahead(const CountedStreams& streams, std::uint32_t s, Countdown& countdown) {
+  constexpr std::size_t kAhead = kFirstSuccessDrawsAhead;
+  constexpr double kFar = CompactPrefix::kBlock * CompactPrefix::kNearBlocks;
+  std::array<std::uint64_t, kAhead> draws{}, bounds{};
+  std::array<std::size_t, kAhead> near{};
+  const std::uint64_t end = streams.total(s);
+  const double units_per_event =
+      static_cast<double>(end) / static_cast<double>(std::max<std::size_t>(streams.size(s), 1));
+  std::uint64_t start = 0;  // counted units before the current wait
+  std::size_t k = 0;        // first event of the current wait
+  for (;;) {
+    std::size_t drawn = 0, bounded = 0;
+    for (std::uint64_t bound = start; drawn < kAhead;) {
+      const std::uint64_t failures = countdown.redraw(s);
+      draws[drawn++] = failures;
+      if (failures >= end - bound) break;  // the real wait ends past the stream too
+      bounds[bounded++] = bound + failures;
+      bound += failures + 1;
+      if (bound >= end) break;
+    }
+    const bool far = bounded > 0 && static_cast<double>(bounds[bounded - 1] - start) >=
+                                        kFar * units_per_event * static_cast<double>(bounded);
+    if (far) streams.find_sorted(s, {bounds.data(), bounded}, k, {near.data(), bounded});
+    for (std::size_t j = 0; j < drawn; ++j) {
+      if (draws[j] >= end - start) return;
+      const std::uint64_t x = start + draws[j];  // 0-based position of the sampled unit
+      k = streams.find(s, x, far ? near[j] : k);
+      const std::uint64_t first = streams.at(s, k);
+      start = streams.at(s, k + 1);
+      countdown.record(streams.event(s, k), start - first, x - first);
+      ++k;
+    }
+  }
+}
+
 // The per-thread countdown most systems run: counter t is traced thread t's and
 // draws from lane t; each gets its first draw, in thread order, then the events
 // count down their own thread's counter. `failures` is the caller's buffer.
@@ -116,10 +172,14 @@ void per_thread_first_success(const Trace& trace, std::vector<std::uint64_t>& fa
   });
 }
 
-// The same, skip-ahead, over the threads' counted streams (stream t: thread t).
+// The same, skip-ahead, over the threads' counted streams (stream t: thread t),
+// its draws taken ahead: redraw(t) must depend on lane t alone and record must
+// read nothing redraw sets.
 template <FirstSuccessCountdown Countdown>
 void per_thread_first_success_skip_ahead(const CountedStreams& streams, Countdown&& countdown) {
-  for (std::uint32_t t = 0; t < streams.stream_count(); ++t) first_success_skip_ahead(streams, t, countdown);
+  for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
+    first_success_skip_ahead_looking_ahead(streams, t, countdown);
+  }
 }
 
 }  // namespace allocsim
