@@ -8,6 +8,7 @@
 #include "allocsim/sampler/families/accumulator_sampler.h"
 #include "allocsim/sampler/families/exponential_inclusion.h"
 #include "allocsim/sampler/families/second_layer.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -77,8 +78,9 @@ class AccumulatorScheme final : public Scheme {
     const double T = static_cast<double>(period_);
     // One register per estimator (all linear), bytes_one_layer only with keep < 1.
     const RegisterRows<> rows(out, observations.size(), estimators_.size());
+    park_requested_sizes(trace, observations, rows, kBytes);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kBytes));
       const double scale = exponential_unsampling_scale(s, T);
       const auto registers = rows[o];
       registers[kBytes] = observations[o].weight / keep_;

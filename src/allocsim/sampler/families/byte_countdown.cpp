@@ -4,6 +4,7 @@
 
 #include "allocsim/estimate/wald_interval.h"
 #include "allocsim/json/byte_size.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -64,9 +65,10 @@ class ByteCountdownScheme final : public Scheme {
     const double T = config_.rate;
     const double p = mark_probability_;
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCountRaw);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
-      const std::uint64_t s = trace.requested[obs.event];
+      const std::uint64_t s = parked_size(rows[o], kCountRaw);
       const auto registers = rows[o];
       registers[kCountRaw] = 1.0;
       if (passes_through(s)) {  // recorded exactly: weight s, count 1, no variance

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 
 namespace allocsim {
@@ -29,16 +30,11 @@ Interval ByteRateScheme::interval(std::size_t /*interval*/, std::span<const doub
 
 void ByteRateScheme::weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const {
   const RegisterRows<kRegisters> rows(out, observations.size());
-  // The sizes first, parked in the count register, in a loop that does nothing
-  // else: skip-ahead leaves the size column cold, and independent loads let the
-  // processor overlap their cache misses. (Sizes are integers below 2^53: exact.)
-  for (std::size_t o = 0; o < observations.size(); ++o) {
-    rows[o][kCount] = static_cast<double>(trace.requested[observations[o].event]);
-  }
+  park_requested_sizes(trace, observations, rows, kCount);
   for (std::size_t o = 0; o < observations.size(); ++o) {
     const Observation& obs = observations[o];
     const auto registers = rows[o];
-    const double pi = -std::expm1(log_p_none(registers[kCount]));
+    const double pi = -std::expm1(log_p_none(static_cast<double>(parked_size(registers, kCount))));
     registers[kBytes] = rate_ * obs.samples;
     registers[kBytesVariance] = bytes_variance_estimate(obs.samples);
     registers[kCount] = 1.0 / pi;

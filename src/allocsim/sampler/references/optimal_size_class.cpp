@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "allocsim/estimate/wald_interval.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 #include "allocsim/sampler/systems/jemalloc/jemalloc_size_classes.h"
@@ -63,9 +64,10 @@ class OptimalSizeClassScheme final : public Scheme {
   // variance Z^2 (1 - p)/p.
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kBytesVariance);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double w = observations[o].weight;
-      const double z = static_cast<double>(class_size(config_.classes, trace.requested[observations[o].event]));
+      const double z = static_cast<double>(class_size(config_.classes, parked_size(rows[o], kBytesVariance)));
       rows[o][kBytes] = w;
       rows[o][kBytesVariance] = w * (w - z);
     }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "allocsim/json/byte_size.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -36,8 +37,9 @@ class BunScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kObjectsSinceLast);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kObjectsSinceLast));
       const double credit = observations[o].weight;
       const auto registers = rows[o];
       registers[kBytesSinceLast] = credit;

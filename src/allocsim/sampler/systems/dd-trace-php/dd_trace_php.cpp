@@ -6,6 +6,7 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/exponential_inclusion.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 #include "allocsim/util/error.h"
@@ -86,8 +87,9 @@ class DdTracePhpScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kSamples);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kSamples));
       const auto registers = rows[o];
       registers[kBytesSum] = registers[kCountSum] = s;
       registers[kBytesSamples] = registers[kCountSamples] = 1.0;

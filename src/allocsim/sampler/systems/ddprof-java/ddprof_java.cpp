@@ -3,6 +3,7 @@
 #include <string>
 
 #include "allocsim/json/byte_size.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -39,9 +40,10 @@ class DdprofJavaScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kBytesDrawn);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
-      const double u = static_cast<double>(jvm_object_size(trace.requested[obs.event]));
+      const double u = static_cast<double>(jvm_object_size(parked_size(rows[o], kBytesDrawn)));
       const double w = datadog_java_weight(u, obs.weight);
       const auto registers = rows[o];
       registers[kBytes] = u * w;

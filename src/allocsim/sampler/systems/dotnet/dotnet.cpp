@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/dotnet/dotnet.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -93,9 +94,10 @@ class DotnetScheme final : public Scheme {
   // 1 - q^s; under the code's draw pi differs from it by ~1/(2T) relative).
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCountVariance);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
-      const double s = static_cast<double>(dotnet_object_size(trace.requested[obs.event], pointer_size_));
+      const double s = static_cast<double>(dotnet_object_size(parked_size(rows[o], kCountVariance), pointer_size_));
       const double inverse_pi = -1.0 / std::expm1(s * log_q_);
       const double p_none = std::exp(s * log_miss_);
       const double bytes = s * inverse_pi;

@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/gperftools/gperftools.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -46,8 +47,9 @@ class GperftoolsScheme final : public Scheme {
   // Registers: bytes, count, then (S, C) twice.
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCountSamples);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const std::uint64_t r = trace.requested[observations[o].event];
+      const std::uint64_t r = parked_size(rows[o], kCountSamples);
       const double scale = inverse_inclusion(r);
       const auto registers = rows[o];
       registers[kBytes] = static_cast<double>(r) * scale;

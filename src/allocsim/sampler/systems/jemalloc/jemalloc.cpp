@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/jemalloc/jemalloc.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -74,8 +75,9 @@ class JemallocScheme final : public Scheme {
   // the variance of what the code reports, around its slightly biased mean).
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kSampledBytes);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const std::uint64_t z = jemalloc_usable_size(trace.requested[observations[o].event]);
+      const std::uint64_t z = jemalloc_usable_size(parked_size(rows[o], kSampledBytes));
       const double p_none = std::exp(static_cast<double>(z) * log_miss_);  // 1 - pi
       const double bytes = byte_weight(z), count = count_weight(z);
       const auto registers = rows[o];
@@ -183,7 +185,8 @@ SchemeDescriptor jemalloc_scheme() {
       .family = SamplingFamily::per_allocation_exponential,
       .skip_ahead = true,
       // opt.lg_prof_sample sets R = 2^lg_prof_sample: powers of two only.
-      .advice = AdviceRule{.settable_at_most = [](double interval) { return std::exp2(std::floor(std::log2(interval))); }},
+      .advice =
+          AdviceRule{.settable_at_most = [](double interval) { return std::exp2(std::floor(std::log2(interval))); }},
       .profile_formats = {"jemalloc heap_v2"},
       .conformance = {jemalloc_driver()},
   };

@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/jvm/jvm.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -48,8 +49,9 @@ class JvmScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kBytesSinceLast);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double u = static_cast<double>(jvm_object_size(trace.requested[observations[o].event]));
+      const double u = static_cast<double>(jvm_object_size(parked_size(rows[o], kBytesSinceLast)));
       const double scale = exponential_unsampling_scale(u, interval_);
       const auto registers = rows[o];
       registers[kBytes] = u * scale;

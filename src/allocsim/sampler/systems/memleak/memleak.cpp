@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -37,8 +38,9 @@ class MemleakScheme final : public Scheme {
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const double every = static_cast<double>(std::max<std::uint64_t>(every_, 1));
     const RegisterRows<kEstimators> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCount);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kCount));
       const auto registers = rows[o];
       registers[kBytesRaw] = s;
       registers[kCountRaw] = 1.0;

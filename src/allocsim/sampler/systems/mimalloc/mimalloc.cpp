@@ -5,6 +5,7 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/sampler/families/exponential_inclusion.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -39,9 +40,10 @@ class MimallocScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kBytesHt);
     const auto rate = static_cast<double>(settings_.rate);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kBytesHt));
       const auto registers = rows[o];
       registers[kBytesRaw] = s;
       registers[kCountRaw] = 1.0;

@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/ocaml/ocaml.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -41,9 +42,10 @@ class OcamlScheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCount);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const double n = observations[o].weight;
-      const double words = static_cast<double>(ocaml_whsize(trace.requested[observations[o].event]));
+      const double words = static_cast<double>(ocaml_whsize(parked_size(rows[o], kCount)));
       const auto registers = rows[o];
       registers[kBytes] = registers[kBytesAsWosize] = 8 * n / lambda_;
       registers[kCount] = n / (lambda_ * words);

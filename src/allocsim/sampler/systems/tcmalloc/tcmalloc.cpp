@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -102,9 +103,10 @@ class TcmallocScheme final : public Scheme {
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const double T = static_cast<double>(period_);
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kCountVariance);
     for (std::size_t o = 0; o < observations.size(); ++o) {
       const Observation& obs = observations[o];
-      const std::uint64_t r = trace.requested[obs.event];
+      const std::uint64_t r = parked_size(rows[o], kCountVariance);
       const std::uint64_t a = tcmalloc_allocated_size(r);
       const double k = static_cast<double>(r + 1);
       const double count_variance = period_ == 1 ? 0.0 : T * T / (k * k);

@@ -1,4 +1,5 @@
 #include "allocsim/sampler/systems/v8/v8.h"
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/sampler_runs.h"
 
@@ -62,8 +63,9 @@ class V8Scheme final : public Scheme {
 
   void weigh(const Trace& trace, std::span<const Observation> observations, std::span<double> out) const override {
     const RegisterRows<kRegisters> rows(out, observations.size());
+    park_requested_sizes(trace, observations, rows, kRawCountForCount);
     for (std::size_t o = 0; o < observations.size(); ++o) {
-      const double s = static_cast<double>(trace.requested[observations[o].event]);
+      const double s = static_cast<double>(parked_size(rows[o], kRawCountForCount));
       const double scale = exponential_unsampling_scale(s, rate_);
       const auto registers = rows[o];
       registers[kBytes] = s * scale;
