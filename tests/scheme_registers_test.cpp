@@ -4,10 +4,12 @@
 // an internal error, not a silent overrun.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "allocsim/sampler/parked_sizes.h"
 #include "allocsim/sampler/register_rows.h"
 #include "allocsim/sampler/registry.h"
 #include "test_support.h"
@@ -32,6 +34,13 @@ void expect_weigh_checks_width(const Scheme& scheme, const Trace& trace, const s
   EXPECT_EQ(layout.width(), sum) << name;
   std::vector<double> contributions(observations.size() * layout.width());
   EXPECT_NO_THROW(scheme.weigh(trace, observations, contributions)) << name;
+  // A size parked for weigh (parked_sizes.h) that the weigh loop failed to overwrite
+  // would be left as a subnormal (these sizes are below 2^52, parked bit for bit). No
+  // register is legitimately one here: the smallest inclusion term, e^(-s/T) with
+  // s <= 300 and T >= 1, is above 1e-131.
+  for (std::size_t i = 0; i < contributions.size(); ++i) {
+    EXPECT_NE(std::fpclassify(contributions[i]), FP_SUBNORMAL) << name << ", register " << i % layout.width();
+  }
   std::vector<double> wider(observations.size() * (layout.width() + 1));
   EXPECT_THROW(scheme.weigh(trace, observations, wider), std::logic_error) << name;
 }
@@ -58,6 +67,21 @@ TEST(SchemeRegisters, ParameterDependentWidthsAreChecked) {
   expect_weigh_checks_width(*testing::create_scheme("dotnet-tick", {{"stride", 256}, {"keep", 0.5}}), trace,
                             "dotnet-tick keep");
   expect_weigh_checks_width(*testing::create_scheme("go", {{"rate", 256}, {"periods", 3}}), trace, "go periods");
+}
+
+// Sizes above 2^53 are not doubles; parked bit for bit they come back exact.
+TEST(SchemeRegisters, ParkedSizesComeBackEveryBit) {
+  const std::vector<std::uint64_t> sizes = {0, 1, 55, (std::uint64_t{1} << 53) + 1, (std::uint64_t{1} << 61) + 3};
+  const Trace trace = testing::make_trace(sizes);
+  std::vector<Observation> observations;
+  for (std::uint64_t i = 0; i < sizes.size(); ++i) observations.push_back({sizes.size() - 1 - i, 1, 0, 0.0});
+  std::vector<double> registers(2 * sizes.size(), -1.0);
+  const RegisterRows<2> rows(registers, sizes.size());
+  park_requested_sizes(trace, std::span<const Observation>(observations), rows, 1);
+  for (std::size_t o = 0; o < observations.size(); ++o) {
+    EXPECT_EQ(parked_size(rows[o], 1), sizes[observations[o].event]);
+    EXPECT_EQ(rows[o][0], -1.0);  // the other registers untouched
+  }
 }
 
 TEST(SchemeRegisters, RowsRejectALayoutOfAnotherWidth) {
