@@ -29,8 +29,9 @@ namespace allocsim {
 //   units(i)             the units event i counts (0: never sampled);
 //   record(i, u, offset) records event i of u units, `offset` its sampled unit;
 //   redraw(c)            counter c's fresh failures: its first draw, and the draw
-//                        after each record (taken up to 16 draws ahead of the
-//                        records by per_thread_first_success_skip_ahead).
+//                        after each record (taken up to kFirstSuccessDrawsAhead
+//                        draws ahead of the records by
+//                        per_thread_first_success_skip_ahead).
 // Optionally (a system that records some events whole, outside the countdown):
 //   passes_through(i, u) true when event i of u units is recorded whole by
 //                        record_whole(i, u); its counter is then redrawn.
