@@ -17,6 +17,7 @@
 #include "allocsim/sampler/systems/dotnet-tick/dotnet_tick.h"
 #include "allocsim/sampler/systems/dotnet/dotnet.h"
 #include "allocsim/sampler/systems/jemalloc/jemalloc.h"
+#include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
@@ -274,6 +275,14 @@ class CountingStream {
   }
 };
 
+// The JVM's skip-ahead sampler: its counted streams are the threads' object sizes.
+JvmSampler jvm_skipping(double interval, bool faithful, const ThreadIndex& index, const Trace& trace) {
+  const SizeColumn& requested = trace.requested;
+  return JvmSampler(interval, faithful,
+                    std::make_shared<const CountedStreams>(CountedStreams::per_thread(
+                        index, [&](std::uint64_t i) { return jvm_object_size(requested[i]); })));
+}
+
 template <class Sampler, class SkipSampler>
 void expect_same_draws(Sampler streaming, SkipSampler skipping, const Trace& trace, std::uint64_t r,
                        std::size_t drawn_ahead = 0) {
@@ -326,13 +335,16 @@ TEST(SkipAheadSchemes, LanesConsumedIdentically) {
         DotnetSampler(1000, 8, false,
                       std::make_shared<const CountedStreams>(DotnetSampler::object_streams(trace, index, 8))),
         trace, r, ahead);
+    expect_same_draws(JvmSampler(4096, false), jvm_skipping(4096, false, index, trace), trace, r, ahead);
     expect_same_draws(PerAllocationSampler(10), PerAllocationSampler(10), trace, r);
   }
 }
 
 // Waits of thousands of events (T = 512 KiB over ~200-byte allocations): the
 // look-ahead replay searches its draws' lower bounds together before the exact
-// searches, and must give the same observations as the streaming replay.
+// searches, and must give the same observations as the streaming replay, the JVM's
+// weights (read from its queue of draws) included; its faithful shared LCG on one
+// thread too.
 TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
   static const Trace trace = synthetic(R"({"allocations": 400000, "threads": 3, "thread_assignment": "random",
       "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})",
@@ -351,6 +363,36 @@ TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
         DotnetSampler(rate, 8, false,
                       std::make_shared<const CountedStreams>(DotnetSampler::object_streams(trace, index, 8))),
         trace, r, ahead);
+    expect_same_draws(JvmSampler(rate, false), jvm_skipping(rate, false, index, trace), trace, r, ahead);
+  }
+  static const Trace one_thread = synthetic(R"({"allocations": 400000,
+      "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})",
+                                            12);
+  const ThreadIndex one_index(one_thread);
+  for (std::uint64_t r = 0; r < 3; ++r) {
+    expect_same_draws(JvmSampler(rate, true), jvm_skipping(rate, true, one_index, one_thread), one_thread, r, ahead);
+  }
+}
+
+// Long waits ending mostly in huge allocations (0.1% of 4 MiB hold 96% of the
+// bytes): each one's remainder puts the next bound hundreds of events short of its
+// answer, so the look-ahead stops searching bounds for a while and walks from the
+// last sampled event, then searches again; the observations stay the streaming's.
+TEST(SkipAheadSchemes, DriftingBoundsMatchStreaming) {
+  static const Trace trace = synthetic(R"({"allocations": 400000, "threads": 2, "thread_assignment": "random",
+      "sizes": {"distribution": "mixture", "components": [
+        {"weight": 0.999, "distribution": "lognormal", "median": 55, "sigma": 1.5},
+        {"weight": 0.001, "distribution": "constant", "size": 4194304}]}})",
+                                       13);
+  const ThreadIndex index(trace);
+  constexpr double rate = 1048576;
+  constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;
+  for (std::uint64_t r = 0; r < 2; ++r) {
+    expect_same_draws(
+        JemallocSampler(trace, rate),
+        JemallocSampler(rate, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index))),
+        trace, r, ahead);
+    expect_same_draws(JvmSampler(rate, false), jvm_skipping(rate, false, index, trace), trace, r, ahead);
   }
 }
 

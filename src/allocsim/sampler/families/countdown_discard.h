@@ -30,8 +30,7 @@ namespace allocsim {
 //   record(i, u, offset) records event i of u units, `offset` its sampled unit;
 //   redraw(c)            counter c's fresh failures: its first draw, and the draw
 //                        after each record (taken up to kFirstSuccessDrawsAhead
-//                        draws ahead of the records by
-//                        per_thread_first_success_skip_ahead).
+//                        draws ahead of the records by first_success_skip_ahead).
 // Optionally (a system that records some events whole, outside the countdown):
 //   passes_through(i, u) true when event i of u units is recorded whole by
 //                        record_whole(i, u); its counter is then redrawn.
@@ -87,48 +86,34 @@ void first_success_replay(std::size_t n, std::span<std::uint64_t> failures, Coun
 // redraw(s) returns the failures before the next sampled unit (may be as large as
 // UINT64_MAX); the event holding that unit is recorded (record(i, u, offset): i its
 // trace index, u its counted units, offset the sampled unit's 0-based offset in
-// them), and the next draw counts from the end of that event. redraw is called
-// exactly as often, and in the same order, as first_success_replay calls it for
-// this stream: once at the start and once after each sample.
-template <FirstSuccessCountdown Countdown>
-void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Countdown& countdown) {
-  const std::uint64_t end = streams.total(s);
-  std::uint64_t start = 0;  // counted units before the current wait
-  std::size_t k = 0;        // first event of the current wait
-  for (;;) {
-    const std::uint64_t failures = countdown.redraw(s);
-    if (failures >= end - start) return;
-    const std::uint64_t x = start + failures;  // 0-based position of the sampled unit
-    k = streams.find(s, x, k);
-    const std::uint64_t first = streams.at(s, k);
-    start = streams.at(s, k + 1);
-    countdown.record(streams.event(s, k), start - first, x - first);
-    ++k;
-  }
-}
-
-// The same walk with each stream's next draws taken ahead, for a countdown whose
-// redraw(s) depends on lane s alone and whose record reads nothing redraw sets.
-// Every wait starts at least one unit after the last sampled one, so the draws
-// f_1..f_m ahead of a wait starting at `start` place their sampled units at or
-// beyond the lower bounds b_j = start + sum_{i<=j} f_i + (j - 1). Those bounds are
-// searched together (find_sorted overlaps their cache misses, as the poisson
-// replay's batches do), and each exact search then starts from its bound's event,
-// a few events short of the answer on lines already fetched. That pays for long
-// waits only: when a batch's bounds lie fewer than kFar events apart on average
-// (the blocks a search steps through one by one before it searches a segment), the
-// exact search finds its lines in cache, where the last one left them, and
-// searching twice costs more than it saves (docs/speed.md, "Draws taken ahead").
-// The draws are the same values in the same order and the observations the same
-// bits as first_success_skip_ahead's; only at the end of the stream a batch may
-// hold up to kAhead - 1 draws that it would not have drawn, from a lane nothing
-// reads after the replay.
+// them), and the next draw counts from the end of that event.
+//
+// The draws are taken kFirstSuccessDrawsAhead at a time. Every wait starts at least
+// one unit after the last sampled one, so the draws f_1..f_m ahead of a wait
+// starting at `start` place their sampled units at or beyond the lower bounds
+// b_j = start + sum_{i<=j} f_i + (j - 1). Those bounds are searched together
+// (find_sorted overlaps their cache misses, as the poisson replay's batches do), and
+// each exact search then starts from its bound's event, a few events short of the
+// answer on lines already fetched. That pays for long waits only: when a batch's
+// bounds lie fewer than kFar events apart on average (the blocks a search steps
+// through one by one before it searches a segment), the exact search finds its lines
+// in cache, where the last one left them, and searching twice costs more than it
+// saves (docs/speed.md, "Draws taken ahead").
+//
+// redraw is called in the same order as first_success_replay calls it for this
+// stream, once at the start and once after each sample, so the observations are the
+// same bits; only at the end of the stream a batch may hold up to kAhead - 1 draws
+// that the streaming replay would not have drawn. So the countdown's draws for
+// stream s must come from state that no other stream's walk draws from (lane s, or
+// a shared state the caller seeds again before each stream), and its record may read
+// the draws only in the order they were made (the JVM's, through a queue).
 inline constexpr std::size_t kFirstSuccessDrawsAhead = 16;
 
 template <FirstSuccessCountdown Countdown>
-void first_success_skip_ahead_looking_ahead(const CountedStreams& streams, std::uint32_t s, Countdown& countdown) {
+void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Countdown& countdown) {
   constexpr std::size_t kAhead = kFirstSuccessDrawsAhead;
   constexpr double kFar = CompactPrefix::kBlock * CompactPrefix::kNearBlocks;
+  constexpr std::size_t kBlindBatches = 8;
   std::array<std::uint64_t, kAhead> draws{}, bounds{};
   std::array<std::size_t, kAhead> near{};
   const std::uint64_t end = streams.total(s);
@@ -136,6 +121,20 @@ void first_success_skip_ahead_looking_ahead(const CountedStreams& streams, std::
       static_cast<double>(end) / static_cast<double>(std::max<std::size_t>(streams.size(s), 1));
   std::uint64_t start = 0;  // counted units before the current wait
   std::size_t k = 0;        // first event of the current wait
+  // The wait of `failures` from `start`, searched from event `from`: recorded, and
+  // the next wait starts after its event.
+  const auto sample = [&](std::uint64_t failures, std::size_t from) {
+    const std::uint64_t x = start + failures;  // 0-based position of the sampled unit
+    k = streams.find(s, x, from);
+    const std::uint64_t first = streams.at(s, k);
+    start = streams.at(s, k + 1);
+    countdown.record(streams.event(s, k), start - first, x - first);
+    ++k;
+  };
+  // Batches left that search no bounds because the last searched batch's bounds
+  // fell too far behind their answers (heavy-tailed sizes: each sampled event's
+  // remainder, up to its size, separates a bound from the next sampled unit).
+  std::size_t blind = 0;
   for (;;) {
     std::size_t drawn = 0, bounded = 0;
     for (std::uint64_t bound = start; drawn < kAhead;) {
@@ -148,16 +147,22 @@ void first_success_skip_ahead_looking_ahead(const CountedStreams& streams, std::
     }
     const bool far = bounded > 0 && static_cast<double>(bounds[bounded - 1] - start) >=
                                         kFar * units_per_event * static_cast<double>(bounded);
-    if (far) streams.find_sorted(s, {bounds.data(), bounded}, k, {near.data(), bounded});
+    if (!far || blind > 0) {
+      blind -= blind > 0 ? 1 : 0;
+      for (std::size_t j = 0; j < drawn; ++j) {
+        if (draws[j] >= end - start) return;
+        sample(draws[j], k);
+      }
+      continue;
+    }
+    streams.find_sorted(s, {bounds.data(), bounded}, k, {near.data(), bounded});
+    std::size_t close = 0;  // answers within kFar events of their bound's event
     for (std::size_t j = 0; j < drawn; ++j) {
       if (draws[j] >= end - start) return;
-      const std::uint64_t x = start + draws[j];  // 0-based position of the sampled unit
-      k = streams.find(s, x, far ? near[j] : k);
-      const std::uint64_t first = streams.at(s, k);
-      start = streams.at(s, k + 1);
-      countdown.record(streams.event(s, k), start - first, x - first);
-      ++k;
+      sample(draws[j], near[j]);
+      close += static_cast<double>(k - 1 - near[j]) < kFar ? 1 : 0;
     }
+    if (2 * close < drawn) blind = kBlindBatches;
   }
 }
 
@@ -174,13 +179,12 @@ void per_thread_first_success(const Trace& trace, std::vector<std::uint64_t>& fa
   });
 }
 
-// The same, skip-ahead, over the threads' counted streams (stream t: thread t),
-// its draws taken ahead: redraw(t) must depend on lane t alone and record must
-// read nothing redraw sets.
+// The same, skip-ahead, over the threads' counted streams (stream t: thread t):
+// redraw(t) must depend on lane t alone and record must read nothing redraw sets.
 template <FirstSuccessCountdown Countdown>
 void per_thread_first_success_skip_ahead(const CountedStreams& streams, Countdown&& countdown) {
   for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {
-    first_success_skip_ahead_looking_ahead(streams, t, countdown);
+    first_success_skip_ahead(streams, t, countdown);
   }
 }
 

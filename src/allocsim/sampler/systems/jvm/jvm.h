@@ -132,7 +132,10 @@ class JvmSampler {
     const Trace* trace;  // streaming only
     std::span<Stream> lanes;
     std::vector<Observation>& out;
-    std::uint64_t failures = 0;  // skip-ahead: the last draw
+    // Skip-ahead: the failures of the waits drawn and not yet recorded, first in
+    // first out (first_success_skip_ahead draws up to kFirstSuccessDrawsAhead ahead).
+    std::array<std::uint64_t, kFirstSuccessDrawsAhead> waits{};
+    std::size_t drawn = 0, recorded = 0;
 
     std::uint64_t units(std::size_t i) const {
       const std::uint64_t u = jvm_object_size(trace->requested[i]);
@@ -146,6 +149,7 @@ class JvmSampler {
     // lie the wait's failures, then the object's bytes from the sampled one on.
     void record(std::size_t i, std::uint64_t u, std::uint64_t offset) {
       if (trace == nullptr) {
+        const std::uint64_t failures = waits[recorded++ % waits.size()];
         out.push_back({i, 1, offset, static_cast<double>(failures + u - offset)});
         return;
       }
@@ -154,7 +158,8 @@ class JvmSampler {
       since = 0;
     }
     std::uint64_t redraw(std::size_t t) {
-      failures = failures_of(sampler.next_interval(lanes[t]));
+      const std::uint64_t failures = failures_of(sampler.next_interval(lanes[t]));
+      waits[drawn++ % waits.size()] = failures;
       return failures;
     }
   };
