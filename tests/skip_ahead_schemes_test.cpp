@@ -257,9 +257,10 @@ TEST(SkipAheadSchemes, DotnetTickIdentical) {
 }
 
 // Each lane is drawn as often by both replays, the same numbers in the same order,
-// except that a replay taking its draws ahead (per_thread_first_success_skip_ahead)
-// may draw up to kFirstSuccessDrawsAhead - 1 more at the end of a lane, which no one
-// reads: SkipAheadRun resets its lanes before every replication.
+// except that a replay taking its draws ahead (the first-success family's
+// first_success_skip_ahead) may draw up to kFirstSuccessDrawsAhead - 1 more at the
+// end of a lane, which no one reads: SkipAheadRun resets its lanes before every
+// replication.
 template <class Stream>
 class CountingStream {
  public:

@@ -180,7 +180,9 @@ void per_thread_first_success(const Trace& trace, std::vector<std::uint64_t>& fa
 }
 
 // The same, skip-ahead, over the threads' counted streams (stream t: thread t):
-// redraw(t) must depend on lane t alone and record must read nothing redraw sets.
+// redraw(t) must depend on lane t alone and record must read nothing redraw sets
+// (one countdown serves every stream here, so a queue of draws would carry one
+// stream's unrecorded draws into the next).
 template <FirstSuccessCountdown Countdown>
 void per_thread_first_success_skip_ahead(const CountedStreams& streams, Countdown&& countdown) {
   for (std::uint32_t t = 0; t < streams.stream_count(); ++t) {

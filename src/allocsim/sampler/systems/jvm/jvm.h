@@ -88,7 +88,9 @@ class JvmSampler {
   // The countdown seen from the sample points: an interval G puts the point at byte
   // G - 1 after the current start; the object holding it is sampled, its weight the
   // bytes from the previous sampled object's end to its own end. Same draws in the
-  // same order as replay(): identical observations, thread by thread.
+  // same order as replay(), then up to kFirstSuccessDrawsAhead - 1 more at each
+  // thread's end: identical observations, thread by thread. Each thread gets a
+  // fresh Intervals, so its queue of waits starts empty.
   template <class Stream>
   void replay_skip_ahead(const Trace& /*trace*/, const ThreadIndex& /*index*/, std::span<Stream> lanes,
                          std::vector<Observation>& out) {
