@@ -276,6 +276,11 @@ class CountingStream {
   }
 };
 
+// jemalloc's skip-ahead sampler: its counted streams are the threads' usable sizes.
+JemallocSampler jemalloc_skipping(double rate, const ThreadIndex& index, const Trace& trace) {
+  return JemallocSampler(rate, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index)));
+}
+
 // The JVM's skip-ahead sampler: its counted streams are the threads' object sizes.
 JvmSampler jvm_skipping(double interval, bool faithful, const ThreadIndex& index, const Trace& trace) {
   const SizeColumn& requested = trace.requested;
@@ -325,10 +330,7 @@ TEST(SkipAheadSchemes, LanesConsumedIdentically) {
                         ByteCountdownSampler(512, from, per_thread, streams), trace, r);
     }
     constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;
-    expect_same_draws(
-        JemallocSampler(trace, 4096),
-        JemallocSampler(4096, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index))),
-        trace, r, ahead);
+    expect_same_draws(JemallocSampler(trace, 4096), jemalloc_skipping(4096, index, trace), trace, r, ahead);
     expect_same_draws(TcmallocSampler(4096, true), TcmallocSampler(4096, true), trace, r, ahead);
     expect_same_draws(TcmallocSampler(4096, false), TcmallocSampler(4096, false), trace, r, ahead);
     expect_same_draws(
@@ -354,10 +356,7 @@ TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
   constexpr double rate = 524288;
   constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;
   for (std::uint64_t r = 0; r < 3; ++r) {
-    expect_same_draws(
-        JemallocSampler(trace, rate),
-        JemallocSampler(rate, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index))),
-        trace, r, ahead);
+    expect_same_draws(JemallocSampler(trace, rate), jemalloc_skipping(rate, index, trace), trace, r, ahead);
     expect_same_draws(TcmallocSampler(rate, false), TcmallocSampler(rate, false), trace, r, ahead);
     expect_same_draws(
         DotnetSampler(rate, 8, false),
@@ -389,10 +388,7 @@ TEST(SkipAheadSchemes, DriftingBoundsMatchStreaming) {
   constexpr double rate = 1048576;
   constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;
   for (std::uint64_t r = 0; r < 2; ++r) {
-    expect_same_draws(
-        JemallocSampler(trace, rate),
-        JemallocSampler(rate, std::make_shared<const CountedStreams>(JemallocSampler::usable_streams(trace, index))),
-        trace, r, ahead);
+    expect_same_draws(JemallocSampler(trace, rate), jemalloc_skipping(rate, index, trace), trace, r, ahead);
     expect_same_draws(JvmSampler(rate, false), jvm_skipping(rate, false, index, trace), trace, r, ahead);
   }
 }
