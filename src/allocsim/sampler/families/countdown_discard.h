@@ -121,16 +121,6 @@ void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Co
       static_cast<double>(end) / static_cast<double>(std::max<std::size_t>(streams.size(s), 1));
   std::uint64_t start = 0;  // counted units before the current wait
   std::size_t k = 0;        // first event of the current wait
-  // The wait of `failures` from `start`, searched from event `from`: recorded, and
-  // the next wait starts after its event.
-  const auto sample = [&](std::uint64_t failures, std::size_t from) {
-    const std::uint64_t x = start + failures;  // 0-based position of the sampled unit
-    k = streams.find(s, x, from);
-    const std::uint64_t first = streams.at(s, k);
-    start = streams.at(s, k + 1);
-    countdown.record(streams.event(s, k), start - first, x - first);
-    ++k;
-  };
   // Batches left that search no bounds because the last searched batch's bounds
   // fell too far behind their answers (heavy-tailed sizes: each sampled event's
   // remainder, up to its size, separates a bound from the next sampled unit).
@@ -145,24 +135,23 @@ void first_success_skip_ahead(const CountedStreams& streams, std::uint32_t s, Co
       bound += failures + 1;
       if (bound >= end) break;
     }
-    const bool far = bounded > 0 && static_cast<double>(bounds[bounded - 1] - start) >=
-                                        kFar * units_per_event * static_cast<double>(bounded);
-    if (!far || blind > 0) {
-      blind -= blind > 0 ? 1 : 0;
-      for (std::size_t j = 0; j < drawn; ++j) {
-        if (draws[j] >= end - start) return;
-        sample(draws[j], k);
-      }
-      continue;
-    }
-    streams.find_sorted(s, {bounds.data(), bounded}, k, {near.data(), bounded});
-    std::size_t close = 0;  // answers within kFar events of their bound's event
+    const bool search =
+        blind == 0 && bounded > 0 &&
+        static_cast<double>(bounds[bounded - 1] - start) >= kFar * units_per_event * static_cast<double>(bounded);
+    blind -= blind > 0 ? 1 : 0;
+    if (search) streams.find_sorted(s, {bounds.data(), bounded}, k, {near.data(), bounded});
+    std::size_t close = 0;  // searched: answers within kFar events of their bound's event
     for (std::size_t j = 0; j < drawn; ++j) {
       if (draws[j] >= end - start) return;
-      sample(draws[j], near[j]);
-      close += static_cast<double>(k - 1 - near[j]) < kFar ? 1 : 0;
+      const std::uint64_t x = start + draws[j];  // 0-based position of the sampled unit
+      k = streams.find(s, x, search ? near[j] : k);
+      const std::uint64_t first = streams.at(s, k);
+      start = streams.at(s, k + 1);
+      countdown.record(streams.event(s, k), start - first, x - first);
+      close += search && static_cast<double>(k - near[j]) < kFar ? 1 : 0;
+      ++k;
     }
-    if (2 * close < drawn) blind = kBlindBatches;
+    if (search && 2 * close < drawn) blind = kBlindBatches;
   }
 }
 
