@@ -283,10 +283,8 @@ JemallocSampler jemalloc_skipping(double rate, const ThreadIndex& index, const T
 
 // The JVM's skip-ahead sampler: its counted streams are the threads' object sizes.
 JvmSampler jvm_skipping(double interval, bool faithful, const ThreadIndex& index, const Trace& trace) {
-  const SizeColumn& requested = trace.requested;
   return JvmSampler(interval, faithful,
-                    std::make_shared<const CountedStreams>(CountedStreams::per_thread(
-                        index, [&](std::uint64_t i) { return jvm_object_size(requested[i]); })));
+                    std::make_shared<const CountedStreams>(JvmSampler::object_streams(trace, index)));
 }
 
 template <class Sampler, class SkipSampler>

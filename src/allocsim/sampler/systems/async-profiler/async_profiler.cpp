@@ -73,9 +73,7 @@ class AsyncProfilerScheme final : public Scheme {
     if (mode_ == Mode::tlab) return nullptr;
     if (mode_ == Mode::alloc) {
       if (interval_ == 0) return nullptr;
-      const SizeColumn& requested = trace.requested;
-      auto sizes = std::make_shared<const CountedStreams>(
-          CountedStreams::per_thread(index, [&](std::uint64_t i) { return jvm_object_size(requested[i]); }));
+      auto sizes = std::make_shared<const CountedStreams>(JvmSampler::object_streams(trace, index));
       return skip_ahead_runs([&trace, &index, interval = static_cast<double>(interval_), sizes] {
         return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval, false, sizes));
       });

@@ -106,7 +106,7 @@ class NativememSampler {
   static CountedStreams process_stream(const Trace& trace, const ThreadIndex& index) {
     if (index.thread_count() == 1) return CountedStreams::requested(index);
     const SizeColumn& size = trace.requested;
-    return CountedStreams::whole_trace(trace.size(), [=](std::uint64_t i) { return size[i]; });
+    return CountedStreams::whole_trace(trace.size(), [&size](std::uint64_t i) { return size[i]; });
   }
 
   // Observation: offset = the 0-based offset in the allocation of the first byte

@@ -40,7 +40,7 @@ class AllocationTickSampler {
   static CountedStreams process_stream(const Trace& trace, const ThreadIndex& index) {
     if (index.thread_count() == 1) return CountedStreams::requested(index);
     const SizeColumn& size = trace.requested;
-    return CountedStreams::whole_trace(trace.size(), [=](std::uint64_t i) { return size[i]; });
+    return CountedStreams::whole_trace(trace.size(), [&size](std::uint64_t i) { return size[i]; });
   }
   // For replay_skip_ahead only: `stream` is process_stream(trace, index).
   AllocationTickSampler(std::uint64_t stride, bool reset, std::shared_ptr<const CountedStreams> stream)

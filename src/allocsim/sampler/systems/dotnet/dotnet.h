@@ -57,8 +57,8 @@ class DotnetSampler {
   // Each thread's pointer-aligned object sizes with prefix sums, for replay_skip_ahead.
   static CountedStreams object_streams(const Trace& trace, const ThreadIndex& index, std::uint64_t pointer_size) {
     const SizeColumn& requested = trace.requested;
-    return CountedStreams::per_thread(index,
-                                      [=](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
+    return CountedStreams::per_thread(
+        index, [&requested, pointer_size](std::uint64_t i) { return dotnet_object_size(requested[i], pointer_size); });
   }
   // For replay_skip_ahead only: `objects` is object_streams(trace, index, pointer_size).
   DotnetSampler(double rate, std::uint64_t pointer_size, bool document_draw,

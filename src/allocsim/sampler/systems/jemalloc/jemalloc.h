@@ -51,7 +51,8 @@ class JemallocSampler {
   // Each thread's usable sizes with prefix sums, for replay_skip_ahead.
   static CountedStreams usable_streams(const Trace& trace, const ThreadIndex& index) {
     const SizeColumn& requested = trace.requested;
-    return CountedStreams::per_thread(index, [=](std::uint64_t i) { return jemalloc_usable_size(requested[i]); });
+    return CountedStreams::per_thread(index,
+                                      [&requested](std::uint64_t i) { return jemalloc_usable_size(requested[i]); });
   }
   // For replay_skip_ahead only: `usable` is usable_streams(trace, index).
   JemallocSampler(double rate, std::shared_ptr<const CountedStreams> usable)

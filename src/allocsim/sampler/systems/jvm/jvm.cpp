@@ -39,9 +39,7 @@ class JvmScheme final : public Scheme {
   std::shared_ptr<const PreparedScheme> prepare_skip_ahead(const Trace& trace,
                                                            const ThreadIndex& index) const override {
     if (interval_ == 0 || tlab_.enabled() || (faithful_ && trace.thread_count > 1)) return nullptr;
-    const SizeColumn& requested = trace.requested;
-    auto sizes = std::make_shared<const CountedStreams>(
-        CountedStreams::per_thread(index, [&](std::uint64_t i) { return jvm_object_size(requested[i]); }));
+    auto sizes = std::make_shared<const CountedStreams>(JvmSampler::object_streams(trace, index));
     return skip_ahead_runs([&trace, &index, interval = interval_, faithful = faithful_, sizes] {
       return std::make_unique<SkipAheadRun<JvmSampler>>(trace, index, JvmSampler(interval, faithful, sizes));
     });

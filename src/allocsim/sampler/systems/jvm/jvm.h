@@ -80,8 +80,13 @@ class JvmSampler {
  public:
   JvmSampler(double interval, bool faithful, const JvmTlabConfig& tlab = {})
       : interval_(interval), faithful_(faithful), tlab_(tlab) {}
+  // Each thread's object sizes with prefix sums, for replay_skip_ahead.
+  static CountedStreams object_streams(const Trace& trace, const ThreadIndex& index) {
+    const SizeColumn& requested = trace.requested;
+    return CountedStreams::per_thread(index, [&requested](std::uint64_t i) { return jvm_object_size(requested[i]); });
+  }
   // For replay_skip_ahead only (per-thread draws: ideal, or a single thread; T > 0):
-  // `sizes` is CountedStreams::per_thread over the object sizes.
+  // `sizes` is object_streams(trace, index).
   JvmSampler(double interval, bool faithful, std::shared_ptr<const CountedStreams> sizes)
       : interval_(interval), faithful_(faithful), sizes_(std::move(sizes)) {}
 
