@@ -100,7 +100,7 @@ TEST(Advisor, NoSchemeBeatsTheOptimalDesign) {
   AccuracyTargets targets;
   targets.total_error = 0.05;
   Advisor advisor(trace, targets);
-  for (const AdvicePoint& p : advisor.frontier()) {
+  for (const AdvicePoint& p : advisor.frontier(2)) {
     EXPECT_GE(p.allocated_gap.ratio, p.scheme == "dotnet" ? 1 - 1e-5 : 1 - 1e-9) << p.scheme << " at " << p.interval;
     if (p.scheme == "optimal-size-class") {
       EXPECT_NEAR(p.allocated_gap.ratio, 1, 1e-9);
@@ -203,12 +203,20 @@ TEST(AdviseCli, TargetsDefaultWhenNoneIsGiven) {
 
 // The Monte Carlo check's replications run on the pool (counter-based streams, merged
 // in order): the whole report is byte-identical on one and on two threads.
+// The closed forms of the schemes run on several threads, each scheme's check on
+// all of them; the printed advice and every file of --out are the same bytes.
 TEST(AdviseCli, OutputDoesNotDependOnTheThreadCount) {
+  const testing::ScratchDirectory dir;
   const std::string common = "advise " + recorded_trace("bc.zst") + " --total-error 0.1 --replications 40 --json";
-  const auto one = run_cli(common + " --threads 1");
-  const auto two = run_cli(common + " --threads 2");
+  const auto one = run_cli(common + " --threads 1 --out " + dir.file("one"));
+  const auto three = run_cli(common + " --threads 3 --out " + dir.file("three"));
   ASSERT_EQ(one.exit_code, 0) << one.output;
-  EXPECT_EQ(one.output, two.output);
+  EXPECT_EQ(one.output, three.output);
+  for (const char* name : {"advice.json", "advice.txt", "frontier.csv", "probability-curves.csv"}) {
+    const std::string written = testing::read_bytes(dir.file("one") + "/" + name);
+    EXPECT_FALSE(written.empty()) << name;
+    EXPECT_EQ(written, testing::read_bytes(dir.file("three") + "/" + name)) << name;
+  }
 }
 
 // What each real system accepts: jemalloc's interval is 2^lg_prof_sample (a power of

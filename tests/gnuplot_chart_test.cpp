@@ -306,12 +306,39 @@ TEST_F(FiguresTest, PlotRedrawsFromTheResultsDirectory) {
   EXPECT_NE(missing.output.find("not a results directory (no summary.json)"), std::string::npos) << missing.output;
 }
 
+// Charts are drawn side by side, a gnuplot each: three charts on three threads give
+// the files of one thread, named in the specs' order.
+TEST_F(FiguresTest, ChartsDrawnSideBySideMatchOneAtATime) {
+  ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
+  FigureSpecs specs = figure_specs_from_summary(results());
+  ASSERT_EQ(specs.charts.size(), 1u);
+  for (const char* name : {"q", "r"}) {
+    specs.charts.push_back(specs.charts[0]);
+    specs.charts.back().name = name;
+  }
+  auto draw = [&](unsigned threads) {
+    const std::vector<std::string> written = render_figures(specs, results(), threads);
+    std::vector<std::string> texts;
+    for (const std::string& file : written) {
+      if (file.ends_with(".svg")) texts.push_back(file_text(file));
+    }
+    return std::pair(written, texts);
+  };
+  const auto [one_files, one_svgs] = draw(1);
+  const auto [three_files, three_svgs] = draw(3);
+  EXPECT_EQ(one_files, three_files);
+  ASSERT_EQ(one_svgs.size(), 3u);
+  EXPECT_EQ(one_svgs, three_svgs);
+  EXPECT_NE(one_files[0].find("/charts/p.png"), std::string::npos) << one_files[0];
+  EXPECT_NE(one_files[4].find("/charts/r.png"), std::string::npos) << one_files[4];
+}
+
 TEST_F(FiguresTest, MissingGnuplotIsAClearError) {
   ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
   const FigureSpecs specs = figure_specs_from_summary(results());
   ::setenv("ALLOCSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
   try {
-    render_figures(specs, results());
+    render_figures(specs, results(), 2);
     ADD_FAILURE() << "rendered without gnuplot";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("gnuplot-nox"), std::string::npos) << e.what();

@@ -83,10 +83,10 @@ void write_out_directory(const AdviseOptions& o, const Advisor& advisor, const A
                          const nlohmann::ordered_json& json, const std::string& text) {
   const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
   const AdviceFiles files{json_text(json, 2) + "\n", text, frontier_csv(report.frontier),
-                          probability_curves_csv(probability_curves(advisor, curve_samples))};
+                          probability_curves_csv(probability_curves(advisor, curve_samples, report.mc.threads))};
   const std::string subject = fs::path(o.trace).filename().string();
   StagedDirectory staged(o.out, InputPaths{o.trace}, "advise " + subject, "--out");
-  write_advice_files(staged.path(), subject, files, curve_samples);
+  write_advice_files(staged.path(), subject, files, curve_samples, report.mc.threads);
   staged.commit();
 }
 
@@ -104,8 +104,9 @@ void run_advise(const AdviseOptions& o) {
                              .threads = o.threads.value_or(default_thread_count())};
   Advisor advisor(trace, targets);
   std::vector<SchemeAdvice> advice = advise_schemes(advisor, targets, mc);
-  const AdviceReport report{o.trace, !has_targets(o),   trace.size(),       trace.stack_count,
-                            targets, std::move(advice), advisor.frontier(), mc};
+  std::vector<AdvicePoint> frontier = advisor.frontier(mc.threads);
+  const AdviceReport report{o.trace, !has_targets(o),   trace.size(),        trace.stack_count,
+                            targets, std::move(advice), std::move(frontier), mc};
   const nlohmann::ordered_json json = advice_json(report);
   const std::string text = advice_text(report);
   if (!o.out.empty()) write_out_directory(o, advisor, report, json, text);

@@ -137,7 +137,8 @@ CompletedScenario write_results(const Scenario& scenario, ScenarioResult result,
   write_result_files(staged.path(), scenario, done.result, done.outcomes);
   if (!options.no_charts) {
     // Named where they will be once the staged directory is in place.
-    for (const std::string& file : render_figures({scenario.charts, scenario.tables}, staged.path())) {
+    const unsigned threads = run_options(options).threads;
+    for (const std::string& file : render_figures({scenario.charts, scenario.tables}, staged.path(), threads)) {
       done.figures.push_back(done.directory + file.substr(staged.path().size()));
     }
   }

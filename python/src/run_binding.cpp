@@ -94,7 +94,7 @@ RunFiles run_and_format(const Scenario& scenario, unsigned threads, const std::o
     files.directory = results_directory(*out, scenario);
     StagedDirectory staged(files.directory, scenario_inputs(scenario), "scenario " + scenario.name, "out");
     write_result_files(staged.path(), scenario, result, outcomes);
-    if (charts) render_figures({scenario.charts, scenario.tables}, staged.path());
+    if (charts) render_figures({scenario.charts, scenario.tables}, staged.path(), options.threads);
     staged.commit();
   }
   return files;

@@ -2,10 +2,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 
 #include "allocsim/format/csv.h"
 #include "allocsim/util/byte_units.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 
@@ -22,19 +24,32 @@ std::optional<double> shipped_interval(const AdvisedScheme& scheme) {
 
 }  // namespace
 
+// The closed forms of different schemes run on different threads (Advisor allows
+// it); each scheme's Monte Carlo check runs alone, on every thread. Every result
+// lands in its scheme's place, so the advice does not depend on the thread count.
 std::vector<SchemeAdvice> advise_schemes(Advisor& advisor, const AccuracyTargets& targets,
                                          const MonteCarloOptions& mc) {
   std::vector<SchemeAdvice> advice;
   for (const AdvisedScheme& scheme : advised_schemes()) {
-    SchemeAdvice a{scheme, advisor.recommend(scheme), std::nullopt, std::nullopt, std::nullopt};
-    if (a.point && mc.replications > 0) {
-      a.checked = confirm_advice(advisor, scheme, *a.point, targets, mc);
+    advice.push_back({scheme, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  }
+  const auto each_scheme = [&](const std::function<void(SchemeAdvice&)>& work) {
+    parallel_for(advice.size(), mc.threads, [&](std::size_t i, unsigned /*worker*/) { work(advice[i]); }, {});
+  };
+  each_scheme([&](SchemeAdvice& a) {
+    a.point = advisor.recommend(a.scheme);
+    if (const auto shipped = shipped_interval(a.scheme)) a.shipped = advisor.evaluate(a.scheme, *shipped);
+  });
+  if (mc.replications > 0) {
+    for (SchemeAdvice& a : advice) {
+      if (!a.point) continue;
+      a.checked = confirm_advice(advisor, a.scheme, *a.point, targets, mc);
       a.point = a.checked->point;
     }
-    if (a.point && a.point->meets) a.cliff = advisor.cliff_above(scheme, *a.point);
-    if (const auto shipped = shipped_interval(scheme)) a.shipped = advisor.evaluate(scheme, *shipped);
-    advice.push_back(std::move(a));
   }
+  each_scheme([&](SchemeAdvice& a) {
+    if (a.point && a.point->meets) a.cliff = advisor.cliff_above(a.scheme, *a.point);
+  });
   return advice;
 }
 

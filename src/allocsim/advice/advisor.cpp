@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numbers>
 #include <numeric>
 
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -61,19 +63,17 @@ Advisor::Advisor(const Trace& trace, const AccuracyTargets& targets)
       trace_bytes_(std::accumulate(trace.requested.begin(), trace.requested.end(), 0.0,
                                    [](double sum, std::uint64_t s) { return sum + static_cast<double>(s); })) {
   if (!(trace_bytes_ > 0)) throw InputError("advise: the trace has no bytes allocated");
+  for (const AdvisedScheme& scheme : advised_schemes()) references_[scheme.name];
 }
 
 const Advisor::References& Advisor::references(const std::string& scheme, const SchemeAccuracy& accuracy) {
-  auto found = references_.find(scheme);
-  if (found == references_.end()) {
-    found = references_
-                .emplace(scheme,
-                         References{{trace_, accuracy.measured, DesignObjective::allocated},
-                                    {trace_, accuracy.measured, DesignObjective::live},
-                                    {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}})
-                .first;
+  std::optional<References>& slot = references_.at(scheme);
+  if (!slot) {
+    slot.emplace(References{{trace_, accuracy.measured, DesignObjective::allocated},
+                            {trace_, accuracy.measured, DesignObjective::live},
+                            {trace_, accuracy.measured, DesignObjective::stack, targets_.stack_objective()}});
   }
-  return found->second;
+  return *slot;
 }
 
 SchemeAccuracy Advisor::accuracy(const AdvisedScheme& scheme, double interval) const {
@@ -161,18 +161,27 @@ std::optional<AdvicePoint> Advisor::recommend(const AdvisedScheme& scheme) {
   return meets(chosen) ? std::optional(evaluate(scheme, chosen)) : std::nullopt;
 }
 
-std::vector<AdvicePoint> Advisor::frontier() {
+std::vector<AdvicePoint> Advisor::frontier(unsigned threads) {
+  const std::vector<AdvisedScheme>& schemes = advised_schemes();
+  std::vector<std::vector<AdvicePoint>> per_scheme(schemes.size());
+  parallel_for(schemes.size(), threads,
+               [&](std::size_t i, unsigned /*worker*/) {
+                 const AdvisedScheme& scheme = schemes[i];
+                 const bool allocations = scheme.unit == "allocations";
+                 std::vector<AdvicePoint>& points = per_scheme[i];
+                 for (int k = allocations ? 0 : 4; k <= (allocations ? 14 : 24); ++k) {
+                   AdvicePoint point = evaluate(scheme, std::exp2(k));
+                   if (point.expected_samples < 1) continue;
+                   // Below some interval every allocation is sampled: keep the first such point.
+                   const bool same_as_last =
+                       !points.empty() && points.back().expected_samples == point.expected_samples;
+                   if (!same_as_last) points.push_back(std::move(point));
+                 }
+               },
+               {});
   std::vector<AdvicePoint> points;
-  for (const AdvisedScheme& scheme : advised_schemes()) {
-    const bool allocations = scheme.unit == "allocations";
-    for (int k = allocations ? 0 : 4; k <= (allocations ? 14 : 24); ++k) {
-      AdvicePoint point = evaluate(scheme, std::exp2(k));
-      if (point.expected_samples < 1) continue;
-      // Below some interval every allocation is sampled: keep the first such point.
-      const bool same_as_last = !points.empty() && points.back().scheme == scheme.name &&
-                                points.back().expected_samples == point.expected_samples;
-      if (!same_as_last) points.push_back(std::move(point));
-    }
+  for (std::vector<AdvicePoint>& scheme_points : per_scheme) {
+    std::move(scheme_points.begin(), scheme_points.end(), std::back_inserter(points));
   }
   return points;
 }

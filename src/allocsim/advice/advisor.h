@@ -78,6 +78,8 @@ struct AdvicePoint {
 
 // The advisor for one trace and set of targets. Each scheme's optimum references
 // (one per objective, over that scheme's measured sizes) are built on first use.
+// Calls for different schemes may run on different threads at once: each scheme's
+// references have a slot of their own, made before any call.
 class Advisor {
  public:
   // Throws InputError when the trace allocates no bytes (no relative error exists).
@@ -121,8 +123,9 @@ class Advisor {
 
   // Every scheme over intervals 2^k (16 B .. 16 MiB; 1 .. 16384 allocations),
   // keeping points with at least one expected sample and, of the smallest
-  // intervals that all sample every allocation, only the first.
-  std::vector<AdvicePoint> frontier();
+  // intervals that all sample every allocation, only the first; the schemes on up
+  // to `threads` threads, their points in registry order.
+  std::vector<AdvicePoint> frontier(unsigned threads);
 
  private:
   struct References {
@@ -133,7 +136,8 @@ class Advisor {
   const Trace& trace_;
   AccuracyTargets targets_;
   double trace_bytes_;
-  std::map<std::string, References> references_;
+  // One slot per advised scheme, made by the constructor and filled on first use.
+  std::map<std::string, std::optional<References>> references_;
 };
 
 }  // namespace allocsim

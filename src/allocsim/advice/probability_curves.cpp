@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "allocsim/sampler/references/optimal_size_class.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -29,19 +30,29 @@ ProbabilityCurve curve(const Trace& trace, std::string label, double interval, c
 
 }  // namespace
 
-std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double samples) {
+std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double samples, unsigned threads) {
   const Trace& trace = advisor.trace();
-  std::vector<ProbabilityCurve> curves;
+  std::vector<const AdvisedScheme*> schemes;
   for (const AdvisedScheme& scheme : advised_schemes()) {
-    if (scheme.descriptor->advice->designed_from_trace) continue;  // shown once below, as "optimum"
-    const double interval = advisor.interval_for_samples(scheme, samples);
-    curves.push_back(curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability));
+    if (!scheme.descriptor->advice->designed_from_trace) schemes.push_back(&scheme);  // shown once, as "optimum"
   }
-  OptimalSizeClassConfig design;
-  design.samples = samples;
-  design.objective = DesignObjective::allocated;
-  const OptimalSizeClassPlan optimum = plan_optimal_size_class(trace, design);
-  curves.push_back(curve(trace, "optimum", 0, optimum.probability));
+  // One curve per scheme and the optimum's last, each computed on its own thread.
+  std::vector<ProbabilityCurve> curves(schemes.size() + 1);
+  parallel_for(curves.size(), threads,
+               [&](std::size_t i, unsigned /*worker*/) {
+                 if (i < schemes.size()) {
+                   const AdvisedScheme& scheme = *schemes[i];
+                   const double interval = advisor.interval_for_samples(scheme, samples);
+                   curves[i] = curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability);
+                   return;
+                 }
+                 OptimalSizeClassConfig design;
+                 design.samples = samples;
+                 design.objective = DesignObjective::allocated;
+                 const OptimalSizeClassPlan optimum = plan_optimal_size_class(trace, design);
+                 curves[i] = curve(trace, "optimum", 0, optimum.probability);
+               },
+               {});
   return curves;
 }
 

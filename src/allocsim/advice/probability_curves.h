@@ -18,6 +18,8 @@ struct ProbabilityCurve {
   std::vector<double> probability;
 };
 
-std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double samples);
+// The curves of every advised scheme (but the optimal design) at the interval that
+// takes `samples` expected samples, then the optimum's; on up to `threads` threads.
+std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double samples, unsigned threads);
 
 }  // namespace allocsim

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <vector>
 
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/outputs/chart_spec.h"
@@ -11,6 +13,7 @@
 #include "allocsim/report/gnuplot_script.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/output_path.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -52,42 +55,51 @@ void render_chart_of(const CsvTable& table, const std::string& dir, const std::s
 }
 
 // frontier.csv's charts: the error of the total, the variance against the optimum's
-// and the samples spent off the optimal curve, each against samples per MB.
-void draw_frontier_charts(const std::string& dir, const std::string& subject, const CsvTable& table) {
+// and the samples spent off the optimal curve, each against samples per MB; a task
+// each, which `table` outlives.
+std::vector<std::function<void()>> frontier_charts(const std::string& dir, const std::string& subject,
+                                                   const CsvTable& table) {
   const std::string per_mb = "expected samples per MB";
-  render_chart_of(
-      table, dir, "frontier.csv", "frontier", subject + ": accuracy-cost frontier, error of the total vs samples",
-      {"samples_per_mb", per_mb, Unit::none, "total_relative_rmse", "relative RMSE of the total", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "versus-optimum",
-                  subject + ": variance of the total / the optimal size-class design's",
-                  {"samples_per_mb", per_mb, Unit::none, "variance_ratio_allocated",
-                   "variance / optimum at the same expected samples", true, "scheme"});
-  render_chart_of(table, dir, "frontier.csv", "misplaced-samples",
-                  subject + ": share of samples spent off the optimal p_Z curve",
-                  {"samples_per_mb", per_mb, Unit::none, "misplaced_samples_allocated",
-                   "(1/2) sum a_Z |p_Z - p*_Z| / P", false, "scheme"});
+  auto chart = [&](std::string name, std::string title, ChartColumns columns) -> std::function<void()> {
+    return [&table, dir, name, title = subject + title, columns] {
+      render_chart_of(table, dir, "frontier.csv", name, title, columns);
+    };
+  };
+  return {chart("frontier", ": accuracy-cost frontier, error of the total vs samples",
+                {"samples_per_mb", per_mb, Unit::none, "total_relative_rmse", "relative RMSE of the total", true,
+                 "scheme"}),
+          chart("versus-optimum", ": variance of the total / the optimal size-class design's",
+                {"samples_per_mb", per_mb, Unit::none, "variance_ratio_allocated",
+                 "variance / optimum at the same expected samples", true, "scheme"}),
+          chart("misplaced-samples", ": share of samples spent off the optimal p_Z curve",
+                {"samples_per_mb", per_mb, Unit::none, "misplaced_samples_allocated", "(1/2) sum a_Z |p_Z - p*_Z| / P",
+                 false, "scheme"})};
 }
 
 // probability-curves.csv's chart: P(sampled) by size for each scheme and the optimum.
-void draw_probability_curves(const std::string& dir, const std::string& subject, const CsvTable& table,
-                             double curve_samples) {
+std::function<void()> probability_curves_chart(const std::string& dir, const std::string& subject,
+                                               const CsvTable& table, double curve_samples) {
   char title[120];
   std::snprintf(title, sizeof title, ": P(sampled) by size at %.0f expected samples, and the optimum's", curve_samples);
-  render_chart_of(table, dir, "probability-curves.csv", "probability-curves", subject + title,
-                  {"size", "requested size", Unit::bytes, "probability", "P(sampled)", true, "curve"});
+  return [&table, dir, title = subject + title] {
+    render_chart_of(table, dir, "probability-curves.csv", "probability-curves", title,
+                    {"size", "requested size", Unit::bytes, "probability", "P(sampled)", true, "curve"});
+  };
 }
 
 }  // namespace
 
 void write_advice_files(const std::string& dir, const std::string& subject, const AdviceFiles& files,
-                        double curve_samples) {
+                        double curve_samples, unsigned threads) {
   write_file_atomically((fs::path(dir) / "frontier.csv").string(), files.frontier_csv);
   write_file_atomically((fs::path(dir) / "probability-curves.csv").string(), files.probability_curves_csv);
   write_file_atomically((fs::path(dir) / "advice.json").string(), files.json);
   write_file_atomically((fs::path(dir) / "advice.txt").string(), files.text);
-  draw_frontier_charts(dir, subject, parse_csv(files.frontier_csv, dir + "/frontier.csv"));
-  draw_probability_curves(dir, subject, parse_csv(files.probability_curves_csv, dir + "/probability-curves.csv"),
-                          curve_samples);
+  const CsvTable frontier = parse_csv(files.frontier_csv, dir + "/frontier.csv");
+  const CsvTable curves = parse_csv(files.probability_curves_csv, dir + "/probability-curves.csv");
+  std::vector<std::function<void()>> charts = frontier_charts(dir, subject, frontier);
+  charts.push_back(probability_curves_chart(dir, subject, curves, curve_samples));
+  run_tasks(charts, threads);  // a gnuplot each, side by side
   // Last: the page embeds the charts just drawn.
   write_file_atomically((fs::path(dir) / "report.html").string(),
                         advice_report_html(dir, subject, files.json, files.text));

@@ -15,8 +15,8 @@ struct AdviceFiles {
 // Writes the files into `dir` and draws charts/ from the CSV files: every chart's
 // title begins with `subject` (the trace's file name); the probability curves are
 // drawn at `curve_samples` expected samples; then report.html (advice_html.h), the
-// charts inside it.
+// charts inside it. The charts are drawn on up to `threads` threads, a gnuplot each.
 void write_advice_files(const std::string& dir, const std::string& subject, const AdviceFiles& files,
-                        double curve_samples);
+                        double curve_samples, unsigned threads);
 
 }  // namespace allocsim

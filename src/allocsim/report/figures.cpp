@@ -8,6 +8,7 @@
 #include "allocsim/report/table_writer.h"
 #include "allocsim/scenario/result_files.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 
@@ -37,7 +38,7 @@ FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
   }
 }
 
-std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir) {
+std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir, unsigned threads) {
   std::map<ResultSource, CsvTable> tables;
   auto source_table = [&](ResultSource source) -> const CsvTable& {
     auto it = tables.find(source);
@@ -52,9 +53,17 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
     }
     return it->second;
   };
+  // The tables read first, then each chart's gnuplot runs beside the others'.
+  std::vector<const CsvTable*> chart_tables;
+  for (const ChartSpec& chart : specs.charts) chart_tables.push_back(&source_table(chart.source));
+  std::vector<ChartFiles> charts(specs.charts.size());
+  parallel_for(charts.size(), threads,
+               [&](std::size_t i, unsigned /*worker*/) {
+                 charts[i] = render_chart(specs.charts[i], *chart_tables[i], results_dir);
+               },
+               {});
   std::vector<std::string> written;
-  for (const ChartSpec& chart : specs.charts) {
-    const ChartFiles files = render_chart(chart, source_table(chart.source), results_dir);
+  for (const ChartFiles& files : charts) {
     written.push_back(files.png);
     written.push_back(files.svg);
   }

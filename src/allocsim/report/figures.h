@@ -18,7 +18,8 @@ struct FigureSpecs {
 // Reads "charts" and "tables" from the resolved scenario in RESULTS_DIR/summary.json.
 FigureSpecs figure_specs_from_summary(const std::string& results_dir);
 
-// Renders every chart and table; returns the files written (PNG, SVG, Markdown).
-std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir);
+// Renders every chart and table, the charts on up to `threads` threads (a gnuplot
+// each); returns the files written (PNG, SVG, Markdown), in the specs' order.
+std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir, unsigned threads);
 
 }  // namespace allocsim

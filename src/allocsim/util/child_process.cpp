@@ -1,5 +1,6 @@
 #include "allocsim/util/child_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -31,7 +32,10 @@ struct Fd {
 
 std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, const std::string& directory) {
   int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) throw InputError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  // Both ends close on exec: a program started at the same time from another thread
+  // must not inherit this pipe (its reader would wait for that program to end too).
+  // The child's standard output and error are copies made by dup2, which stay open.
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw InputError(std::string("cannot create a pipe: ") + std::strerror(errno));
   Fd read_end{pipe_fds[0]}, write_end{pipe_fds[1]};
 
   posix_spawn_file_actions_t actions;
