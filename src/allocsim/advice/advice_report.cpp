@@ -34,7 +34,9 @@ std::vector<SchemeAdvice> advise_schemes(Advisor& advisor, const AccuracyTargets
     advice.push_back({scheme, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   const auto each_scheme = [&](const std::function<void(SchemeAdvice&)>& work) {
-    parallel_for(advice.size(), mc.threads, [&](std::size_t i, unsigned /*worker*/) { work(advice[i]); }, {});
+    parallel_for(advice.size(), mc.threads,
+                 [&](std::size_t item, unsigned /*worker*/) { work(advice[advised_schemes_costliest_first()[item]]); },
+                 {});
   };
   each_scheme([&](SchemeAdvice& a) {
     a.point = advisor.recommend(a.scheme);

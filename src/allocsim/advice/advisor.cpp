@@ -47,6 +47,18 @@ const std::vector<AdvisedScheme>& advised_schemes() {
   return schemes;
 }
 
+const std::vector<std::size_t>& advised_schemes_costliest_first() {
+  static const std::vector<std::size_t> order = [] {
+    const std::vector<AdvisedScheme>& schemes = advised_schemes();
+    std::vector<std::size_t> indexes(schemes.size());
+    std::iota(indexes.begin(), indexes.end(), 0);
+    std::stable_partition(indexes.begin(), indexes.end(),
+                          [&](std::size_t i) { return schemes[i].descriptor->advice->designed_from_trace; });
+    return indexes;
+  }();
+  return order;
+}
+
 nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,
                                   const AccuracyTargets& targets) {
   const AdviceRule& rule = *scheme.descriptor->advice;

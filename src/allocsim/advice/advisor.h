@@ -55,6 +55,11 @@ struct AdvisedScheme {
 };
 // Every registered scheme with an advice rule, in registry order.
 const std::vector<AdvisedScheme>& advised_schemes();
+// Indexes into advised_schemes(), the schemes designed from the trace first: each of
+// their evaluations solves a design over the trace's sizes and costs several times
+// another scheme's, so threads that take schemes in this order do not wait on one
+// of them at the end.
+const std::vector<std::size_t>& advised_schemes_costliest_first();
 
 // The scheme's parameters at an interval (integer intervals: every rate parameter accepts them).
 nlohmann::json advised_parameters(const AdvisedScheme& scheme, double interval, double trace_bytes,

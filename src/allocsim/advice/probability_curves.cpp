@@ -36,23 +36,25 @@ std::vector<ProbabilityCurve> probability_curves(const Advisor& advisor, double 
   for (const AdvisedScheme& scheme : advised_schemes()) {
     if (!scheme.descriptor->advice->designed_from_trace) schemes.push_back(&scheme);  // shown once, as "optimum"
   }
-  // One curve per scheme and the optimum's last, each computed on its own thread.
+  // One curve per scheme and the optimum's last, each computed on its own thread; the
+  // optimum's design, the costliest, is taken first.
   std::vector<ProbabilityCurve> curves(schemes.size() + 1);
-  parallel_for(curves.size(), threads,
-               [&](std::size_t i, unsigned /*worker*/) {
-                 if (i < schemes.size()) {
-                   const AdvisedScheme& scheme = *schemes[i];
-                   const double interval = advisor.interval_for_samples(scheme, samples);
-                   curves[i] = curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability);
-                   return;
-                 }
-                 OptimalSizeClassConfig design;
-                 design.samples = samples;
-                 design.objective = DesignObjective::allocated;
-                 const OptimalSizeClassPlan optimum = plan_optimal_size_class(trace, design);
-                 curves[i] = curve(trace, "optimum", 0, optimum.probability);
-               },
-               {});
+  parallel_for(
+      curves.size(), threads,
+      [&](std::size_t item, unsigned /*worker*/) {
+        if (item > 0) {
+          const AdvisedScheme& scheme = *schemes[item - 1];
+          const double interval = advisor.interval_for_samples(scheme, samples);
+          curves[item - 1] = curve(trace, scheme.name, interval, advisor.accuracy(scheme, interval).probability);
+          return;
+        }
+        OptimalSizeClassConfig design;
+        design.samples = samples;
+        design.objective = DesignObjective::allocated;
+        const OptimalSizeClassPlan optimum = plan_optimal_size_class(trace, design);
+        curves.back() = curve(trace, "optimum", 0, optimum.probability);
+      },
+      {});
   return curves;
 }
 
