@@ -90,9 +90,9 @@ std::string write_file(const testing::ScratchDirectory& dir, const std::string& 
 
 TEST(ConformanceDriverOutput, ReadsRecordsAndRejectsBadLines) {
   const testing::ScratchDirectory dir;
-  const std::string good =
-      write_file(dir, "good.csv", "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
-                                             "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
+  const std::string good = write_file(dir, "good.csv",
+                                      "meta,version,5.3.0\nsample,small,24,32,1\nsample,freed,200,208,0\n"
+                                      "profile,small,9,288\nestimate,small,10,320\nsize,24,32\n");
   const DriverRun run = read_driver_output(good);
   EXPECT_EQ(run.meta.at("version"), "5.3.0");
   ASSERT_EQ(run.samples.size(), 2u);
@@ -367,12 +367,19 @@ TEST(ConformanceVerdictSimulation, FalseAlarmsWithinAlphaAndPerStackScalingDetec
   DriverRun first;
   first.meta = {{"allocated_before_plan", "74952"}};
   first.sizes = model.allocated;
-  const VerdictSimulation null = simulate_verdicts(model, first, SimulatedTruth::model, 300, 12, 0.05, 7);
+  const VerdictSimulation null = simulate_verdicts(model, first, SimulatedTruth::model, 300, 12, 0.05, 7, 2);
   EXPECT_EQ(null.verdicts, 300u);
   EXPECT_LE(null.failed, 30u);
-  const VerdictSimulation stack = simulate_verdicts(model, first, SimulatedTruth::per_stack_scaling, 40, 12, 2e-5, 7);
+  const VerdictSimulation stack =
+      simulate_verdicts(model, first, SimulatedTruth::per_stack_scaling, 40, 12, 2e-5, 7, 3);
   EXPECT_GE(stack.failed, 20u);
   EXPECT_GE(stack.failed_tests.count("estimate stacked"), 1u);
+  // The verdicts judged on three threads count as on one.
+  const VerdictSimulation one_thread =
+      simulate_verdicts(model, first, SimulatedTruth::per_stack_scaling, 40, 12, 2e-5, 7, 1);
+  EXPECT_EQ(one_thread.verdicts, stack.verdicts);
+  EXPECT_EQ(one_thread.failed, stack.failed);
+  EXPECT_EQ(one_thread.failed_tests, stack.failed_tests);
   // Systems whose profile the samples alone do not give are refused.
   ConformanceOptions jemalloc;
   jemalloc.system = "jemalloc";

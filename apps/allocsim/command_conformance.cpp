@@ -67,8 +67,10 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(whole_number(kMinReplications, kMaxReplications));
   command
-      ->add_option("-j,--threads", options->run.threads,
-                   "worker threads of the model's Monte Carlo (default: all cores; results do not depend on it)")
+      ->add_option(
+          "-j,--threads", options->run.threads,
+          "worker threads of the model's Monte Carlo and of --simulate's verdicts (default: all cores; results do not "
+          "depend on it)")
       ->check(thread_count());
   command->add_option("--out", options->out, "results directory (default: results/conformance/SYSTEM)");
   command->add_option("--source-dir", options->run.source_dir, "repository root holding conformance/")
@@ -92,7 +94,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       fit_conformance_model(model, first, names.front());
       simulated_driver_runs(model, first, truth, 1, options->run.seed, 0);  // InputError before the long part
       const VerdictSimulation v = simulate_verdicts(model, first, truth, options->simulate, options->run.runs,
-                                                    options->run.alpha, options->run.seed);
+                                                    options->run.alpha, options->run.seed, options->run.threads);
       std::printf("%s, truth %s: %llu of %llu simulated verdicts failed (%llu runs each, alpha %g)\n",
                   options->run.system.c_str(), options->truth.c_str(), static_cast<unsigned long long>(v.failed),
                   static_cast<unsigned long long>(v.verdicts), static_cast<unsigned long long>(options->run.runs),

@@ -1,7 +1,10 @@
 #include "allocsim/conformance/verdict_simulation.h"
 
+#include <algorithm>
+
 #include "allocsim/random/stream_purpose.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/parallel.h"
 
 namespace allocsim {
 namespace {
@@ -78,22 +81,33 @@ std::vector<DriverRun> simulated_driver_runs(const ConformanceModel& model, cons
 }
 
 VerdictSimulation simulate_verdicts(const ConformanceModel& model, const DriverRun& first, SimulatedTruth truth,
-                                    std::uint64_t verdicts, std::uint64_t runs, double alpha, std::uint64_t seed) {
-  VerdictSimulation out;
+                                    std::uint64_t verdicts, std::uint64_t runs, double alpha, std::uint64_t seed,
+                                    unsigned threads) {
   const std::vector<std::string> names(runs, "simulated run");
-  for (std::uint64_t v = 0; v < verdicts; ++v) {
-    const auto simulated = simulated_driver_runs(model, first, truth, runs, seed, v * runs);
-    const ConformanceResult result = judge_conformance(model, simulated, names, alpha);
-    ++out.verdicts;
-    if (result.passed) continue;
-    ++out.failed;
-    for (const TestResult& t : result.comparison.tests) {
-      if (t.failed) ++out.failed_tests[t.name + (t.site.empty() ? "" : " " + t.site)];
-    }
-    if (!result.unexplained.empty() || result.size_mismatches + result.sample_size_mismatches > 0) {
-      ++out.failed_tests["sizes"];
-    }
-    if (result.distinct_runs != runs) ++out.failed_tests["repeated runs"];
+  // Counts per worker; their sums do not depend on which worker judged which verdict.
+  std::vector<VerdictSimulation> each(std::max(threads, 1u));
+  parallel_for(verdicts, threads,
+               [&](std::size_t v, unsigned worker) {
+                 const auto simulated = simulated_driver_runs(model, first, truth, runs, seed, v * runs);
+                 const ConformanceResult result = judge_conformance(model, simulated, names, alpha);
+                 VerdictSimulation& out = each[worker];
+                 ++out.verdicts;
+                 if (result.passed) return;
+                 ++out.failed;
+                 for (const TestResult& t : result.comparison.tests) {
+                   if (t.failed) ++out.failed_tests[t.name + (t.site.empty() ? "" : " " + t.site)];
+                 }
+                 if (!result.unexplained.empty() || result.size_mismatches + result.sample_size_mismatches > 0) {
+                   ++out.failed_tests["sizes"];
+                 }
+                 if (result.distinct_runs != runs) ++out.failed_tests["repeated runs"];
+               },
+               {});
+  VerdictSimulation out;
+  for (const VerdictSimulation& one : each) {
+    out.verdicts += one.verdicts;
+    out.failed += one.failed;
+    for (const auto& [test, times] : one.failed_tests) out.failed_tests[test] += times;
   }
   return out;
 }

@@ -37,8 +37,11 @@ struct VerdictSimulation {
   std::map<std::string, std::uint64_t> failed_tests;  // "count mixed:16" -> verdicts it failed in
 };
 
-// `verdicts` simulated conformance runs of `runs` driver runs each, judged at `alpha`.
+// `verdicts` simulated conformance runs of `runs` driver runs each, judged at `alpha`,
+// on up to `threads` threads: verdict v draws replications [v runs, (v + 1) runs), so
+// the counts are the same on any thread count.
 VerdictSimulation simulate_verdicts(const ConformanceModel& model, const DriverRun& first, SimulatedTruth truth,
-                                    std::uint64_t verdicts, std::uint64_t runs, double alpha, std::uint64_t seed);
+                                    std::uint64_t verdicts, std::uint64_t runs, double alpha, std::uint64_t seed,
+                                    unsigned threads);
 
 }  // namespace allocsim
