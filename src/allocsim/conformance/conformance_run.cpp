@@ -34,13 +34,10 @@ double scaled_bytes(const DriverTotals& stack, double rate) {
   return stack.bytes / -std::expm1(-(stack.bytes / stack.objects) / rate);
 }
 
-// What is carried over from the model into the verdict, and the driver's version.
+// What the verdict needs of the model, and the driver's version.
 ConformanceResult result_of_model(const ConformanceModel& model, const DriverRun& first) {
   ConformanceResult result;
   result.system = model.system;
-  result.plan = model.plan;
-  result.trace = model.trace;
-  result.scheme_parameters = model.scheme_parameters;
   result.model = model.moments;
   result.version = first.meta.count("version") ? first.meta.at("version") : "unknown";
   return result;
@@ -196,20 +193,34 @@ void set_truths(std::vector<SiteObservations>& observed, const ModelMoments& mom
   }
 }
 
+// Per run: its counted samples by site, then by requested size, in one pass over them.
+using SamplesBySize = std::map<std::string, std::map<std::uint64_t, double>, std::less<>>;
+std::vector<SamplesBySize> samples_by_size(const std::vector<DriverRun>& runs, const ConformanceSystem& system) {
+  std::vector<SamplesBySize> out(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (const DriverSample& sample : runs[r].samples) {
+      if (!counted(sample, system)) continue;
+      auto site = out[r].find(sample.site);
+      if (site == out[r].end()) site = out[r].emplace(sample.site, std::map<std::uint64_t, double>{}).first;
+      site->second[sample.requested] += 1;
+    }
+  }
+  return out;
+}
+
 // A part of a site with several sizes (a stack "site:size" of the split trace):
 // how many of each run's samples land on that size, counts only.
-SiteObservations size_part(const std::string& name, const std::vector<DriverRun>& runs,
-                           const ConformanceSystem& system) {
+SiteObservations size_part(const std::string& name, const std::vector<SamplesBySize>& runs) {
   const std::size_t colon = name.find(':');
   const std::string site = name.substr(0, colon);
   const std::uint64_t size = std::stoull(name.substr(colon + 1));
   SiteObservations part;
   part.name = name;
   part.part = true;
-  for (const DriverRun& run : runs) {
+  for (const SamplesBySize& run : runs) {
     double count = 0;
-    for (const DriverSample& sample : run.samples) {
-      count += sample.site == site && sample.requested == size && counted(sample, system);
+    if (const auto of_site = run.find(site); of_site != run.end()) {
+      if (const auto of_size = of_site->second.find(size); of_size != of_site->second.end()) count = of_size->second;
     }
     part.counts.push_back(count);
   }
@@ -222,9 +233,10 @@ void add_size_parts(const ConformanceModel& model, const std::vector<DriverRun>&
                     std::vector<SiteObservations>& observed, ModelMoments& compared) {
   if (!model.system->samples_have_sizes) return;
   const Trace& split = model.split;
+  const std::vector<SamplesBySize> by_size = samples_by_size(runs, *model.system);
   for (std::uint32_t s = 0; s < split.stack_count; ++s) {
     if (split.stack_names[s].find(':') == std::string::npos) continue;
-    observed.push_back(size_part(split.stack_names[s], runs, *model.system));
+    observed.push_back(size_part(split.stack_names[s], by_size));
     compared.sites.push_back(model.split_moments.sites[s]);
   }
 }
@@ -323,6 +335,15 @@ ConformanceResult run_conformance(const ConformanceOptions& options) {
 
 ConformanceResult judge_conformance(const ConformanceModel& model, const std::vector<DriverRun>& runs,
                                     const std::vector<std::string>& outputs, double alpha) {
+  ConformanceResult result = judge_runs(model, runs, outputs, alpha);
+  result.plan = model.plan;
+  result.trace = model.trace;
+  result.scheme_parameters = model.scheme_parameters;
+  return result;
+}
+
+ConformanceResult judge_runs(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                             const std::vector<std::string>& outputs, double alpha) {
   ConformanceResult result = result_of_model(model, runs.front());
   // The model's allocator sizes against the real allocator's (when the model has its own table).
   if (!model.system->records_allocated_sizes) {

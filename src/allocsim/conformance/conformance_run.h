@@ -74,6 +74,11 @@ void fit_conformance_model(ConformanceModel& model, const DriverRun& first, cons
 // The verdict on K driver runs (`names` name them in messages) against the model.
 ConformanceResult judge_conformance(const ConformanceModel& model, const std::vector<DriverRun>& runs,
                                     const std::vector<std::string>& names, double alpha);
+// The same verdict without the model's plan, trace and scheme parameters, which
+// judge_conformance copies in for the report: what a simulation of many verdicts
+// needs (conformance/verdict_simulation.h).
+ConformanceResult judge_runs(const ConformanceModel& model, const std::vector<DriverRun>& runs,
+                             const std::vector<std::string>& names, double alpha);
 
 // Builds and runs the system's driver `runs` times (InputError, with what it printed,
 // when it fails to build or run) and returns the outputs and their file names.

@@ -89,7 +89,7 @@ VerdictSimulation simulate_verdicts(const ConformanceModel& model, const DriverR
   parallel_for(verdicts, threads,
                [&](std::size_t v, unsigned worker) {
                  const auto simulated = simulated_driver_runs(model, first, truth, runs, seed, v * runs);
-                 const ConformanceResult result = judge_conformance(model, simulated, names, alpha);
+                 const ConformanceResult result = judge_runs(model, simulated, names, alpha);
                  VerdictSimulation& out = each[worker];
                  ++out.verdicts;
                  if (result.passed) return;

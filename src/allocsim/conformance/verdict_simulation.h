@@ -4,7 +4,7 @@
 // the verdict as it runs, including the model's own Monte Carlo error) and how often
 // a known wrong one does (its power). Each simulated driver run is one replay of the
 // scheme on the plan, written as the driver would write it (samples and the tool's
-// profile or estimate lines), and judged by judge_conformance like real runs.
+// profile or estimate lines), and judged like real runs (judge_runs).
 #include <cstdint>
 #include <map>
 #include <string>

@@ -1,6 +1,8 @@
 #include "allocsim/design/size_class_demand.h"
 
 #include <algorithm>
+#include <numeric>
+#include <unordered_map>
 
 namespace allocsim {
 
@@ -42,18 +44,30 @@ std::vector<double> objective_weights(const Trace& trace, std::span<const std::u
   return weights;
 }
 
+// The distinct sizes are found with a hash per allocation and only they are sorted,
+// not every allocation's size: a trace has far fewer classes than allocations.
 SizeClassDemand size_class_demand(std::span<const std::uint64_t> measured, std::span<const double> weights) {
   SizeClassDemand demand;
-  demand.sizes.assign(measured.begin(), measured.end());
+  std::unordered_map<std::uint64_t, std::uint32_t> first_seen;  // size -> its index in order of first sight
+  std::vector<std::uint32_t> seen_as(measured.size());
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const auto [at, added] = first_seen.try_emplace(measured[i], static_cast<std::uint32_t>(demand.sizes.size()));
+    if (added) demand.sizes.push_back(measured[i]);
+    seen_as[i] = at->second;
+  }
+  std::vector<std::uint32_t> by_size(demand.sizes.size());
+  std::iota(by_size.begin(), by_size.end(), 0u);
+  std::sort(by_size.begin(), by_size.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return demand.sizes[a] < demand.sizes[b]; });
+  std::vector<std::uint32_t> rank(by_size.size());
+  for (std::size_t r = 0; r < by_size.size(); ++r) rank[by_size[r]] = static_cast<std::uint32_t>(r);
   std::sort(demand.sizes.begin(), demand.sizes.end());
-  demand.sizes.erase(std::unique(demand.sizes.begin(), demand.sizes.end()), demand.sizes.end());
   const auto classes = static_cast<Eigen::Index>(demand.sizes.size());
   demand.cost = Eigen::VectorXd::Zero(classes);
   demand.allocations = Eigen::VectorXd::Zero(classes);
   demand.class_of.resize(measured.size());
   for (std::size_t i = 0; i < measured.size(); ++i) {
-    const auto z = static_cast<std::uint32_t>(std::lower_bound(demand.sizes.begin(), demand.sizes.end(), measured[i]) -
-                                              demand.sizes.begin());
+    const std::uint32_t z = rank[seen_as[i]];
     demand.class_of[i] = z;
     const double size = static_cast<double>(measured[i]);
     demand.cost[z] += weights[i] * size * size;
