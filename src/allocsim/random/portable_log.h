@@ -17,11 +17,15 @@
 //
 // Only +, -, *, / in a fixed order, rounded to nearest: the project builds with
 // -ffp-contract=off, so no compiler fuses a multiply and an add here, and a loop of
-// these vectorises without changing a bit. The domain is positive normal doubles
+// these vectorises without changing a bit, at any width (SSE2's two doubles, AVX2's
+// four, AVX-512's eight: portable_logs picks one by processor, and
+// tests/portable_log_test.cpp compares every kernel the processor runs with the
+// scalar function). The domain is positive normal doubles
 // (every uniform of random_stream.h is at least 2^-53).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace allocsim {
 
@@ -60,9 +64,17 @@ inline double portable_log(double x) {
   return k * kLn2Hi - ((hfsq - (s * (hfsq + r) + k * kLn2Lo)) - f);
 }
 
-// out[i] = portable_log(x[i]): one loop the compiler vectorises, the same bits.
-inline void portable_logs(const double* x, double* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = portable_log(x[i]);
-}
+// out[i] = portable_log(x[i]) for i < n: one loop the compiler vectorises, run at
+// the widest vector width this processor has (portable_log_kernels). Every width
+// gives the same bits.
+void portable_logs(const double* x, double* out, std::size_t n);
+
+// The same loop compiled for one instruction set.
+struct PortableLogKernel {
+  const char* name;  // "baseline" (x86-64's SSE2, or the target's default), "avx2", "avx512"
+  void (*logs)(const double* x, double* out, std::size_t n);
+};
+// The kernels this processor can run, narrowest first; portable_logs runs the last.
+const std::vector<PortableLogKernel>& portable_log_kernels();
 
 }  // namespace allocsim
