@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -57,6 +60,51 @@ TEST(ParallelFor, RethrowsTheFirstExceptionAndStaysUsable) {
                             {}),
                std::runtime_error);
   expect_each_item_once(100, 3, false);
+}
+
+// The message of the exception rethrown by parallel_for.
+std::string rethrown(std::size_t items, unsigned threads, const std::function<void(std::size_t, unsigned)>& work,
+                     const std::function<void()>& tick) {
+  try {
+    parallel_for(items, threads, work, tick);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "nothing thrown";
+}
+
+// Two items throw, the higher one first (the lower one waits 50 ms before it
+// throws): the lower one's exception is rethrown, as on one thread, on the pool
+// and on threads of a nested call's own.
+TEST(ParallelFor, RethrowsTheLowestFailedItemWhicheverThrewFirst) {
+  auto work = [](std::size_t item, unsigned) {
+    if (item == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      throw std::runtime_error("item 2");
+    }
+    if (item == 5) throw std::runtime_error("item 5");
+  };
+  for (const unsigned threads : {1u, 3u}) EXPECT_EQ(rethrown(100, threads, work, {}), "item 2") << threads;
+  std::string nested;
+  parallel_for(
+      1, 2, [&](std::size_t, unsigned) { nested = rethrown(100, 3, work, {}); }, [] {});
+  EXPECT_EQ(nested, "item 2");
+}
+
+// A tick that throws stops the job (no item starts after it) and its exception is
+// rethrown once the workers are done; the pool stays usable.
+TEST(ParallelFor, ATickThatThrowsStopsTheJob) {
+  std::atomic<std::size_t> ran{0};
+  const std::string message = rethrown(
+      100000, 2,
+      [&](std::size_t, unsigned) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ++ran;
+      },
+      [] { throw std::runtime_error("tick"); });
+  EXPECT_EQ(message, "tick");
+  EXPECT_LT(ran.load(), 100000u);  // 100 s of items; the first tick comes at 0.25 s
+  expect_each_item_once(100, 3, true);
 }
 
 TEST(ParallelFor, NestedCallsAndConcurrentCallersComplete) {

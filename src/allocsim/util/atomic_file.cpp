@@ -22,7 +22,9 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   std::error_code ec;
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   RemovedOnInterrupt cleanup(temporary);
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  // "e": closes on exec, so a program another thread starts meanwhile (a gnuplot
+  // drawing another chart) does not hold this file open.
+  std::FILE* file = std::fopen(temporary.c_str(), "wbe");
   if (file == nullptr) throw InputError(path + ": cannot write file");
   const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size() &&
                        std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;

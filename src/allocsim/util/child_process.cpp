@@ -40,10 +40,16 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, c
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, directory.c_str());
-  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, read_end.fd);
+  // A program that could not be told where to run would write its files into this
+  // process's directory instead: refuse to start it.
+  const int prepared = (directory.empty() ? 0 : posix_spawn_file_actions_addchdir_np(&actions, directory.c_str())) |
+                       posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDOUT_FILENO) |
+                       posix_spawn_file_actions_adddup2(&actions, write_end.fd, STDERR_FILENO) |
+                       posix_spawn_file_actions_addclose(&actions, read_end.fd);
+  if (prepared != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw InputError("cannot prepare to run \"" + argv.at(0) + "\"");
+  }
   std::vector<std::string> words = argv;
   std::vector<char*> pointers;
   for (auto& word : words) pointers.push_back(word.data());
@@ -61,19 +67,32 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, c
   if (spawned == ENOENT) return std::nullopt;
   if (spawned != 0) throw InputError("cannot run \"" + words[0] + "\": " + std::strerror(spawned));
   write_end.close();
-  ProgramOutput result;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(read_end.fd, buffer, sizeof buffer);
-    if (n > 0) {
-      result.output.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
+  // The child is waited for however reading ends: at its end of output, on a read
+  // error, or by an exception (no memory for its output), so it never stays a
+  // zombie; the read end closes first, so a child still writing gets SIGPIPE
+  // instead of blocking on a full pipe while it is waited for.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  auto reap = [&] {
+    read_end.close();
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  };
+  ProgramOutput result;
+  try {
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = ::read(read_end.fd, buffer, sizeof buffer);
+      if (n > 0) {
+        result.output.append(buffer, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        break;
+      }
+    }
+  } catch (...) {
+    reap();
+    throw;
   }
+  reap();
   result.exited = WIFEXITED(status);
   result.exit_code = result.exited ? WEXITSTATUS(status) : -1;
   return result;

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -28,37 +30,66 @@ struct Job {
   std::atomic<std::size_t> next{0};
   std::atomic<unsigned> joined{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr error;  // the first one; guarded by the mutex of whoever runs the job
-  unsigned finished = 0;     // participants done; guarded likewise
+  // The exception of the lowest item that threw, which is the one a run on one thread
+  // would throw: items are handed out in increasing order, and a participant stops
+  // taking items after a failure but finishes the one it holds, so every item below
+  // a failed one has run. Guarded, like `finished`, by the mutex of whoever runs the job.
+  std::exception_ptr error;
+  std::size_t error_item = SIZE_MAX;
+  unsigned finished = 0;  // participants done
 
-  // A participant is done, with its exception if any; `mutex` held.
-  void finish(std::exception_ptr participant_error) {
-    if (participant_error && !error) error = participant_error;
+  // A participant is done, with the item it failed on and its exception, if any;
+  // `mutex` held.
+  void finish(std::size_t item, std::exception_ptr participant_error) {
+    if (participant_error && (!error || item < error_item)) {
+      error = participant_error;
+      error_item = item;
+    }
     ++finished;
   }
 };
 
+// What a participant ends with: the item that threw, and its exception (none: null).
+struct Failure {
+  std::size_t item = SIZE_MAX;
+  std::exception_ptr error;
+};
+
 // Waits until every participant of `job` has finished, calling tick (if any)
 // about four times a second meanwhile; `lock` holds the mutex that guards the job.
-void wait_for(const Job& job, std::unique_lock<std::mutex>& lock, std::condition_variable& done,
+// A tick that throws stops the job like a failed item (its exception is kept when
+// no item failed) and is not called again: the participants still use the job.
+void wait_for(Job& job, std::unique_lock<std::mutex>& lock, std::condition_variable& done,
               const std::function<void()>& tick) {
+  bool ticking = static_cast<bool>(tick);
   while (!done.wait_for(lock, kTickEvery, [&] { return job.finished == job.workers; })) {
-    if (!tick) continue;
+    if (!ticking) continue;
     lock.unlock();
-    tick();
+    std::exception_ptr tick_error;
+    try {
+      tick();
+    } catch (...) {
+      tick_error = std::current_exception();
+    }
     lock.lock();
+    if (tick_error) {
+      ticking = false;
+      job.failed = true;
+      if (!job.error) job.error = tick_error;
+    }
   }
 }
 
-// Runs the items of `job` as participant `id`; returns the first exception.
-std::exception_ptr take_items(Job& job, unsigned id) {
+// Runs the items of `job` as participant `id`; returns the item that threw, if any.
+Failure take_items(Job& job, unsigned id) {
+  std::size_t item = 0;
   try {
-    for (std::size_t item; !job.failed && (item = job.next.fetch_add(1)) < job.items;) job.work(item, id);
+    while (!job.failed && (item = job.next.fetch_add(1)) < job.items) job.work(item, id);
   } catch (...) {
     job.failed = true;
-    return std::current_exception();
+    return {item, std::current_exception()};
   }
-  return nullptr;
+  return {};
 }
 
 // Set on the pool's threads, and on the caller while its job runs.
@@ -112,10 +143,10 @@ class WorkerPool {
       }
       const unsigned id = job->joined.fetch_add(1);
       if (id >= job->workers) continue;
-      std::exception_ptr error = take_items(*job, id);
+      const Failure failure = take_items(*job, id);
       {
         std::lock_guard lock(mutex_);
-        job->finish(error);
+        job->finish(failure.item, failure.error);
       }
       done_.notify_all();
     }
@@ -130,18 +161,29 @@ class WorkerPool {
   const pid_t owner_ = getpid();
 };
 
-// The same job on threads started for it alone.
+// The same job on threads started for it alone. When the system refuses a thread,
+// the calling thread takes the first participant that did not start and the rest
+// count as finished: the job runs on fewer threads rather than not at all.
 void run_on_new_threads(Job& job, const std::function<void()>& tick) {
   std::mutex mutex;
   std::condition_variable done;
   std::vector<std::thread> threads;
-  for (unsigned id = 0; id < job.workers; ++id) {
-    threads.emplace_back([&, id] {
-      std::exception_ptr error = take_items(job, id);
+  auto participate = [&](unsigned id) {
+    const Failure failure = take_items(job, id);
+    std::lock_guard lock(mutex);
+    job.finish(failure.item, failure.error);
+    done.notify_all();
+  };
+  threads.reserve(job.workers);  // only starting a thread can fail below
+  unsigned started = 0;
+  try {
+    for (; started < job.workers; ++started) threads.emplace_back(participate, started);
+  } catch (const std::system_error&) {
+    {
       std::lock_guard lock(mutex);
-      job.finish(error);
-      done.notify_all();
-    });
+      job.finished += job.workers - started - 1;
+    }
+    participate(started);
   }
   {
     std::unique_lock lock(mutex);
