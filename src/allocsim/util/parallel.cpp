@@ -12,6 +12,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace allocsim {
@@ -209,7 +210,11 @@ void parallel_for(std::size_t items, unsigned threads, const Work& work, const s
   }
   auto job = std::make_shared<Job>(items, threads, work);
   if (!WorkerPool::instance().try_run(job, tick)) run_on_new_threads(*job, tick);
-  if (job->error) std::rethrow_exception(job->error);
+  // The exception leaves the job before it is rethrown: a pool thread may still hold
+  // the job and destroy it, and with it its reference to the exception, while the
+  // caller reads the exception.
+  const std::exception_ptr error = std::exchange(job->error, nullptr);
+  if (error) std::rethrow_exception(error);
 }
 
 void run_tasks(std::span<const std::function<void()>> tasks, unsigned threads) {
