@@ -194,15 +194,13 @@ void set_truths(std::vector<SiteObservations>& observed, const ModelMoments& mom
 }
 
 // Per run: its counted samples by site, then by requested size, in one pass over them.
-using SamplesBySize = std::map<std::string, std::map<std::uint64_t, double>, std::less<>>;
+using SamplesBySize = std::map<std::string, std::map<std::uint64_t, double>>;
 std::vector<SamplesBySize> samples_by_size(const std::vector<DriverRun>& runs, const ConformanceSystem& system) {
   std::vector<SamplesBySize> out(runs.size());
   for (std::size_t r = 0; r < runs.size(); ++r) {
     for (const DriverSample& sample : runs[r].samples) {
       if (!counted(sample, system)) continue;
-      auto site = out[r].find(sample.site);
-      if (site == out[r].end()) site = out[r].emplace(sample.site, std::map<std::uint64_t, double>{}).first;
-      site->second[sample.requested] += 1;
+      out[r].try_emplace(sample.site).first->second[sample.requested] += 1;  // copies a site's name once
     }
   }
   return out;

@@ -47,21 +47,24 @@ std::vector<double> objective_weights(const Trace& trace, std::span<const std::u
 // The distinct sizes are found with a hash per allocation and only they are sorted,
 // not every allocation's size: a trace has far fewer classes than allocations.
 SizeClassDemand size_class_demand(std::span<const std::uint64_t> measured, std::span<const double> weights) {
-  SizeClassDemand demand;
   std::unordered_map<std::uint64_t, std::uint32_t> first_seen;  // size -> its index in order of first sight
+  std::vector<std::uint64_t> seen_sizes;                        // in that order
   std::vector<std::uint32_t> seen_as(measured.size());
   for (std::size_t i = 0; i < measured.size(); ++i) {
-    const auto [at, added] = first_seen.try_emplace(measured[i], static_cast<std::uint32_t>(demand.sizes.size()));
-    if (added) demand.sizes.push_back(measured[i]);
+    const auto [at, added] = first_seen.try_emplace(measured[i], static_cast<std::uint32_t>(seen_sizes.size()));
+    if (added) seen_sizes.push_back(measured[i]);
     seen_as[i] = at->second;
   }
-  std::vector<std::uint32_t> by_size(demand.sizes.size());
+  std::vector<std::uint32_t> by_size(seen_sizes.size());
   std::iota(by_size.begin(), by_size.end(), 0u);
   std::sort(by_size.begin(), by_size.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return demand.sizes[a] < demand.sizes[b]; });
+            [&](std::uint32_t a, std::uint32_t b) { return seen_sizes[a] < seen_sizes[b]; });
+  SizeClassDemand demand;
   std::vector<std::uint32_t> rank(by_size.size());
-  for (std::size_t r = 0; r < by_size.size(); ++r) rank[by_size[r]] = static_cast<std::uint32_t>(r);
-  std::sort(demand.sizes.begin(), demand.sizes.end());
+  for (std::size_t r = 0; r < by_size.size(); ++r) {
+    rank[by_size[r]] = static_cast<std::uint32_t>(r);
+    demand.sizes.push_back(seen_sizes[by_size[r]]);
+  }
   const auto classes = static_cast<Eigen::Index>(demand.sizes.size());
   demand.cost = Eigen::VectorXd::Zero(classes);
   demand.allocations = Eigen::VectorXd::Zero(classes);

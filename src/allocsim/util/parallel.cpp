@@ -21,6 +21,12 @@ namespace {
 using Work = std::function<void(std::size_t, unsigned)>;
 constexpr auto kTickEvery = std::chrono::milliseconds(250);
 
+// What a participant ends with: the item that threw, and its exception (none: null).
+struct Failure {
+  std::size_t item = SIZE_MAX;
+  std::exception_ptr error;
+};
+
 // One parallel_for: its items go to `workers` participants, numbered 0..workers-1
 // in the order they join.
 struct Job {
@@ -39,21 +45,14 @@ struct Job {
   std::size_t error_item = SIZE_MAX;
   unsigned finished = 0;  // participants done
 
-  // A participant is done, with the item it failed on and its exception, if any;
-  // `mutex` held.
-  void finish(std::size_t item, std::exception_ptr participant_error) {
-    if (participant_error && (!error || item < error_item)) {
-      error = participant_error;
-      error_item = item;
+  // A participant is done, with its failure if any; `mutex` held.
+  void finish(const Failure& failure) {
+    if (failure.error && (!error || failure.item < error_item)) {
+      error = failure.error;
+      error_item = failure.item;
     }
     ++finished;
   }
-};
-
-// What a participant ends with: the item that threw, and its exception (none: null).
-struct Failure {
-  std::size_t item = SIZE_MAX;
-  std::exception_ptr error;
 };
 
 // Waits until every participant of `job` has finished, calling tick (if any)
@@ -147,7 +146,7 @@ class WorkerPool {
       const Failure failure = take_items(*job, id);
       {
         std::lock_guard lock(mutex_);
-        job->finish(failure.item, failure.error);
+        job->finish(failure);
       }
       done_.notify_all();
     }
@@ -172,7 +171,7 @@ void run_on_new_threads(Job& job, const std::function<void()>& tick) {
   auto participate = [&](unsigned id) {
     const Failure failure = take_items(job, id);
     std::lock_guard lock(mutex);
-    job.finish(failure.item, failure.error);
+    job.finish(failure);
     done.notify_all();
   };
   threads.reserve(job.workers);  // only starting a thread can fail below
