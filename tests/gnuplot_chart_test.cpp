@@ -333,6 +333,46 @@ TEST_F(FiguresTest, ChartsDrawnSideBySideMatchOneAtATime) {
   EXPECT_NE(one_files[4].find("/charts/r.png"), std::string::npos) << one_files[4];
 }
 
+// `plot` redraws all or nothing: a gnuplot that fails on the third chart, after two
+// have been drawn, leaves every old chart and table as it was, and no trace of the
+// attempt; the same redraw with a working gnuplot then replaces them all.
+TEST_F(FiguresTest, PlotThatFailsLeavesTheOldFiguresAsTheyWere) {
+  ASSERT_EQ(run_cli("run --quiet --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
+  FigureSpecs specs = figure_specs_from_summary(results());
+  ASSERT_EQ(specs.charts.size(), 1u);
+  for (const char* name : {"q", "r"}) {
+    specs.charts.push_back(specs.charts[0]);
+    specs.charts.back().name = name;
+  }
+  const std::vector<std::string> old_files = {"charts/p.png", "charts/p.svg", "charts/p.gp",
+                                              "charts/p.dat", "tables/t.md",  "tables/t.csv"};
+  for (const std::string& file : old_files) std::ofstream(results() + "/" + file) << "old " << file;
+  const fs::path failing = dir_ / "gnuplot-failing-on-r";
+  std::ofstream(failing) << "#!/bin/sh\ncase \"$*\" in *r.gp*) exit 1;; esac\nexec gnuplot \"$@\"\n";
+  fs::permissions(failing, fs::perms::owner_all);
+  auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(results())) names.push_back(entry.path().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> before = listing();
+
+  ::setenv("ALLOCSIM_GNUPLOT", failing.c_str(), 1);
+  EXPECT_THROW(redraw_figures(specs, results(), 1), InputError);
+  ::unsetenv("ALLOCSIM_GNUPLOT");
+  for (const std::string& file : old_files) EXPECT_EQ(file_text(results() + "/" + file), "old " + file);
+  EXPECT_EQ(listing(), before);  // no q or r chart, no staging directory
+
+  const std::vector<std::string> written = redraw_figures(specs, results(), 2);
+  ASSERT_EQ(written.size(), 7u);  // PNG and SVG of three charts, one table
+  EXPECT_EQ(written[4], results() + "/charts/r.png");
+  for (const std::string& file : written) EXPECT_TRUE(fs::exists(file)) << file;
+  for (const std::string& file : old_files) EXPECT_NE(file_text(results() + "/" + file), "old " + file) << file;
+  EXPECT_EQ(file_text(results() + "/charts/p.png").substr(1, 3), "PNG");
+  for (const std::string& name : listing()) EXPECT_EQ(name.find(".redraw."), std::string::npos) << name;
+}
+
 TEST_F(FiguresTest, MissingGnuplotIsAClearError) {
   ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
   const FigureSpecs specs = figure_specs_from_summary(results());

@@ -27,7 +27,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     std::vector<FigureSpecs> specs;
     for (const auto& dir : *directories) specs.push_back(figure_specs_from_summary(dir));
     for (std::size_t i = 0; i < directories->size(); ++i) {
-      render_figures(specs[i], (*directories)[i], *threads == 0 ? default_thread_count() : *threads);
+      redraw_figures(specs[i], (*directories)[i], *threads == 0 ? default_thread_count() : *threads);
       if (!*quiet) {
         std::fprintf(stderr, "%s: %zu charts, %zu tables\n", (*directories)[i].c_str(), specs[i].charts.size(),
                      specs[i].tables.size());

@@ -126,7 +126,7 @@ void write_chart(const ConformanceResult& result, const std::string& out_dir) {
       spec.references.push_back({row.model_count, row.observed_count / row.model_count, row.site, std::nullopt});
     }
   }
-  render_chart(spec, table, out_dir, "sites.csv");
+  render_chart(spec, table, out_dir, "sites.csv", out_dir);
 }
 
 // A table cell: `value` in `format`, or "-" where the value does not exist (a site

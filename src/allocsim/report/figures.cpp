@@ -1,13 +1,19 @@
 #include "allocsim/report/figures.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <filesystem>
 #include <map>
+#include <system_error>
 
 #include "allocsim/format/csv_reader.h"
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/report/table_writer.h"
 #include "allocsim/scenario/result_files.h"
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/parallel.h"
 
 namespace allocsim {
@@ -38,7 +44,14 @@ FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
   }
 }
 
-std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir, unsigned threads) {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The figures of the result files in `results_dir`, written into charts/ and
+// tables/ of `out_dir`.
+std::vector<std::string> render_into(const FigureSpecs& specs, const std::string& results_dir,
+                                     const std::string& out_dir, unsigned threads) {
   std::map<ResultSource, CsvTable> tables;
   auto source_table = [&](ResultSource source) -> const CsvTable& {
     auto it = tables.find(source);
@@ -59,7 +72,8 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
   std::vector<ChartFiles> charts(specs.charts.size());
   parallel_for(charts.size(), threads,
                [&](std::size_t i, unsigned /*worker*/) {
-                 charts[i] = render_chart(specs.charts[i], *chart_tables[i], results_dir);
+                 const ChartSpec& chart = specs.charts[i];
+                 charts[i] = render_chart(chart, *chart_tables[i], results_dir, file_name(chart.source), out_dir);
                },
                {});
   std::vector<std::string> written;
@@ -70,8 +84,56 @@ std::vector<std::string> render_figures(const FigureSpecs& specs, const std::str
   for (const TableSpec& table : specs.tables) {
     const CsvTable none;
     written.push_back(
-        write_table(table, table.kind == TableKind::results ? source_table(table.source) : none, results_dir));
+        write_table(table, table.kind == TableKind::results ? source_table(table.source) : none, results_dir, out_dir));
   }
+  return written;
+}
+
+// A directory of this process inside `results_dir`, for redraw_figures.
+std::string staging_directory(const std::string& results_dir) {
+  static std::atomic<unsigned> redraws{0};
+  return (fs::path(results_dir) / (".redraw." + std::to_string(::getpid()) + "." + std::to_string(redraws++))).string();
+}
+
+}  // namespace
+
+std::vector<std::string> render_figures(const FigureSpecs& specs, const std::string& results_dir, unsigned threads) {
+  return render_into(specs, results_dir, results_dir, threads);
+}
+
+std::vector<std::string> redraw_figures(const FigureSpecs& specs, const std::string& results_dir, unsigned threads) {
+  const std::string staging = staging_directory(results_dir);
+  // Created while an interrupt is held back, so that an interrupt removes it whole.
+  RemovedOnInterrupt removed_on_interrupt(staging, [&] {
+    std::error_code ec;
+    if (!fs::create_directory(staging, ec) || ec) {
+      throw InputError(staging + ": cannot create directory: " + (ec ? ec.message() : "exists; remove it"));
+    }
+  });
+  std::vector<std::string> written;
+  try {
+    for (const std::string& file : render_into(specs, results_dir, staging, threads)) {
+      written.push_back(results_dir + file.substr(staging.size()));
+    }
+    // Every figure rendered: their files into place, a rename each.
+    std::vector<fs::path> staged;
+    for (const auto& entry : fs::recursive_directory_iterator(staging)) {
+      if (entry.is_regular_file()) staged.push_back(fs::relative(entry.path(), staging));
+    }
+    for (const fs::path& file : staged) {
+      const fs::path target = fs::path(results_dir) / file;
+      create_output_directory(target.parent_path().string());
+      std::error_code ec;
+      fs::rename(fs::path(staging) / file, target, ec);
+      if (ec) throw InputError(target.string() + ": cannot rename the redrawn file into place: " + ec.message());
+    }
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);  // this process's own directory
+    throw;
+  }
+  std::error_code ignored;
+  fs::remove_all(staging, ignored);  // its emptied charts/ and tables/
   return written;
 }
 

@@ -35,9 +35,8 @@ void publish(const fs::path& temporary, const fs::path& target) {
 }  // namespace
 
 ChartFiles render_chart(const ChartSpec& spec, const CsvTable& table, const std::string& results_dir,
-                        const std::string& source_file) {
-  const fs::path dir = fs::path(results_dir) / "charts";
-  const std::string source = source_file.empty() ? std::string(file_name(spec.source)) : source_file;
+                        const std::string& source, const std::string& out_dir) {
+  const fs::path dir = fs::path(out_dir) / "charts";
   const ChartData data = chart_data(spec, table, (fs::path(results_dir) / source).string());
 
   ChartFiles files;

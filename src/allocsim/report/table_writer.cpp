@@ -149,8 +149,9 @@ TableText table_text(const TableSpec& spec, const CsvTable& results, const std::
   return render(spec.title, note, quantile_grid(spec));
 }
 
-std::string write_table(const TableSpec& spec, const CsvTable& results, const std::string& results_dir) {
-  const std::filesystem::path dir = std::filesystem::path(results_dir) / "tables";
+std::string write_table(const TableSpec& spec, const CsvTable& results, const std::string& results_dir,
+                        const std::string& out_dir) {
+  const std::filesystem::path dir = std::filesystem::path(out_dir) / "tables";
   const std::string where = (std::filesystem::path(results_dir) / file_name(spec.source)).string();
   const TableText text = table_text(spec, results, where);
   const std::string markdown = (dir / (spec.name + ".md")).string();

@@ -17,7 +17,9 @@ struct TableText {
 // `results` is the spec's source file (unused for nb_quantiles tables).
 TableText table_text(const TableSpec& spec, const CsvTable& results, const std::string& where);
 
-// Returns the Markdown file's path.
-std::string write_table(const TableSpec& spec, const CsvTable& results, const std::string& results_dir);
+// Writes into tables/ of `out_dir` (the results directory, or a staging directory
+// whose files are moved into it later); returns the Markdown file's path.
+std::string write_table(const TableSpec& spec, const CsvTable& results, const std::string& results_dir,
+                        const std::string& out_dir);
 
 }  // namespace allocsim
