@@ -251,6 +251,16 @@ class FiguresTest : public ::testing::Test {
     return path.string();
   }
   std::string results() const { return (dir_ / "out" / "fig").string(); }
+  // The figures of results(), its one chart p drawn twice more as q and r.
+  FigureSpecs three_charts_of_one() const {
+    FigureSpecs specs = figure_specs_from_summary(results());
+    if (specs.charts.size() != 1) return specs;
+    for (const char* name : {"q", "r"}) {
+      specs.charts.push_back(specs.charts[0]);
+      specs.charts.back().name = name;
+    }
+    return specs;
+  }
 
   testing::ScratchDirectory scratch_;
   const fs::path dir_ = scratch_.path();
@@ -310,12 +320,8 @@ TEST_F(FiguresTest, PlotRedrawsFromTheResultsDirectory) {
 // the files of one thread, named in the specs' order.
 TEST_F(FiguresTest, ChartsDrawnSideBySideMatchOneAtATime) {
   ASSERT_EQ(run_cli("run --quiet --no-charts --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
-  FigureSpecs specs = figure_specs_from_summary(results());
-  ASSERT_EQ(specs.charts.size(), 1u);
-  for (const char* name : {"q", "r"}) {
-    specs.charts.push_back(specs.charts[0]);
-    specs.charts.back().name = name;
-  }
+  const FigureSpecs specs = three_charts_of_one();
+  ASSERT_EQ(specs.charts.size(), 3u);
   auto draw = [&](unsigned threads) {
     const std::vector<std::string> written = render_figures(specs, results(), threads);
     std::vector<std::string> texts;
@@ -338,12 +344,8 @@ TEST_F(FiguresTest, ChartsDrawnSideBySideMatchOneAtATime) {
 // attempt; the same redraw with a working gnuplot then replaces them all.
 TEST_F(FiguresTest, PlotThatFailsLeavesTheOldFiguresAsTheyWere) {
   ASSERT_EQ(run_cli("run --quiet --out " + (dir_ / "out").string() + " " + write_scenario()).exit_code, 0);
-  FigureSpecs specs = figure_specs_from_summary(results());
-  ASSERT_EQ(specs.charts.size(), 1u);
-  for (const char* name : {"q", "r"}) {
-    specs.charts.push_back(specs.charts[0]);
-    specs.charts.back().name = name;
-  }
+  const FigureSpecs specs = three_charts_of_one();
+  ASSERT_EQ(specs.charts.size(), 3u);
   const std::vector<std::string> old_files = {"charts/p.png", "charts/p.svg", "charts/p.gp",
                                               "charts/p.dat", "tables/t.md",  "tables/t.csv"};
   for (const std::string& file : old_files) std::ofstream(results() + "/" + file) << "old " << file;
