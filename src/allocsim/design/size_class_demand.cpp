@@ -6,22 +6,6 @@
 
 namespace allocsim {
 
-const char* to_string(DesignObjective objective) {
-  switch (objective) {
-    case DesignObjective::allocated: return "allocated";
-    case DesignObjective::live: return "live";
-    case DesignObjective::stack: return "stack";
-  }
-  return "?";
-}
-
-std::optional<DesignObjective> parse_design_objective(std::string_view name) {
-  for (const auto o : {DesignObjective::allocated, DesignObjective::live, DesignObjective::stack}) {
-    if (name == to_string(o)) return o;
-  }
-  return std::nullopt;
-}
-
 std::vector<double> objective_weights(const Trace& trace, std::span<const std::uint64_t> measured,
                                       DesignObjective objective, const StackObjective& stacks) {
   const std::size_t n = trace.size();

@@ -16,23 +16,13 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
-#include <optional>
 #include <span>
-#include <string_view>
 #include <vector>
 
+#include "allocsim/design/design_objective.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim {
-
-enum class DesignObjective { allocated, live, stack };
-const char* to_string(DesignObjective objective);
-std::optional<DesignObjective> parse_design_objective(std::string_view name);
-
-struct StackObjective {
-  double share = 0;         // f
-  double total_weight = 1;  // t
-};
 
 // w_i for each allocation; `measured` holds Z_i.
 std::vector<double> objective_weights(const Trace& trace, std::span<const std::uint64_t> measured,

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "allocsim/design/size_class_demand.h"
+#include "allocsim/design/design_objective.h"
 #include "allocsim/json/json_reader.h"
 #include "allocsim/sampler/conformance_system.h"
 #include "allocsim/sampler/scheme.h"
