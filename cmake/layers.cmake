@@ -18,6 +18,16 @@ function(allocsim_layer name)
     add_library(${target} STATIC ${sources})
     # Position-independent, so the Python module (a shared object) can link it.
     set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    # The other projects' headers most files parse (ALLOCSIM_PRECOMPILED_HEADERS),
+    # precompiled once by the first layer and used by every layer: they are not
+    # allocsim's headers, so the layers' boundaries stay as they are.
+    get_property(precompiled_by GLOBAL PROPERTY ALLOCSIM_PRECOMPILED_BY)
+    if(precompiled_by)
+      target_precompile_headers(${target} REUSE_FROM ${precompiled_by})
+    else()
+      target_precompile_headers(${target} PRIVATE ${ALLOCSIM_PRECOMPILED_HEADERS})
+      set_property(GLOBAL PROPERTY ALLOCSIM_PRECOMPILED_BY ${target})
+    endif()
     set(scope PUBLIC)
   else()
     add_library(${target} INTERFACE)

@@ -8,10 +8,13 @@ cd "$(dirname "$0")/.."
 build_dir="${1:-build}"
 shift $(( $# > 0 ? 1 : 0 ))
 jobs=$(nproc 2>/dev/null || echo 2)
-# ccache, when installed, makes rebuilds of unchanged files (other checkouts too) free.
+# ccache (scripts/install-deps.sh) makes rebuilds of unchanged files, other checkouts'
+# too, free; precompiled headers (CMakeLists.txt) are cached under these sloppiness
+# settings (ccache's manual, "Precompiled headers").
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=true
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ make pkg-config ccache
   libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev librandom123-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev zlib1g-dev libprotobuf-dev protobuf-compiler
