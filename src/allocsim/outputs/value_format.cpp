@@ -48,4 +48,10 @@ std::string format_value(double value, Unit unit, int digits) {
   return significant(value, digits);
 }
 
+std::string format_printf(double value, const char* format) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
 }  // namespace allocsim

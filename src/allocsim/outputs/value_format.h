@@ -17,5 +17,8 @@ std::string format_bytes(double bytes);
 // A value for a table cell: bytes as above, percent as "95.02%", others with up to
 // `digits` significant digits (whole numbers in full).
 std::string format_value(double value, Unit unit, int digits = 4);
+// `value` through one printf conversion, `format` holding it ("%.3g", "%.0f%%"), for
+// text whose digits the caller chooses.
+std::string format_printf(double value, const char* format);
 
 }  // namespace allocsim

@@ -1,20 +1,14 @@
 #include "allocsim/profile/flaky_html.h"
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/report/html_writer.h"
 #include "allocsim/util/byte_units.h"
 
 namespace allocsim::profile {
 namespace {
-
-std::string number(double value, const char* format) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 // "one run in 42": how often a false failure comes, for a rate above 0.
 std::string one_in(double rate) {
@@ -22,10 +16,9 @@ std::string one_in(double rate) {
   const double runs = 1 / rate;
   // Three significant digits, written out: "12200", not "1.22e+04".
   const double unit = runs >= 1000 ? std::pow(10, std::floor(std::log10(runs)) - 2) : 0;
-  return "one run in " + (unit > 0 ? number(std::round(runs / unit) * unit, "%.0f") : number(runs, "%.3g"));
+  return "one run in " +
+         (unit > 0 ? format_printf(std::round(runs / unit) * unit, "%.0f") : format_printf(runs, "%.3g"));
 }
-
-void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
 
 void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& rates,
                     const std::optional<FlakyCheck>& check, const std::optional<FlakyAnswer>& answer) {
@@ -38,8 +31,8 @@ void answer_section(HtmlWriter& page, const FlakyTest& test, const FlakyRates& r
   page.text(" (" + one_in(rates.whole) + "; " + rates.whole_method + ").");
   page.close();
   if (answer) {
-    page.element("p", "To bring it to at most " + number(answer->target, "%.3g") + " (--target)" +
-                          (answer->power_target ? " at power at least " + number(*answer->power_target, "%.3g") +
+    page.element("p", "To bring it to at most " + format_printf(answer->target, "%.3g") + " (--target)" +
+                          (answer->power_target ? " at power at least " + format_printf(*answer->power_target, "%.3g") +
                                                       " against each stated bias (--power)"
                                                 : std::string()) +
                           ":");
@@ -89,21 +82,21 @@ void assertions_section(HtmlWriter& page, const FlakyTest& test, const FlakyRate
   for (std::size_t k = 0; k < test.assertions.size(); ++k) {
     const FlakyRate& r = rates.assertions[k];
     page.open("tr");
-    num_cell(page, std::to_string(k + 1));
+    page.number_cell(std::to_string(k + 1));
     page.element("td", test.assertions[k].text);
-    num_cell(page, flaky_rate_text(r.false_failure));
-    num_cell(page, r.false_failure ? one_in(*r.false_failure) : std::string("-"));
+    page.number_cell(flaky_rate_text(r.false_failure));
+    page.number_cell(r.false_failure ? one_in(*r.false_failure) : std::string("-"));
     page.element("td", r.method);
-    if (check) num_cell(page, flaky_measured_text(check->failures[k], check->replications, r.false_failure));
+    if (check) page.number_cell(flaky_measured_text(check->failures[k], check->replications, r.false_failure));
     page.close();
   }
   page.open("tr");
-  num_cell(page, "all");
+  page.number_cell("all");
   page.element("td", "whole test (any assertion fails)");
-  num_cell(page, number(rates.whole, "%.4g"));
-  num_cell(page, one_in(rates.whole));
+  page.number_cell(format_printf(rates.whole, "%.4g"));
+  page.number_cell(one_in(rates.whole));
   page.element("td", rates.independent ? "exact (the assertions read disjoint sites)" : "union bound (at most)");
-  if (check) num_cell(page, flaky_measured_text(check->any_failure, check->replications, std::nullopt));
+  if (check) page.number_cell(flaky_measured_text(check->any_failure, check->replications, std::nullopt));
   page.close();
   page.close();
 }
@@ -133,9 +126,9 @@ void model_section(HtmlWriter& page, const FlakyTest& test) {
     }
     page.open("tr");
     page.element("td", site.name);
-    num_cell(page, number(site_allocations(test, i), "%.0f"));
-    num_cell(page, bytes_approx(site.bytes));
-    num_cell(page, sizes.empty() ? std::string("-") : sizes);
+    page.number_cell(format_printf(site_allocations(test, i), "%.0f"));
+    page.number_cell(bytes_approx(site.bytes));
+    page.number_cell(sizes.empty() ? std::string("-") : sizes);
     page.close();
   }
   page.close();

@@ -1,28 +1,22 @@
 #include "allocsim/profile/margins_html.h"
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/report/html_writer.h"
 #include "allocsim/util/byte_units.h"
 
 namespace allocsim::profile {
 namespace {
 
-std::string number(double value, const char* format) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 // A probability as the table prints it (three significant digits).
-std::string probability(double p) { return number(p, "%.3g"); }
+std::string probability(double p) { return format_printf(p, "%.3g"); }
 
 // A count: whole numbers whole, others with four significant digits.
 std::string count(double value) {
-  if (value == std::floor(value) && std::fabs(value) < 1e15) return number(value, "%.0f");
-  return number(value, "%.4g");
+  if (value == std::floor(value) && std::fabs(value) < 1e15) return format_printf(value, "%.0f");
+  return format_printf(value, "%.4g");
 }
 
 // A value of the test in its unit: bytes read at a glance, samples as a count, a share
@@ -31,7 +25,7 @@ std::string value_text(double value, MarginValue kind) {
   switch (kind) {
     case MarginValue::bytes: return bytes_approx(value);
     case MarginValue::samples: return count(value) + " samples";
-    case MarginValue::share: return number(100 * value, "%.4g") + "%";
+    case MarginValue::share: return format_printf(100 * value, "%.4g") + "%";
   }
   return "";
 }
@@ -42,12 +36,10 @@ void bound_cell(HtmlWriter& page, double value, MarginValue kind) {
   page.text(value_text(value, kind));
   if (kind == MarginValue::bytes) {
     page.empty("br");
-    page.element("span", number(value, "%.0f") + " B", {{"class", "sub"}});
+    page.element("span", format_printf(value, "%.0f") + " B", {{"class", "sub"}});
   }
   page.close();
 }
-
-void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
 
 double fraction(std::uint64_t count, std::uint64_t total) {
   return static_cast<double>(count) / static_cast<double>(total);
@@ -74,7 +66,7 @@ void answer_section(HtmlWriter& page, const Margins& margins, const MarginsRun& 
     page.text("Checked by the engine (" + std::to_string(check.replications) +
               " replications of the scheme's own sampler, seed " + std::to_string(run.seed) +
               "): the whole test failed " + std::to_string(check.any_failure) + " times, a rate of " +
-              number(fraction(check.any_failure, check.replications), "%.4g") + "; at most " +
+              format_printf(fraction(check.any_failure, check.replications), "%.4g") + "; at most " +
               std::to_string(bound.allowed_failures) + " failures pass: ");
     page.element("span", bound.passed ? "passed" : "FAILED", {{"class", bound.passed ? "pass" : "fail"}});
     page.text(".");
@@ -92,7 +84,7 @@ void bands_section(HtmlWriter& page, const Margins& margins, const MarginsRun& r
   for (const char* name : {"allocations", "expected", "lower", "upper", "P(outside)"}) {
     page.element("th", name, {{"class", "num"}});
   }
-  page.element("th", "power (bias " + number(100 * margins.options.bias, "%+.3g") + "%)", {{"class", "num"}});
+  page.element("th", "power (bias " + format_printf(100 * margins.options.bias, "%+.3g") + "%)", {{"class", "num"}});
   if (run.check) page.element("th", "measured: P(outside), power", {{"class", "num"}});
   page.element("th", "band");
   page.close();
@@ -102,15 +94,15 @@ void bands_section(HtmlWriter& page, const Margins& margins, const MarginsRun& r
     for (const auto& [size, objects] : m.site.sizes) allocations += static_cast<double>(objects);
     page.open("tr");
     page.element("td", m.site.name);
-    num_cell(page, count(allocations));
-    num_cell(page, value_text(m.expected, kind));
+    page.number_cell(count(allocations));
+    page.number_cell(value_text(m.expected, kind));
     bound_cell(page, m.lower, kind);
     bound_cell(page, m.upper, kind);
-    num_cell(page, probability(m.false_failure));
-    num_cell(page, m.power ? number(*m.power, "%.4f") : std::string("-"));
+    page.number_cell(probability(m.false_failure));
+    page.number_cell(m.power ? format_printf(*m.power, "%.4f") : std::string("-"));
     if (run.check) {
-      num_cell(page, number(fraction(run.check->failures[s], run.check->replications), "%.4g") + ", " +
-                         number(fraction(run.check->detections[s], run.check->replications), "%.4g"));
+      page.number_cell(format_printf(fraction(run.check->failures[s], run.check->replications), "%.4g") + ", " +
+                       format_printf(fraction(run.check->detections[s], run.check->replications), "%.4g"));
     }
     page.element("td", m.exact ? "exact" : "union bound");
     page.close();
@@ -147,7 +139,7 @@ void how_to_read(HtmlWriter& page, const Margins& margins) {
                   "the probability that some site falls outside its band (1 - the product of 1 - P(outside) over "
                   "the sites: sampling is independent between allocations, so sites are too). Asking for " +
                       probability(margins.options.false_failure) + " means one false failure in about " +
-                      number(1 / margins.options.false_failure, "%.3g") + " runs of the test.");
+                      format_printf(1 / margins.options.false_failure, "%.3g") + " runs of the test.");
   page.definition("Split",
                   "sidak gives each site 1 - (1 - a)^(1/m) of the rate a over m sites (exact for independent sites); "
                   "bonferroni gives a / m (valid under any dependence: shares need it).");

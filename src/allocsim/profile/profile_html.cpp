@@ -47,8 +47,6 @@ std::string interval_text(const std::string& lower, const std::string& upper) {
   return text;
 }
 
-void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
-
 void model_section(HtmlWriter& page, const HeapProfile& profile, const ProfileReport& report) {
   page.element("h2", "The model");
   page.open("div", {{"class", "card"}});
@@ -93,23 +91,23 @@ void entries_section(HtmlWriter& page, const HeapProfile& profile, const Profile
   for (const EntryReport& row : report.rows) {
     const ProfileEntry& entry = profile.entries[row.entry];
     page.open("tr");
-    num_cell(page, std::to_string(row.rank));
-    num_cell(page, bytes_approx(entry.estimate_bytes));
-    num_cell(page, interval_text(bytes_approx(row.interval.bytes_lower), bytes_approx(row.interval.bytes_upper)));
+    page.number_cell(std::to_string(row.rank));
+    page.number_cell(bytes_approx(entry.estimate_bytes));
+    page.number_cell(interval_text(bytes_approx(row.interval.bytes_lower), bytes_approx(row.interval.bytes_upper)));
     std::string objects = count(entry.estimate_objects);
     objects += " ";
     objects += interval_text(count(row.interval.objects_lower), count(row.interval.objects_upper));
-    num_cell(page, objects);
+    page.number_cell(objects);
     std::string samples = count(entry.samples);
     if (entry.samples_approximate) samples += " ~";
-    num_cell(page, samples);
+    page.number_cell(samples);
     // Built piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
     std::string size = entry.mixed_sizes ? "~ " : "";
     size += bytes_approx(entry.object_size);
-    num_cell(page, size);
-    num_cell(page, fixed(row.rank_kept, 3));
-    num_cell(page, fixed(row.in_top, 3));
-    num_cell(page, p_value_text(row.p_value_next));
+    page.number_cell(size);
+    page.number_cell(fixed(row.rank_kept, 3));
+    page.number_cell(fixed(row.in_top, 3));
+    page.number_cell(p_value_text(row.p_value_next));
     page.close();
     // The stack on a line of its own, under its numbers: stacks are long.
     page.open("tr");

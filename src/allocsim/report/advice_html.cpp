@@ -1,12 +1,10 @@
 #include "allocsim/report/advice_html.h"
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/report/html_writer.h"
 #include "allocsim/report/inline_svg.h"
 #include "allocsim/util/byte_units.h"
@@ -17,35 +15,20 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string number(double value, const char* format) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 std::string percent(double fraction) {
   if (!std::isfinite(fraction)) return "-";
-  return number(100 * fraction, fraction != 0 && std::fabs(fraction) < 0.001 ? "%.2g%%" : "%.3g%%");
+  return format_printf(100 * fraction, fraction != 0 && std::fabs(fraction) < 0.001 ? "%.2g%%" : "%.3g%%");
 }
 
 // An interval in its unit, as it can be typed back: "128 B", "100 KiB", "1 in 100 allocations".
 std::string interval_text(double interval, const std::string& unit) {
   if (unit == "bytes") return bytes_exact(interval);
-  return "1 in " + number(interval, "%.0f") + " " + unit;
+  return "1 in " + format_printf(interval, "%.0f") + " " + unit;
 }
 
 double value(const Json& object, const char* key) {
   const auto it = object.find(key);
   return it == object.end() || !it->is_number() ? NAN : it->get<double>();
-}
-
-void num_cell(HtmlWriter& page, const std::string& text) { page.element("td", text, {{"class", "num"}}); }
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 void targets_section(HtmlWriter& page, const Json& json) {
@@ -62,7 +45,7 @@ void targets_section(HtmlWriter& page, const Json& json) {
     text += " typical error (MAPE) at most " + percent(value(t, "stack_mape")) + ",";
   }
   if (t.contains("stack_seen") && t["stack_seen"].is_number()) {
-    text += " seen in one profile with probability at least " + number(value(t, "stack_seen"), "%.3g") + ",";
+    text += " seen in one profile with probability at least " + format_printf(value(t, "stack_seen"), "%.3g") + ",";
   }
   text.back() = '.';
   page.element("p", text, {{"class", "headline"}});
@@ -92,21 +75,22 @@ void advice_table(HtmlWriter& page, const Json& json) {
       if (r.contains("cliff_above")) interval += " (cliff above)";
       if (!c.value("meets_targets", true)) interval += " (misses the targets)";
       page.element("td", interval);
-      num_cell(page, number(value(c, "expected_samples"), "%.1f"));
-      num_cell(page, percent(value(c, "total_relative_rmse")));
-      num_cell(page, percent(value(c, "worst_stack_mape")));
-      num_cell(page, number(value(c, "least_stack_seen"), "%.4f"));
+      page.number_cell(format_printf(value(c, "expected_samples"), "%.1f"));
+      page.number_cell(percent(value(c, "total_relative_rmse")));
+      page.number_cell(percent(value(c, "worst_stack_mape")));
+      page.number_cell(format_printf(value(c, "least_stack_seen"), "%.4f"));
     } else {
       page.element("td", "no interval meets the targets", {{"colspan", "5"}});
     }
     if (checked) {
       if (r.contains("monte_carlo")) {
         const Json& m = r["monte_carlo"];
-        num_cell(page, percent(value(m, "total_relative_rmse")) + " ± " + percent(value(m, "se_total_relative_rmse")));
+        page.number_cell(percent(value(m, "total_relative_rmse")) + " ± " +
+                         percent(value(m, "se_total_relative_rmse")));
         const bool ok = m.value("confirmed", false);
         page.element("td", ok ? "yes" : "NO", {{"class", ok ? "pass" : "fail"}});
       } else {
-        num_cell(page, "-");
+        page.number_cell("-");
         page.element("td", "-");
       }
     }
@@ -143,10 +127,10 @@ void how_to_read(HtmlWriter& page, const Json& json) {
       "one stack's bytes, and the smallest probability that a stack appears in one profile at all.");
   if (value(json.at("monte_carlo"), "replications") > 0) {
     page.definition("Simulated total error and confirmed",
-                    "the choice replayed " + number(value(json["monte_carlo"], "replications"), "%.0f") +
+                    "the choice replayed " + format_printf(value(json["monte_carlo"], "replications"), "%.0f") +
                         " times with real random draws; \"confirmed\" when the simulated errors agree with "
                         "the closed forms within " +
-                        number(value(json["monte_carlo"], "sigmas"), "%.0f") + " standard errors (SE).");
+                        format_printf(value(json["monte_carlo"], "sigmas"), "%.0f") + " standard errors (SE).");
   }
   page.definition("Shipped default", "the interval the real system uses unless told otherwise, its total error on this "
                                      "trace, and whether it meets every target (green) or misses one (red).");
@@ -173,7 +157,7 @@ void charts(HtmlWriter& page, const std::string& dir) {
     std::string prefix = "a";
     prefix += std::to_string(c + 1);
     prefix += "-";
-    const std::optional<std::string> svg = inline_svg(read_text(file), prefix);
+    const std::optional<std::string> svg = inline_svg_file(file, prefix);
     page.open("figure");
     if (svg) {
       page.raw(*svg);

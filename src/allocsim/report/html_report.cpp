@@ -1,8 +1,6 @@
 #include "allocsim/report/html_report.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "allocsim/outputs/value_format.h"
 #include "allocsim/report/html_writer.h"
@@ -249,13 +247,6 @@ void estimates(HtmlWriter& page, const Scenario& scenario, const Verdict& verdic
   }
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void charts(HtmlWriter& page, const Scenario& scenario, const std::string& results_dir) {
   if (scenario.charts.empty()) return;
   page.element("h2", "Charts");
@@ -267,7 +258,7 @@ void charts(HtmlWriter& page, const Scenario& scenario, const std::string& resul
                    {{"class", "sub"}});
       continue;
     }
-    const std::optional<std::string> svg = inline_svg(read_text(file), std::string("c") + std::to_string(c + 1) + "-");
+    const std::optional<std::string> svg = inline_svg_file(file, std::string("c") + std::to_string(c + 1) + "-");
     page.open("figure");
     if (svg) {
       page.raw(*svg);

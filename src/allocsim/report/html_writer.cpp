@@ -94,6 +94,8 @@ void HtmlWriter::definition(std::string_view term, std::string_view text) {
   element("dd", text);
 }
 
+void HtmlWriter::number_cell(std::string_view text) { element("td", text, {{"class", "num"}}); }
+
 void HtmlWriter::text(std::string_view text) { out_ += html_escape(text); }
 
 void HtmlWriter::raw(std::string_view markup) { out_ += markup; }

@@ -30,6 +30,9 @@ class HtmlWriter {
   void element(std::string_view tag, std::string_view text, HtmlAttributes attributes = {});
   // One term of a definition list: <dt>term</dt><dd>text</dd>, both escaped.
   void definition(std::string_view term, std::string_view text);
+  // A table's figure: <td class="num">text</td>, which the report pages' style sheet
+  // aligns right.
+  void number_cell(std::string_view text);
   void text(std::string_view text);
   // Markup written as given.
   void raw(std::string_view markup);

@@ -1,6 +1,8 @@
 #include "allocsim/report/inline_svg.h"
 
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 namespace allocsim {
 namespace {
@@ -38,6 +40,14 @@ std::optional<std::string> inline_svg(std::string_view svg, std::string_view id_
   body = replaced(std::move(body), "url(#", "url(#" + prefix);
   if (refers_outside(body)) return std::nullopt;
   return body;
+}
+
+std::optional<std::string> inline_svg_file(const std::filesystem::path& file, std::string_view id_prefix) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return inline_svg(text.str(), id_prefix);
 }
 
 }  // namespace allocsim
