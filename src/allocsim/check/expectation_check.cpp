@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 
 #include <boost/math/distributions/binomial.hpp>
 
 #include "allocsim/format/csv.h"
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/scenario/result_files.h"
 #include "allocsim/stats/result_tables.h"
 
@@ -119,11 +119,7 @@ std::string describe_row(const Scenario& scenario, ResultTable<Row> table, const
   return out;
 }
 
-std::string number(double x) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.6g", x);
-  return buffer;
-}
+std::string number(double x) { return format_printf(x, "%.6g"); }
 
 // "equals p within k se" for a proportion, tested exactly: the count K of R
 // trials passes when neither tail of Binomial(R, p) at K is below half the

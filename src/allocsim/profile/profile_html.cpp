@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/stack_label.h"
 #include "allocsim/report/html_writer.h"
@@ -20,13 +21,8 @@ std::string fixed(double value, int decimals) {
 
 // A count as people read it: whole numbers (and any from 100 up) whole, others with three significant digits.
 std::string count(double value) {
-  char text[32];
-  if ((value == std::floor(value) || std::fabs(value) >= 100) && std::fabs(value) < 1e15) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-  } else {
-    std::snprintf(text, sizeof text, "%.3g", value);
-  }
-  return text;
+  const bool whole = (value == std::floor(value) || std::fabs(value) >= 100) && std::fabs(value) < 1e15;
+  return format_printf(value, whole ? "%.0f" : "%.3g");
 }
 
 std::string percent(double fraction) { return count(100 * fraction) + "%"; }

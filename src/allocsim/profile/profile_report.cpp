@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/profile/pairwise.h"
 #include "allocsim/profile/rank_stability.h"
 #include "allocsim/profile/stack_label.h"
@@ -15,11 +16,7 @@
 namespace allocsim::profile {
 namespace {
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
+std::string number(double value) { return format_printf(value, "%.6g"); }
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
