@@ -22,5 +22,5 @@ if(ALLOCSIM_SANITIZE)
   # those traces). Compiling all ~50 test files under the sanitizers takes longer than
   # ./test.sh can spend on a 2-core machine; the fuzz targets cover the readers beyond.
   set(ALLOCSIM_SANITIZE_TESTS
-      "csv_reader|csv_trace|heaptrack_reader|native_trace|scenario_validation|synthetic_trace|skip_ahead|engine_determinism|cli|trace_cli|bad_input|results_directory|partial_state|profile_readers|profile_cli|profile_hostile_input|printable")
+      "csv_reader|csv_trace|file_text|heaptrack_reader|native_trace|scenario_validation|synthetic_trace|skip_ahead|engine_determinism|cli|trace_cli|bad_input|results_directory|partial_state|profile_readers|profile_cli|profile_hostile_input|printable")
 endif()

@@ -1,12 +1,10 @@
 // `allocsim merge PARTS... --out DIR`: the partial-state files of `run --shard
 // K/N` joined into the results a single `allocsim run` of the scenario writes.
-#include <fstream>
-#include <iterator>
 #include <memory>
-#include <sstream>
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 #include "allocsim/util/interrupt_cleanup.h"
 #include "commands.h"
 #include "flag_checks.h"
@@ -14,18 +12,6 @@
 #include "scenario_runner.h"
 
 namespace allocsim::cli {
-namespace {
-
-std::string read_part(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open part file");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (!in.good() && !in.eof()) throw InputError(path + ": cannot read part file");
-  return bytes.str();
-}
-
-}  // namespace
 
 void add_merge_command(CLI::App& app, int& exit_code) {
   auto parts = std::make_shared<std::vector<std::string>>();
@@ -42,7 +28,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
     handle_interrupts();
     options->other_inputs = *parts;
     std::vector<PartialState> states;
-    for (const std::string& path : *parts) states.push_back(decode_partial_state(read_part(path), path));
+    for (const std::string& path : *parts) states.push_back(decode_partial_state(read_file_text(path, "part file"), path));
     CombinedParts combined = combine_parts(std::move(states), *parts);
     validate_scenarios({combined.scenario}, *options);
     const CompletedScenario done = write_results(

@@ -4,8 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include "allocsim/conformance/driver_output.h"
@@ -13,6 +11,7 @@
 #include "allocsim/sampler/registry.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 
 namespace fs = std::filesystem;
 
@@ -41,12 +40,6 @@ ConformanceResult result_of_model(const ConformanceModel& model, const DriverRun
   result.model = model.moments;
   result.version = first.meta.count("version") ? first.meta.at("version") : "unknown";
   return result;
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read the driver's output");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 using SizeTable = std::map<std::uint64_t, std::uint64_t>;  // requested size -> allocated size
@@ -311,8 +304,9 @@ std::vector<DriverRun> run_driver_processes(const ConformanceOptions& options, c
   for (std::string& path : names) {
     if (system.translate_output) {
       const std::string translated = path + ".csv";
+      const std::string output = read_file_text(path, "the driver's output");
       try {
-        write_file_atomically(translated, system.translate_output(read_text_file(path)));
+        write_file_atomically(translated, system.translate_output(output));
       } catch (const InputError& e) {
         throw InputError(path + ": " + e.what());
       }

@@ -6,11 +6,11 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <thread>
 
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 
 namespace fs = std::filesystem;
 
@@ -49,11 +49,6 @@ int shell(const std::string& command) {
   return WEXITSTATUS(status);
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 }  // namespace
 
 std::string build_driver(const ConformanceSystem& system, const DriverPaths& paths) {
@@ -66,7 +61,7 @@ std::string build_driver(const ConformanceSystem& system, const DriverPaths& pat
       system.build,
       {{"{src}", quote(paths.source_dir)}, {"{out}", quote(temporary.string())}, {"{dir}", quote(paths.work_dir)}});
   std::error_code error;
-  bool fresh = fs::exists(binary, error) && read_file(stamp) == command;
+  bool fresh = fs::exists(binary, error) && try_read_file_text(stamp) == command;
   for (const std::string& source : system.sources) {
     const fs::path file = fs::path(paths.source_dir) / source;
     if (!fs::exists(file, error)) throw InputError(file.string() + ": driver source not found (--source-dir?)");

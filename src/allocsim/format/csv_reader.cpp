@@ -2,10 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 
 namespace allocsim {
 
@@ -81,11 +80,7 @@ CsvTable parse_csv(const std::string& text, const std::string& where) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_csv(text.str(), path);
+  return parse_csv(read_file_text(path, "file"), path);
 }
 
 std::optional<double> parse_cell_number(const std::string& cell) {

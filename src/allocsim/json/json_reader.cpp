@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
 
@@ -218,11 +217,7 @@ nlohmann::ordered_json parse_ordered_json_text(const std::string& text, const st
 }
 
 nlohmann::json parse_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), path);
+  return parse_json_text(read_file_text(path, "file"), path);
 }
 
 }  // namespace allocsim

@@ -1,8 +1,8 @@
 #include "allocsim/report/inline_svg.h"
 
-#include <fstream>
 #include <regex>
-#include <sstream>
+
+#include "allocsim/util/file_text.h"
 
 namespace allocsim {
 namespace {
@@ -43,11 +43,9 @@ std::optional<std::string> inline_svg(std::string_view svg, std::string_view id_
 }
 
 std::optional<std::string> inline_svg_file(const std::filesystem::path& file, std::string_view id_prefix) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return inline_svg(text.str(), id_prefix);
+  const std::optional<std::string> text = try_read_file_text(file);
+  if (!text) return std::nullopt;
+  return inline_svg(*text, id_prefix);
 }
 
 }  // namespace allocsim

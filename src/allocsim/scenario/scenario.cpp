@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "allocsim/sampler/registry.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/scenario/result_files.h"
 #include "allocsim/util/did_you_mean.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/file_text.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
 
@@ -348,11 +347,7 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open scenario file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), path);
+  return parse_scenario(read_file_text(path, "scenario file"), path);
 }
 
 }  // namespace allocsim
