@@ -19,12 +19,13 @@
 
 #include "allocsim/engine/experiment.h"
 #include "allocsim/json/json_reader.h"
-#include "allocsim/random/random_stream.h"
 #include "allocsim/random/log_uniform_batch.h"
+#include "allocsim/random/random_stream.h"
 #include "allocsim/random/random_transforms.h"
 #include "allocsim/sampler/registry.h"
 #include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
+#include "bench_paths.h"
 
 namespace allocsim {
 namespace {
@@ -232,7 +233,7 @@ BENCHMARK(engine_setup)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealT
 // schemes x 2000 replications of a one-allocation trace): replications per second
 // of the whole engine, per-point set-up included, on 1 and 2 threads.
 void heapprofd_figure(benchmark::State& state) {
-  const Scenario scenario = load_scenario(ALLOCSIM_SOURCE_DIR "/scenarios/figures/heapprofd-p-any-sample.json");
+  const Scenario scenario = load_scenario(bench::source_dir() + "/scenarios/figures/heapprofd-p-any-sample.json");
   RunOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   std::uint64_t replications = 0;
