@@ -24,8 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_cli;
 
-const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
-
 // Every entry of `aggregate --json ARGS`, by stack and object size.
 std::map<std::pair<std::string, double>, nlohmann::json> entries_of(const std::string& arguments) {
   const auto r = run_cli("aggregate --json " + arguments);
@@ -46,7 +44,7 @@ class AggregateCli : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(AggregateCli, NCopiesSumToNTimesTheEstimatesWithAnIntervalNarrowerBySqrtN) {
   constexpr int kCopies = 4;
-  const std::string one = kProfiles + GetParam();
+  const std::string one = allocsim::testing::profiles_dir() + GetParam();
   std::string copies;
   for (int i = 0; i < kCopies; ++i) copies += " " + one;
   const auto single = entries_of(one);
@@ -84,8 +82,9 @@ INSTANTIATE_TEST_SUITE_P(RealProfiles, AggregateCli,
 
 TEST(AggregateCliRefusal, ProfilesOfTwoSystemsAreRefusedInOneLineWithNothingWritten) {
   testing::ScratchDirectory scratch;
-  const auto r = run_cli("aggregate " + kProfiles + "go-heap.pb.gz " + kProfiles + "gperftools.heap", true,
-                         scratch.path().string());
+  const auto r = run_cli("aggregate " + allocsim::testing::profiles_dir() + "go-heap.pb.gz " +
+                             allocsim::testing::profiles_dir() + "gperftools.heap",
+                         true, scratch.path().string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("gperftools.heap\": written by gperftools"), std::string::npos) << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
@@ -111,7 +110,7 @@ TEST(AggregateCliRates, JemallocDumpsAtTwoRatesPoolAndTheTableSaysSo) {
 }
 
 TEST(AggregateCliRates, OneProfileIsOneProfile) {
-  const auto r = run_cli("aggregate " + kProfiles + "go-heap.pb.gz");
+  const auto r = run_cli("aggregate " + allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.rfind("1 profile of go", 0), 0u) << r.output;
   EXPECT_NE(r.output.find("the sum over the 1 profile, the interval exact"), std::string::npos) << r.output;
@@ -125,7 +124,7 @@ constexpr double kRates[] = {32768, 65536, 524288};
 
 std::string go_at_three_rates() {
   std::string paths;
-  for (const std::string& name : kGoAtThreeRates) paths += " " + kProfiles + name;
+  for (const std::string& name : kGoAtThreeRates) paths += " " + allocsim::testing::profiles_dir() + name;
   return paths;
 }
 
@@ -133,7 +132,7 @@ TEST(AggregateCliRates, GoAtThreeRatesSumsEachProfilesEstimateWithAFayFeuerInter
   const auto pooled = entries_of(go_at_three_rates());
   std::map<std::pair<std::string, double>, std::pair<double, double>> summed;  // samples, bytes
   for (const std::string& name : kGoAtThreeRates) {
-    for (const auto& [key, e] : entries_of(kProfiles + name)) {
+    for (const auto& [key, e] : entries_of(allocsim::testing::profiles_dir() + name)) {
       summed[key].first += e.at("samples").get<double>();
       summed[key].second += e.at("bytes").get<double>();
     }

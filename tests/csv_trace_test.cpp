@@ -5,10 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "allocsim/json/json_reader.h"
 #include "allocsim/trace/format/csv_trace.h"
 #include "allocsim/trace/format/trace_format.h"
-#include "allocsim/trace/synthetic.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 #include "trace_test_files.h"
@@ -17,12 +15,7 @@ namespace allocsim {
 namespace {
 
 using testing::ScratchDirectory;
-
-Trace synthetic(const std::string& json) {
-  const auto parsed = parse_json_text(json, "spec");
-  JsonObject object(parsed, "$.trace");
-  return generate_synthetic(parse_synthetic_spec(object), 7);
-}
+using testing::synthetic_trace;
 
 std::string label(const std::vector<std::string>& names, std::uint32_t id) {
   return names.empty() ? std::to_string(id) : names[id];
@@ -50,13 +43,14 @@ Trace read_text(const ScratchDirectory& dir, const std::string& text) {
 }
 
 TEST(CsvTrace, SyntheticTraceRoundTrips) {
-  const Trace trace = synthetic(R"({"allocations": 3000, "threads": 3, "thread_assignment": "random",
+  const Trace trace = synthetic_trace(R"({"allocations": 3000, "threads": 3, "thread_assignment": "random",
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.5, "distribution": "log_uniform", "min": 8, "max": 512},
         {"weight": 0.5, "distribution": "constant", "size": 4096}]},
       "stacks": {"rule": "random", "count": 40}, "types": {"rule": "component"},
       "lifetime": {"distribution": "exponential", "mean": 300},
-      "allocated": {"rounding": "power_of_two"}})");
+      "allocated": {"rounding": "power_of_two"}})",
+                                      7);
   ScratchDirectory dir;
   const std::string path = dir.file("synthetic.csv");
   write_csv_trace(trace, path);

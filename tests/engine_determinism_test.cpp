@@ -7,7 +7,7 @@
 namespace allocsim {
 namespace {
 
-constexpr const char* kScenario = R"({
+constexpr const char* kDeterminismScenario = R"({
   "name": "determinism", "seed": 123, "replications": 200,
   "trace": {"allocations": 3000, "threads": 4, "thread_assignment": "random",
             "sizes": {"distribution": "lognormal", "median": 40, "sigma": 1},
@@ -21,7 +21,7 @@ constexpr const char* kScenario = R"({
 })";
 
 std::string results_text(unsigned threads) {
-  const Scenario scenario = parse_scenario(kScenario, "determinism");
+  const Scenario scenario = parse_scenario(kDeterminismScenario, "determinism");
   RunOptions options;
   options.threads = threads;
   const ScenarioResult result = run_scenario(scenario, options);
@@ -62,7 +62,7 @@ TEST(EngineDeterminism, PeerSchemesIdenticalOnOneAndThreeThreads) {
 }
 
 TEST(EngineDeterminism, DifferentSeedDifferentResults) {
-  const Scenario a = parse_scenario(kScenario, "a");
+  const Scenario a = parse_scenario(kDeterminismScenario, "a");
   Scenario b = a;
   b.seed = 124;
   RunOptions options;
@@ -70,7 +70,7 @@ TEST(EngineDeterminism, DifferentSeedDifferentResults) {
 }
 
 TEST(EngineDeterminism, ReplicationCountNotMultipleOfBlock) {
-  Scenario s = parse_scenario(kScenario, "odd");
+  Scenario s = parse_scenario(kDeterminismScenario, "odd");
   s.replications = 45;  // one full block of 32 and a partial one
   RunOptions options;
   options.threads = 2;

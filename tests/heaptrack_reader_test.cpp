@@ -27,7 +27,7 @@ std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> live_by_class(c
   return live;
 }
 
-std::string error_of(const std::string& path, const HeaptrackOptions& options = {}) {
+std::string heaptrack_error_of(const std::string& path, const HeaptrackOptions& options = {}) {
   try {
     read_heaptrack(path, options);
   } catch (const InputError& e) {
@@ -93,7 +93,7 @@ TEST(HeaptrackReader, RawFileTakesFrameNamesFromTheInterpretedFileOfTheSameRun) 
 TEST(HeaptrackReader, NamesFromAnotherRunOrTheWrongKindOfFileAreRefused) {
   HeaptrackOptions other_run;
   other_run.names_from = recorded_trace("sqlite3.zst");
-  const std::string mismatch = error_of(recorded_trace("bc.raw.zst"), other_run);
+  const std::string mismatch = heaptrack_error_of(recorded_trace("bc.raw.zst"), other_run);
   EXPECT_NE(mismatch.find("bc.raw.zst: line "), std::string::npos) << mismatch;
   EXPECT_NE(mismatch.find("is not the one " + recorded_trace("sqlite3.zst") + " has (node "), std::string::npos)
       << mismatch;
@@ -101,15 +101,15 @@ TEST(HeaptrackReader, NamesFromAnotherRunOrTheWrongKindOfFileAreRefused) {
 
   HeaptrackOptions raw_names;
   raw_names.names_from = recorded_trace("bc.raw.zst");
-  EXPECT_NE(
-      error_of(recorded_trace("bc.raw.zst"), raw_names).find("bc.raw.zst: a raw heaptrack file, so it has no names"),
-      std::string::npos);
+  EXPECT_NE(heaptrack_error_of(recorded_trace("bc.raw.zst"), raw_names)
+                .find("bc.raw.zst: a raw heaptrack file, so it has no names"),
+            std::string::npos);
 
   HeaptrackOptions names;
   names.names_from = recorded_trace("bc.zst");
-  EXPECT_NE(error_of(recorded_trace("bc.zst"), names).find("an interpreted file names its own frames"),
+  EXPECT_NE(heaptrack_error_of(recorded_trace("bc.zst"), names).find("an interpreted file names its own frames"),
             std::string::npos);
-  EXPECT_EQ(error_of(recorded_trace("bc.raw.zst"), names), "no error");
+  EXPECT_EQ(heaptrack_error_of(recorded_trace("bc.raw.zst"), names), "no error");
 }
 
 TEST(HeaptrackReader, PairingRulesAgreeOnTotalsAndClassLiveBytes) {
@@ -219,14 +219,14 @@ TEST(HeaptrackReader, HandMadeRawFileLinksFreesByPointer) {
   EXPECT_EQ(import.trace.stack_names, (std::vector<std::string>{"prog+0x10", "libc.so.6+0x1234 <- prog+0x10"}));
 }
 
-struct BadInput {
+struct BadHeaptrack {
   const char* name;
   std::string text;
   std::string expected;  // part of the message
 };
 
 TEST(HeaptrackReader, BadInputNamesFileAndLine) {
-  const std::vector<BadInput> cases = {
+  const std::vector<BadHeaptrack> cases = {
       {"cut mid-line", interpreted("+ 0\n+ ", false), "line 8: truncated"},
       {"cut at a line boundary", interpreted("+ 0\n+ 0\n", false),
        "line 8: truncated: no '# strings' and '# ips' lines"},
@@ -254,7 +254,7 @@ TEST(HeaptrackReader, BadInputNamesFileAndLine) {
   for (const auto& c : cases) {
     const std::string path = dir.file("bad");
     testing::write_bytes(path, c.text);
-    const std::string error = error_of(path);
+    const std::string error = heaptrack_error_of(path);
     EXPECT_NE(error.find(path + ": " + c.expected), std::string::npos) << c.name << ": " << error;
   }
 }
@@ -267,11 +267,13 @@ TEST(HeaptrackReader, RecordingCutAtALineBoundaryIsRejected) {
   const std::size_t cut = text.find('\n', text.size() / 2) + 1;
   const std::string path = dir.file("cut.zst");
   testing::write_bytes(path, testing::zstd_compress(text.substr(0, cut)));
-  EXPECT_NE(error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos) << error_of(path);
+  EXPECT_NE(heaptrack_error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos)
+      << heaptrack_error_of(path);
   // Cut just before the last line: the summary is there in part only.
   const std::size_t last = text.rfind('\n', text.size() - 2) + 1;
   testing::write_bytes(path, testing::zstd_compress(text.substr(0, last)));
-  EXPECT_NE(error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos) << error_of(path);
+  EXPECT_NE(heaptrack_error_of(path).find(": truncated: no '# strings' and '# ips' lines"), std::string::npos)
+      << heaptrack_error_of(path);
 }
 
 // 17 MiB without a newline, 17 KB compressed: refused at the cap, not buffered.
@@ -279,8 +281,8 @@ TEST(HeaptrackReader, OverlongLineIsRefused) {
   ScratchDirectory dir;
   const std::string path = dir.file("long.zst");
   testing::write_bytes(path, testing::zstd_compress("v 10400 3\nX " + std::string(17 << 20, 'a') + "\n"));
-  EXPECT_NE(error_of(path).find(path + ": line 2: more than 16 MiB without a line break"), std::string::npos)
-      << error_of(path);
+  EXPECT_NE(heaptrack_error_of(path).find(path + ": line 2: more than 16 MiB without a line break"), std::string::npos)
+      << heaptrack_error_of(path);
 }
 
 TEST(HeaptrackReader, BrokenCompressedStreamsNameTheByteOffset) {
@@ -288,26 +290,26 @@ TEST(HeaptrackReader, BrokenCompressedStreamsNameTheByteOffset) {
   const std::string original = testing::read_bytes(recorded_trace("sqlite3.zst"));
   const std::string cut = dir.file("cut.zst");
   testing::write_bytes(cut, original.substr(0, original.size() / 2));
-  EXPECT_NE(error_of(cut).find(cut + ": byte "), std::string::npos);
-  EXPECT_NE(error_of(cut).find("truncated zstd stream"), std::string::npos) << error_of(cut);
+  EXPECT_NE(heaptrack_error_of(cut).find(cut + ": byte "), std::string::npos);
+  EXPECT_NE(heaptrack_error_of(cut).find("truncated zstd stream"), std::string::npos) << heaptrack_error_of(cut);
 
   const std::string garbage = dir.file("garbage.zst");
   testing::write_bytes(garbage, original + "garbage after the frame");
-  EXPECT_NE(error_of(garbage).find(garbage + ": byte " + std::to_string(original.size()) +
-                                   ": garbage after the end of the zstd stream"),
+  EXPECT_NE(heaptrack_error_of(garbage).find(garbage + ": byte " + std::to_string(original.size()) +
+                                             ": garbage after the end of the zstd stream"),
             std::string::npos)
-      << error_of(garbage);
+      << heaptrack_error_of(garbage);
 
   const std::string text = testing::zstd_decompress_file(recorded_trace("bc.zst"));
   const std::string gz = dir.file("cut.gz");
   const std::string compressed = testing::gzip_compress(text);
   testing::write_bytes(gz, compressed.substr(0, compressed.size() - 20));
-  EXPECT_NE(error_of(gz).find("truncated gzip stream"), std::string::npos) << error_of(gz);
+  EXPECT_NE(heaptrack_error_of(gz).find("truncated gzip stream"), std::string::npos) << heaptrack_error_of(gz);
   testing::write_bytes(gz, compressed + "junk");
-  EXPECT_NE(error_of(gz).find(gz + ": byte " + std::to_string(compressed.size()) +
-                              ": garbage after the end of the gzip stream"),
+  EXPECT_NE(heaptrack_error_of(gz).find(gz + ": byte " + std::to_string(compressed.size()) +
+                                        ": garbage after the end of the gzip stream"),
             std::string::npos)
-      << error_of(gz);
+      << heaptrack_error_of(gz);
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ PartialState whole_part(const Scenario& scenario) {
 }
 
 // The error decoding `bytes` gives, or "" when it decodes.
-std::string error_of(const std::string& bytes) {
+std::string part_error_of(const std::string& bytes) {
   try {
     decode_partial_state(bytes, "part.bin");
     return "";
@@ -105,9 +105,9 @@ TEST_F(PartialStateFile, RoundTripKeepsEveryBit) {
 }
 
 TEST_F(PartialStateFile, EveryTruncationIsRejected) {
-  EXPECT_EQ(error_of(tiny_), "");
+  EXPECT_EQ(part_error_of(tiny_), "");
   for (std::size_t size = 0; size < tiny_.size(); ++size) {
-    const std::string message = error_of(tiny_.substr(0, size));
+    const std::string message = part_error_of(tiny_.substr(0, size));
     ASSERT_EQ(message.rfind("part.bin: ", 0), 0u) << size << " bytes: " << message;
   }
 }
@@ -121,7 +121,7 @@ TEST_F(PartialStateFile, EveryChangedByteIsRejected) {
     for (unsigned char flip : {0x01, 0x80}) {
       std::string corrupt = tiny_;
       corrupt[at] = static_cast<char>(corrupt[at] ^ flip);
-      const std::string message = error_of(corrupt);
+      const std::string message = part_error_of(corrupt);
       ASSERT_EQ(message.rfind("part.bin: ", 0), 0u) << "byte " << at << " ^ " << int{flip} << ": " << message;
     }
   }
@@ -133,8 +133,8 @@ TEST_F(PartialStateFile, PartsOfTheFormatBeforeTraceIdentitiesAreRefused) {
   const std::uint32_t version = 1;
   std::memcpy(old.data() + 14, &version, sizeof version);
   seal_partial_state(old);
-  EXPECT_EQ(error_of(old), "part.bin: partial-state format version 1, but this allocsim reads only version 2: "
-                           "run the shards again with this allocsim (at byte 18)");
+  EXPECT_EQ(part_error_of(old), "part.bin: partial-state format version 1, but this allocsim reads only version 2: "
+                                "run the shards again with this allocsim (at byte 18)");
 }
 
 // The part names each distinct trace once: the scenario's one synthetic trace.
@@ -149,8 +149,8 @@ TEST_F(PartialStateFile, TheHeaderBindsTheScenarioTraces) {
 }
 
 TEST_F(PartialStateFile, TrailingBytesAndOtherFilesAreRejected) {
-  EXPECT_NE(error_of(bytes_ + "x").find("part.bin: "), std::string::npos);
-  EXPECT_NE(error_of("not a part file at all, just text").find("not an allocsim partial-state file"),
+  EXPECT_NE(part_error_of(bytes_ + "x").find("part.bin: "), std::string::npos);
+  EXPECT_NE(part_error_of("not a part file at all, just text").find("not an allocsim partial-state file"),
             std::string::npos);
 }
 
@@ -160,12 +160,13 @@ TEST_F(PartialStateFile, HostileCountsAreRejectedBeforeAllocating) {
   const std::size_t units_at = unit_count_offset();
   const std::size_t first_block_at = units_at + 8 + 8;  // the unit count, then unit 0's index
   for (std::uint64_t count : {std::uint64_t{1} << 62, ~std::uint64_t{0}, std::uint64_t{1} << 20}) {
-    EXPECT_NE(error_of(forged(units_at, count)).find("runs past the end of the file"), std::string::npos) << count;
-    EXPECT_NE(error_of(forged(trace_count_offset(), count)).find("runs past the end of the file"), std::string::npos)
+    EXPECT_NE(part_error_of(forged(units_at, count)).find("runs past the end of the file"), std::string::npos) << count;
+    EXPECT_NE(part_error_of(forged(trace_count_offset(), count)).find("runs past the end of the file"),
+              std::string::npos)
         << count;
-    EXPECT_NE(error_of(forged(first_block_at, count)).find("runs past the end of the file"), std::string::npos)
+    EXPECT_NE(part_error_of(forged(first_block_at, count)).find("runs past the end of the file"), std::string::npos)
         << count;
-    EXPECT_NE(error_of(forged(14 + 4 + 4, count)).find("runs past the end of the file"), std::string::npos)
+    EXPECT_NE(part_error_of(forged(14 + 4 + 4, count)).find("runs past the end of the file"), std::string::npos)
         << count;  // the version text's length
   }
 }
@@ -176,7 +177,7 @@ TEST_F(PartialStateFile, ReplicationsOutOfRangeAreRejected) {
   const std::size_t replications_at = 14 + 4 + 4 + 8 + part_.header.allocsim_version.size() + 2 * 8;
   EXPECT_EQ(decode_partial_state(forged(replications_at, 7), "part.bin").header.replications, 7u);
   for (std::uint64_t replications : {std::uint64_t{0}, std::uint64_t{1}, kMaxReplications + 1, ~std::uint64_t{253}}) {
-    EXPECT_NE(error_of(forged(replications_at, replications)).find("part.bin: replications"), std::string::npos)
+    EXPECT_NE(part_error_of(forged(replications_at, replications)).find("part.bin: replications"), std::string::npos)
         << replications;
   }
 }

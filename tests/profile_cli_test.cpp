@@ -25,8 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_cli;
 
-const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
-
 class ProfileCli : public ::testing::Test {
  protected:
   std::string file(const std::string& name) const { return (dir_ / name).string(); }
@@ -44,7 +42,7 @@ pprof::Profile message_of(const std::string& path) {
 }
 
 TEST_F(ProfileCli, TableNamesTheTopSitesOfARealGoProfile) {
-  const auto r = run_cli("profile --top 3 " + kProfiles + "go-heap.pb.gz");
+  const auto r = run_cli("profile --top 3 " + allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("main.siteLarge"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("P(top-3 set unchanged"), std::string::npos) << r.output;
@@ -53,7 +51,8 @@ TEST_F(ProfileCli, TableNamesTheTopSitesOfARealGoProfile) {
 // Rank stability's resamples run on the pool: the table is byte-identical on one and
 // on two threads.
 TEST_F(ProfileCli, OutputDoesNotDependOnTheThreadCount) {
-  const std::string common = "profile --top 3 --replications 200 " + kProfiles + "go-heap.pb.gz";
+  const std::string common =
+      "profile --top 3 --replications 200 " + allocsim::testing::profiles_dir() + "go-heap.pb.gz";
   const auto one = run_cli(common + " --threads 1");
   const auto two = run_cli(common + " --threads 2");
   ASSERT_EQ(one.exit_code, 0) << one.output;
@@ -61,7 +60,7 @@ TEST_F(ProfileCli, OutputDoesNotDependOnTheThreadCount) {
 }
 
 TEST_F(ProfileCli, TableCarriesUnitsAndSaysWhatTheSystemCannotSee) {
-  const auto go = run_cli("profile --top 3 " + kProfiles + "go-heap.pb.gz");
+  const auto go = run_cli("profile --top 3 " + allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   ASSERT_EQ(go.exit_code, 0) << go.output;
   // siteLarge holds 20 objects of 1 MiB, each sampled almost surely at 64 KiB.
   EXPECT_NE(go.output.find("[20 MiB, 20 MiB]"), std::string::npos) << go.output;
@@ -69,18 +68,18 @@ TEST_F(ProfileCli, TableCarriesUnitsAndSaysWhatTheSystemCannotSee) {
   EXPECT_EQ(go.output.find("e+0"), std::string::npos) << go.output;
   EXPECT_EQ(go.output.find("first 16 MiB"), std::string::npos) << go.output;
   // gperftools' main thread samples nothing in its first 16 MiB (gperftools.h).
-  const auto gperftools = run_cli("profile --top 3 " + kProfiles + "gperftools.heap");
+  const auto gperftools = run_cli("profile --top 3 " + allocsim::testing::profiles_dir() + "gperftools.heap");
   ASSERT_EQ(gperftools.exit_code, 0) << gperftools.output;
   EXPECT_NE(gperftools.output.find("samples nothing in its main thread's first 16 MiB"), std::string::npos)
       << gperftools.output;
-  const auto json = run_cli("profile --json --top 3 " + kProfiles + "gperftools.heap");
+  const auto json = run_cli("profile --json --top 3 " + allocsim::testing::profiles_dir() + "gperftools.heap");
   ASSERT_EQ(json.exit_code, 0) << json.output;
   EXPECT_EQ(nlohmann::json::parse(json.output).at("unsampled_start_bytes"), 16777216.0) << json.output;
 }
 
 TEST_F(ProfileCli, JsonIntervalsHoldTheEstimatesOfEveryFormat) {
   for (const std::string name : {"go-heap.pb.gz", "jemalloc-unbiased.heap", "gperftools.heap"}) {
-    const auto r = run_cli("profile --json --top 5 --replications 200 " + kProfiles + name);
+    const auto r = run_cli("profile --json --top 5 --replications 200 " + allocsim::testing::profiles_dir() + name);
     ASSERT_EQ(r.exit_code, 0) << name << r.output;
     const auto report = nlohmann::json::parse(r.output);
     ASSERT_FALSE(report["entries"].empty()) << name;
@@ -104,27 +103,28 @@ TEST_F(ProfileCli, JsonIntervalsHoldTheEstimatesOfEveryFormat) {
 }
 
 TEST_F(ProfileCli, SameSeedSameReport) {
-  const std::string command = "profile --json --seed 5 --replications 300 " + kProfiles + "gperftools.heap";
+  const std::string command =
+      "profile --json --seed 5 --replications 300 " + allocsim::testing::profiles_dir() + "gperftools.heap";
   EXPECT_EQ(run_cli(command).output, run_cli(command).output);
 }
 
 TEST_F(ProfileCli, AnnotatedPprofKeepsValuesAndOpensInGoToolPprof) {
-  const auto r = run_cli("profile --csv " + file("top.csv") + " --pprof " + file("annotated.pb.gz") + " " + kProfiles +
-                         "go-heap.pb.gz");
+  const auto r = run_cli("profile --csv " + file("top.csv") + " --pprof " + file("annotated.pb.gz") + " " +
+                         allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream csv(file("top.csv"));
   std::string header;
   std::getline(csv, header);
   EXPECT_EQ(header.rfind("rank,estimate_bytes,", 0), 0u) << header;
   // The annotated profile reads back with the same samples and sizes.
-  const HeapProfile original = read_profile(kProfiles + "go-heap.pb.gz", {});
+  const HeapProfile original = read_profile(allocsim::testing::profiles_dir() + "go-heap.pb.gz", {});
   const HeapProfile annotated = read_profile(file("annotated.pb.gz"), {});
   ASSERT_EQ(annotated.entries.size(), original.entries.size());
   for (std::size_t i = 0; i < original.entries.size(); ++i) {
     EXPECT_EQ(annotated.entries[i].samples, original.entries[i].samples);
   }
   // And it holds everything the original held, unchanged, plus five sample types.
-  const pprof::Profile before = message_of(kProfiles + "go-heap.pb.gz");
+  const pprof::Profile before = message_of(allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   const pprof::Profile after = message_of(file("annotated.pb.gz"));
   EXPECT_EQ(after.sample_type_size(), before.sample_type_size() + 5);
   ASSERT_EQ(after.sample_size(), before.sample_size());
@@ -153,8 +153,8 @@ TEST_F(ProfileCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
   std::ofstream(file("notes.txt")) << "no header here\n";
   std::ofstream(file("rate0.heap")) << "heap_v2/0\n";
   const std::string outputs = " --csv " + file("out.csv") + " --pprof " + file("out.pb.gz");
-  for (const std::string& input :
-       {file("notes.txt"), file("rate0.heap"), kProfiles + "go-cpu.pb.gz", file("missing.pb.gz")}) {
+  for (const std::string& input : {file("notes.txt"), file("rate0.heap"),
+                                   allocsim::testing::profiles_dir() + "go-cpu.pb.gz", file("missing.pb.gz")}) {
     const auto r = run_cli("profile" + outputs + " " + input, true);
     EXPECT_EQ(r.exit_code, 2) << input << ": " << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
@@ -162,8 +162,10 @@ TEST_F(ProfileCli, BadInputExitsTwoWithOneLineAndWritesNothing) {
     EXPECT_FALSE(fs::exists(file("out.csv")));
     EXPECT_FALSE(fs::exists(file("out.pb.gz")));
   }
-  EXPECT_EQ(run_cli("profile --level 2 " + kProfiles + "gperftools.heap").exit_code, 2);
-  EXPECT_EQ(run_cli("profile --jemalloc-unbias maybe " + kProfiles + "jemalloc-raw.heap").exit_code, 2);
+  EXPECT_EQ(run_cli("profile --level 2 " + allocsim::testing::profiles_dir() + "gperftools.heap").exit_code, 2);
+  EXPECT_EQ(
+      run_cli("profile --jemalloc-unbias maybe " + allocsim::testing::profiles_dir() + "jemalloc-raw.heap").exit_code,
+      2);
 }
 
 TEST_F(ProfileCli, ADirectoryIsNamedAsOne) {
@@ -206,9 +208,9 @@ TEST_F(ProfileCli, AnnotatedJemallocProfileShowsWhatJeprofShowsWithItsMappings) 
   ReadOptions raw;
   raw.jemalloc_unbias = false;
   const auto r = run_cli("profile --jemalloc-unbias off --replications 20 --pprof " + file("annotated.pb.gz") + " " +
-                         kProfiles + "jemalloc-raw.heap");
+                         allocsim::testing::profiles_dir() + "jemalloc-raw.heap");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const HeapProfile original = read_profile(kProfiles + "jemalloc-raw.heap", raw);
+  const HeapProfile original = read_profile(allocsim::testing::profiles_dir() + "jemalloc-raw.heap", raw);
   const pprof::Profile message = message_of(file("annotated.pb.gz"));
   // alloc_objects, alloc_space, inuse_objects, inuse_space, then the five annotations.
   ASSERT_EQ(message.sample_type_size(), 9);
@@ -274,7 +276,8 @@ TEST_F(ProfileCli, IntervalForAScheme) {
 }
 
 TEST_F(ProfileCli, DiffOfAProfileWithItselfFlagsNothing) {
-  const auto r = run_cli("diff --json " + kProfiles + "go-heap.pb.gz " + kProfiles + "go-heap.pb.gz");
+  const auto r = run_cli("diff --json " + allocsim::testing::profiles_dir() + "go-heap.pb.gz " +
+                         allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto report = nlohmann::json::parse(r.output);
   EXPECT_EQ(report["changed"], 0);
@@ -287,7 +290,9 @@ TEST_F(ProfileCli, DiffOfAProfileWithItselfFlagsNothing) {
 }
 
 TEST_F(ProfileCli, DiffRefusesProfilesOfTwoSchemesInOneLine) {
-  const auto r = run_cli("diff " + kProfiles + "go-heap.pb.gz " + kProfiles + "jemalloc-unbiased.heap", true);
+  const auto r = run_cli("diff " + allocsim::testing::profiles_dir() + "go-heap.pb.gz " +
+                             allocsim::testing::profiles_dir() + "jemalloc-unbiased.heap",
+                         true);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("jemalloc-unbiased.heap\": written by jemalloc"), std::string::npos) << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;

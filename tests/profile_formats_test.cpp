@@ -22,7 +22,6 @@
 namespace allocsim::profile {
 namespace {
 
-const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
 const std::string kCorpus = allocsim::testing::source_dir() + "/../shared/corpus/profiles/public/";
 
 std::string slurp(const std::string& path) {
@@ -53,7 +52,7 @@ double total_samples(const HeapProfile& profile) {
 }
 
 TEST(ProfileFormats, UncompressedPprofReadsAsItsGzipDoes) {
-  const std::string gzipped = slurp(kProfiles + "go-heap.pb.gz");
+  const std::string gzipped = slurp(allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   const std::string raw = gunzip(gzipped, "go-heap", std::size_t{1} << 28);
   const HeapProfile a = parse_profile(gzipped, "gz", {});
   const HeapProfile b = parse_profile(raw, "raw", {});
@@ -234,8 +233,8 @@ TEST(ProfileFormats, NodeProfileReadsItsSitesAndLeavesOutExternalMemory) {
   // objects are V8's floor(k f + 0.5), and pprof-nodejs's "(external)" record is
   // process.memoryUsage().external as one object, not a sample.
   pprof::Profile message;
-  for (const char* text : {"", "inuse_objects", "count", "inuse_space", "bytes", "(external)", "siteSmall",
-                           "siteMedium", "siteLarge"}) {
+  for (const char* text :
+       {"", "inuse_objects", "count", "inuse_space", "bytes", "(external)", "siteSmall", "siteMedium", "siteLarge"}) {
     message.add_string_table(text);
   }
   for (const auto& [type, unit] : {std::pair{1, 2}, {3, 4}}) {

@@ -18,8 +18,6 @@
 namespace allocsim::profile {
 namespace {
 
-const std::string kProfiles = allocsim::testing::source_dir() + "/traces/profiles/";
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -53,7 +51,7 @@ std::int64_t go_scaled(double count, double size, double rate) {
 }
 
 TEST(ProfileReaders, GoHeapProfileRecoversTheSamplesGoScaled) {
-  const HeapProfile profile = read_profile(kProfiles + "go-heap.pb.gz", {});
+  const HeapProfile profile = read_profile(allocsim::testing::profiles_dir() + "go-heap.pb.gz", {});
   EXPECT_EQ(profile.format, "pprof");
   EXPECT_EQ(profile.model.rate, 65536);
   for (const char* site : {"main.siteSmall", "main.siteMedium", "main.siteLarge"}) {
@@ -70,7 +68,9 @@ TEST(ProfileReaders, GoHeapProfileRecoversTheSamplesGoScaled) {
   EXPECT_THROW(entry_named(profile, "main.siteFreed"), std::logic_error);
   ReadOptions alloc;
   alloc.window = "alloc";
-  EXPECT_EQ(entry_named(read_profile(kProfiles + "go-heap.pb.gz", alloc), "main.siteFreed").object_size, 1024);
+  EXPECT_EQ(entry_named(read_profile(allocsim::testing::profiles_dir() + "go-heap.pb.gz", alloc), "main.siteFreed")
+                .object_size,
+            1024);
 }
 
 TEST(ProfileReaders, RecoveryIsExactForEveryCountAndSize) {
@@ -107,7 +107,7 @@ TEST(ProfileReaders, RecoveryIsExactForEveryCountAndSize) {
 TEST(ProfileReaders, JemallocRawCountsAreTheSamples) {
   ReadOptions raw;
   raw.jemalloc_unbias = false;
-  const HeapProfile profile = read_profile(kProfiles + "jemalloc-raw.heap", raw);
+  const HeapProfile profile = read_profile(allocsim::testing::profiles_dir() + "jemalloc-raw.heap", raw);
   EXPECT_EQ(profile.format, "jemalloc heap_v2");
   EXPECT_EQ(profile.model.rate, 65536);
   const ProfileEntry& large = entry_sized(profile, 1048576);
@@ -119,7 +119,7 @@ TEST(ProfileReaders, JemallocRawCountsAreTheSamples) {
 }
 
 TEST(ProfileReaders, JemallocUnbiasedValuesApproximateTheSamples) {
-  const HeapProfile profile = read_profile(kProfiles + "jemalloc-unbiased.heap", {});
+  const HeapProfile profile = read_profile(allocsim::testing::profiles_dir() + "jemalloc-unbiased.heap", {});
   for (const ProfileEntry& entry : profile.entries) EXPECT_TRUE(entry.samples_approximate);
   // The 20 large objects: prof_do_unbias writes them back as 20 objects of ~1 MiB.
   const ProfileEntry* large = nullptr;
@@ -131,7 +131,7 @@ TEST(ProfileReaders, JemallocUnbiasedValuesApproximateTheSamples) {
 }
 
 TEST(ProfileReaders, GperftoolsRecordsMergePerStackAndSize) {
-  const HeapProfile profile = read_profile(kProfiles + "gperftools.heap", {});
+  const HeapProfile profile = read_profile(allocsim::testing::profiles_dir() + "gperftools.heap", {});
   EXPECT_EQ(profile.format, "gperftools heap_v2");
   EXPECT_EQ(profile.model.rate, 65536);
   double lines = 0;
@@ -140,7 +140,7 @@ TEST(ProfileReaders, GperftoolsRecordsMergePerStackAndSize) {
     lines += entry.samples;
   }
   // The header's total is the sum of the per-object lines.
-  const std::string text = slurp(kProfiles + "gperftools.heap");
+  const std::string text = slurp(allocsim::testing::profiles_dir() + "gperftools.heap");
   EXPECT_EQ(lines, std::stod(text.substr(text.find(':') + 1)));
   EXPECT_GT(entry_sized(profile, 8192).samples, 0);
 }
@@ -161,10 +161,10 @@ void expect_refused(const std::string& contents, const std::string& what, ReadOp
 }
 
 TEST(ProfileReaders, BadInputIsRefusedWithOneLine) {
-  const std::string go = slurp(kProfiles + "go-heap.pb.gz");
+  const std::string go = slurp(allocsim::testing::profiles_dir() + "go-heap.pb.gz");
   expect_refused(go.substr(0, go.size() / 2), "truncated gzip stream");
   expect_refused(go.substr(2), "not a heap profile");
-  expect_refused(slurp(kProfiles + "go-cpu.pb.gz"), "cpu/nanoseconds");
+  expect_refused(slurp(allocsim::testing::profiles_dir() + "go-cpu.pb.gz"), "cpu/nanoseconds");
   // A protobuf that is not a Profile: varint field 99 (tag 99 << 3 = 0x98 0x06) = 7.
   expect_refused(gzip(std::string("\x98\x06\x07", 3)), "another message");
   expect_refused(gzip("\x0a\xff\xff\xff"), "does not parse");

@@ -23,7 +23,7 @@ std::string variant(const std::string& from, const std::string& to) {
   return text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string& text) {
+std::string scenario_error_of(const std::string& text) {
   try {
     parse_scenario(text, "s.json");
   } catch (const InputError& e) {
@@ -77,7 +77,7 @@ TEST(ScenarioValidation, EachBadInputNamesItsPath) {
        "used twice"},
   };
   for (const auto& c : cases) {
-    const std::string message = error_of(c.text);
+    const std::string message = scenario_error_of(c.text);
     EXPECT_NE(message.find(c.expected), std::string::npos) << "got: " << message << "\nwanted: " << c.expected;
     EXPECT_EQ(message.find('\n'), std::string::npos) << "multi-line message: " << message;
     EXPECT_EQ(message.rfind("s.json", 0), 0u) << "message must start with the file: " << message;
@@ -90,31 +90,31 @@ TEST(ScenarioValidation, DeepNestingIsRefusedWithItsPosition) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   for (const auto& text : {variant("\"seed\": 1", "\"seed\": " + deep),
                            variant("\"allocations\": 10", "\"allocations\": 10, \"x\": " + deep)}) {
-    const std::string message = error_of(text);
+    const std::string message = scenario_error_of(text);
     EXPECT_NE(message.find("JSON nested deeper than 64 levels"), std::string::npos) << message;
     EXPECT_EQ(message.rfind("s.json: line ", 0), 0u) << message;
   }
   // 64 levels in all are fine: the document is one, the value 63.
   const std::string allowed = std::string(63, '[') + std::string(63, ']');
-  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + allowed)).find("$.seed: expected a number"),
+  EXPECT_NE(scenario_error_of(variant("\"seed\": 1", "\"seed\": " + allowed)).find("$.seed: expected a number"),
             std::string::npos);
   const std::string one_more = std::string(64, '[') + std::string(64, ']');
-  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + one_more)).find("line 1, column 87: JSON nested"),
+  EXPECT_NE(scenario_error_of(variant("\"seed\": 1", "\"seed\": " + one_more)).find("line 1, column 87: JSON nested"),
             std::string::npos)
-      << error_of(variant("\"seed\": 1", "\"seed\": " + one_more));
+      << scenario_error_of(variant("\"seed\": 1", "\"seed\": " + one_more));
   // Brackets inside strings do not count.
   std::string in_string(1, '"');
   in_string.append(200, '[').append("\\\"\"");
-  EXPECT_NE(error_of(variant("\"seed\": 1", "\"seed\": " + in_string)).find("$.seed: expected a number"),
+  EXPECT_NE(scenario_error_of(variant("\"seed\": 1", "\"seed\": " + in_string)).find("$.seed: expected a number"),
             std::string::npos);
 }
 
 // A key with a line break ("a\nb" in JSON) is named quoted and escaped (printable()).
 TEST(ScenarioValidation, KeysWithControlCharactersStayOnOneLine) {
-  const std::string message = error_of(variant("\"seed\": 1", "\"seed\": 1, \"a\\nb\": 2"));
+  const std::string message = scenario_error_of(variant("\"seed\": 1", "\"seed\": 1, \"a\\nb\": 2"));
   EXPECT_NE(message.find("s.json: $[\"a\\nb\"]: unknown key"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  const std::string nested = error_of(variant("\"size\": 100", "\"size\": 100, \"\\u0007\": 1"));
+  const std::string nested = scenario_error_of(variant("\"size\": 100", "\"size\": 100, \"\\u0007\": 1"));
   EXPECT_NE(nested.find("$.trace.sizes[\"\\x07\"]: unknown key"), std::string::npos) << nested;
 }
 
@@ -127,7 +127,7 @@ TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
       R"({"name": "big", "trace": {"allocations": "$n", "sizes": {"distribution": "constant", "size": "$size"}},
     "schemes": [{"scheme": "poisson"}], "sweep": {"size": )" +
       values + R"(, "n": )" + values + "}}";
-  EXPECT_EQ(error_of(text),
+  EXPECT_EQ(scenario_error_of(text),
             "s.json: $.sweep: 40000 x 40000 values make 1600000000 points, more than the 100000 allowed");
 }
 
@@ -137,18 +137,18 @@ TEST(ScenarioValidation, TooManySweepPointsAreCountedFirst) {
 TEST(ScenarioValidation, SyntheticBytesPastTheLimitAreRefusedWhenRead) {
   const std::string limit =
       " bytes each add up to more than 2^62 = 4611686018427387904 bytes, the most a trace may hold";
-  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 100000,
+  EXPECT_EQ(scenario_error_of(R"({"name": "t", "trace": {"allocations": 100000,
     "sizes": {"distribution": "constant", "size": 281474976710656}}, "schemes": [{"scheme": "heapprofd"}]})"),
             "s.json: $.trace.allocations: 100000 allocations of at least 281474976710656 requested" + limit);
   // The smallest size of each family bounds the total: a mixture's smallest
   // component, a bucket's lo, a pareto's scale.
-  EXPECT_EQ(
-      error_of(R"({"name": "t", "trace": {"allocations": 20000, "sizes": {"distribution": "mixture", "components": [
+  EXPECT_EQ(scenario_error_of(
+                R"({"name": "t", "trace": {"allocations": 20000, "sizes": {"distribution": "mixture", "components": [
     {"weight": 1, "distribution": "uniform", "min": 281474976710000, "max": 281474976710656},
     {"weight": 1, "distribution": "pareto", "scale": 250000000000000, "shape": 2}]}}, "schemes": [{"scheme": "poisson"}]})"),
-      "s.json: $.trace.allocations: 20000 allocations of at least 250000000000000 requested" + limit);
+            "s.json: $.trace.allocations: 20000 allocations of at least 250000000000000 requested" + limit);
   // Sizes under the limit, rounded up past it.
-  EXPECT_EQ(error_of(R"({"name": "t", "trace": {"allocations": 20000,
+  EXPECT_EQ(scenario_error_of(R"({"name": "t", "trace": {"allocations": 20000,
     "sizes": {"distribution": "constant", "size": 140737488355329}, "allocated": {"rounding": "power_of_two"}},
     "schemes": [{"scheme": "poisson"}]})"),
             "s.json: $.trace.allocations: 20000 allocations of at least 281474976710656 allocated" + limit);
@@ -179,7 +179,7 @@ TEST(ScenarioValidation, SyntheticBytesPastTheLimitForSomeDrawsAreRefusedWhenMad
 TEST(ScenarioValidation, AllocationsBeyondMemoryAreRefused) {
   const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (memory >= 92e9) GTEST_SKIP() << "this machine has " << memory / 1e9 << " GB";
-  const std::string message = error_of(variant("\"allocations\": 10", "\"allocations\": 2e9"));
+  const std::string message = scenario_error_of(variant("\"allocations\": 10", "\"allocations\": 2e9"));
   // 46 bytes per event: thread 2, requested, stack and type 4 each, time and
   // free_time 8 each, the sizes as drawn 8, the index's prefix sum 8.
   EXPECT_NE(

@@ -10,7 +10,6 @@
 #include <tuple>
 #include <vector>
 
-#include "allocsim/json/json_reader.h"
 #include "allocsim/sampler/families/byte_countdown.h"
 #include "allocsim/sampler/references/per_allocation.h"
 #include "allocsim/sampler/registry.h"
@@ -19,7 +18,6 @@
 #include "allocsim/sampler/systems/jemalloc/jemalloc.h"
 #include "allocsim/sampler/systems/jvm/jvm.h"
 #include "allocsim/sampler/systems/tcmalloc/tcmalloc.h"
-#include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"
 
@@ -27,44 +25,39 @@ namespace allocsim {
 namespace {
 
 using testing::make_trace;
-
-Trace synthetic(const std::string& json, std::uint64_t seed) {
-  const nlohmann::json spec = nlohmann::json::parse(json);
-  JsonObject object(spec, "$.trace");
-  return generate_synthetic(parse_synthetic_spec(object), seed);
-}
+using testing::synthetic_trace;
 
 // Zero-size events, small ones, and a heavy tail up to 10^8 bytes on 5 threads.
 const Trace& mixed_trace() {
-  static const Trace trace = synthetic(R"({"allocations": 6000, "threads": 5, "thread_assignment": "random",
+  static const Trace trace = synthetic_trace(R"({"allocations": 6000, "threads": 5, "thread_assignment": "random",
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.1, "distribution": "constant", "size": 0},
         {"weight": 0.8, "distribution": "lognormal", "median": 100, "sigma": 2},
         {"weight": 0.1, "distribution": "pareto", "scale": 10000, "shape": 1.2, "max": 100000000}]}})",
-                                       7);
+                                             7);
   return trace;
 }
 
 // One thread (the index's arrays are borrowed where the counted size is the
 // requested one).
 const Trace& single_thread_trace() {
-  static const Trace trace = synthetic(R"({"allocations": 4000, "threads": 1,
+  static const Trace trace = synthetic_trace(R"({"allocations": 4000, "threads": 1,
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.05, "distribution": "constant", "size": 0},
         {"weight": 0.9, "distribution": "log_uniform", "min": 1, "max": 5000},
         {"weight": 0.05, "distribution": "constant", "size": 3000000}]}})",
-                                       3);
+                                             3);
   return trace;
 }
 
 // One thread of 30 000 events, several of the index's top-level segments.
 const Trace& long_single_thread_trace() {
-  static const Trace trace = synthetic(R"({"allocations": 30000,
+  static const Trace trace = synthetic_trace(R"({"allocations": 30000,
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.05, "distribution": "constant", "size": 0},
         {"weight": 0.9, "distribution": "lognormal", "median": 55, "sigma": 1.5},
         {"weight": 0.05, "distribution": "constant", "size": 40000}]}})",
-                                       5);
+                                             5);
   return trace;
 }
 
@@ -347,9 +340,9 @@ TEST(SkipAheadSchemes, LanesConsumedIdentically) {
 // weights (read from its queue of draws) included; its faithful shared LCG on one
 // thread too.
 TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
-  static const Trace trace = synthetic(R"({"allocations": 400000, "threads": 3, "thread_assignment": "random",
+  static const Trace trace = synthetic_trace(R"({"allocations": 400000, "threads": 3, "thread_assignment": "random",
       "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})",
-                                       11);
+                                             11);
   const ThreadIndex index(trace);
   constexpr double rate = 524288;
   constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;
@@ -363,9 +356,9 @@ TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
         trace, r, ahead);
     expect_same_draws(JvmSampler(rate, false), jvm_skipping(rate, false, index, trace), trace, r, ahead);
   }
-  static const Trace one_thread = synthetic(R"({"allocations": 400000,
+  static const Trace one_thread = synthetic_trace(R"({"allocations": 400000,
       "sizes": {"distribution": "lognormal", "median": 55, "sigma": 1.5}})",
-                                            12);
+                                                  12);
   const ThreadIndex one_index(one_thread);
   for (std::uint64_t r = 0; r < 3; ++r) {
     expect_same_draws(JvmSampler(rate, true), jvm_skipping(rate, true, one_index, one_thread), one_thread, r, ahead);
@@ -377,11 +370,11 @@ TEST(SkipAheadSchemes, LongWaitsLookingAheadMatchStreaming) {
 // answer, so the look-ahead stops searching bounds for a while and walks from the
 // last sampled event, then searches again; the observations stay the streaming's.
 TEST(SkipAheadSchemes, DriftingBoundsMatchStreaming) {
-  static const Trace trace = synthetic(R"({"allocations": 400000, "threads": 2, "thread_assignment": "random",
+  static const Trace trace = synthetic_trace(R"({"allocations": 400000, "threads": 2, "thread_assignment": "random",
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.999, "distribution": "lognormal", "median": 55, "sigma": 1.5},
         {"weight": 0.001, "distribution": "constant", "size": 4194304}]}})",
-                                       13);
+                                             13);
   const ThreadIndex index(trace);
   constexpr double rate = 1048576;
   constexpr std::size_t ahead = kFirstSuccessDrawsAhead - 1;

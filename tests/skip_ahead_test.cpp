@@ -6,10 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "allocsim/json/json_reader.h"
 #include "allocsim/sampler/references/poisson.h"
 #include "allocsim/sampler/registry.h"
-#include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/thread_index.h"
 #include "test_support.h"
 
@@ -18,12 +16,7 @@ namespace {
 
 using testing::make_trace;
 using testing::ScriptedStream;
-
-Trace synthetic(const std::string& json, std::uint64_t seed) {
-  const nlohmann::json spec = nlohmann::json::parse(json);
-  JsonObject object(spec, "$.trace");
-  return generate_synthetic(parse_synthetic_spec(object), seed);
-}
+using testing::synthetic_trace;
 
 // Skip-ahead appends thread by thread; compare in trace order.
 bool same(std::vector<Observation> a, std::vector<Observation> b) {
@@ -88,12 +81,12 @@ TEST(SkipAhead, ScriptedPoissonMatchesStreaming) {
 // With the real streams, every replication gives the same observations both ways,
 // across threads, zero-size events, and rates from below to far above the sizes.
 TEST(SkipAhead, PoissonIdenticalToStreamingOnRealStreams) {
-  const Trace trace = synthetic(R"({"allocations": 20000, "threads": 5, "thread_assignment": "random",
+  const Trace trace = synthetic_trace(R"({"allocations": 20000, "threads": 5, "thread_assignment": "random",
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.1, "distribution": "constant", "size": 0},
         {"weight": 0.8, "distribution": "lognormal", "median": 100, "sigma": 2},
         {"weight": 0.1, "distribution": "pareto", "scale": 10000, "shape": 1.2, "max": 100000000}]}})",
-                                7);
+                                      7);
   const ThreadIndex index(trace);
   for (double rate : {64.0, 4096.0, 524288.0, 1e8}) {
     for (std::uint64_t r = 0; r < 8; ++r) {
@@ -146,12 +139,12 @@ TEST(SkipAhead, JemallocIdenticalToStreamingWhenColumnsEscape) {
 // One thread of 30 000 events: the batched search crosses the index's top-level
 // segments (CompactPrefix::kTopStride events) and batches of points end inside events.
 TEST(SkipAhead, PoissonIdenticalToStreamingAcrossTopSegments) {
-  const Trace trace = synthetic(R"({"allocations": 30000,
+  const Trace trace = synthetic_trace(R"({"allocations": 30000,
       "sizes": {"distribution": "mixture", "components": [
         {"weight": 0.05, "distribution": "constant", "size": 0},
         {"weight": 0.9, "distribution": "lognormal", "median": 55, "sigma": 1.5},
         {"weight": 0.05, "distribution": "constant", "size": 40000}]}})",
-                                11);
+                                      11);
   const ThreadIndex index(trace);
   for (double rate : {16.0, 4096.0, 524288.0}) {
     for (std::uint64_t r = 0; r < 4; ++r) {
@@ -179,9 +172,9 @@ TEST(SkipAhead, PoissonIdenticalToStreamingAcrossTopSegments) {
 // counts 0, 1, 2, >=3 (3 degrees of freedom); 27.88 is the 1 - 1e-6 quantile, so a
 // correct implementation fails with probability 1e-6.
 TEST(SkipAhead, SamplesPerAllocationHaveTheSameDistribution) {
-  const Trace trace = synthetic(R"({"allocations": 200000, "threads": 3,
+  const Trace trace = synthetic_trace(R"({"allocations": 200000, "threads": 3,
       "sizes": {"distribution": "log_uniform", "min": 1, "max": 20000}})",
-                                11);
+                                      11);
   const ThreadIndex index(trace);
   auto histogram = [&](bool skip, std::uint64_t seed) {
     std::vector<RandomStream> lanes(3);

@@ -2,10 +2,13 @@
 // Small traces built in the test.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "allocsim/json/json_reader.h"
+#include "allocsim/trace/synthetic.h"
 #include "allocsim/trace/trace.h"
 
 namespace allocsim::testing {
@@ -25,6 +28,13 @@ inline Trace make_trace(const std::vector<std::uint64_t>& sizes, const std::vect
   t.thread_count = 1;
   for (auto id : t.thread) t.thread_count = std::max(t.thread_count, id + 1);
   return t;
+}
+
+// The synthetic trace of a scenario's "trace" object, given as JSON text, drawn with `seed`.
+inline Trace synthetic_trace(const std::string& json, std::uint64_t seed) {
+  const nlohmann::json spec = nlohmann::json::parse(json);
+  JsonObject object(spec, "$.trace");
+  return generate_synthetic(parse_synthetic_spec(object), seed);
 }
 
 // Every column, count and name of two traces equal.

@@ -440,7 +440,6 @@ void combine_whole(const FlakyTest& test, FlakyRates& rates) {
 
 namespace {
 
-constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
 constexpr std::uint64_t kFlakyStream = stream_of(StreamPurpose::margins_check);
 
 struct SiteValues {

@@ -12,7 +12,6 @@
 namespace allocsim::profile {
 namespace {
 
-constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
 // The check's stream of a seed ("marg"); other users of a seed take others.
 constexpr std::uint64_t kMarginStream = stream_of(StreamPurpose::margins_check);
 

@@ -22,7 +22,12 @@ struct MarginCheck {
   std::uint64_t any_failure = 0;          // some site outside its band
 
   void merge(const MarginCheck& block);
+  // `count` replications as a fraction of them all.
+  double fraction(std::uint64_t count) const { return static_cast<double>(count) / static_cast<double>(replications); }
 };
+
+// A stack that belongs to no checked site, in the stack -> site tables of the checks.
+inline constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
 
 // `margins.sites` must be sites of `trace` (their stack ids); replications >= 1.
 MarginCheck check_margins(const Margins& margins, const Scheme& scheme, const Trace& trace, std::uint64_t replications,

@@ -14,7 +14,7 @@ namespace {
 std::string probability(double p) { return format_printf(p, "%.3g"); }
 
 // A count: whole numbers whole, others with four significant digits.
-std::string count(double value) {
+std::string count_text(double value) {
   if (value == std::floor(value) && std::fabs(value) < 1e15) return format_printf(value, "%.0f");
   return format_printf(value, "%.4g");
 }
@@ -24,7 +24,7 @@ std::string count(double value) {
 std::string value_text(double value, MarginValue kind) {
   switch (kind) {
     case MarginValue::bytes: return bytes_approx(value);
-    case MarginValue::samples: return count(value) + " samples";
+    case MarginValue::samples: return count_text(value) + " samples";
     case MarginValue::share: return format_printf(100 * value, "%.4g") + "%";
   }
   return "";
@@ -39,10 +39,6 @@ void bound_cell(HtmlWriter& page, double value, MarginValue kind) {
     page.element("span", format_printf(value, "%.0f") + " B", {{"class", "sub"}});
   }
   page.close();
-}
-
-double fraction(std::uint64_t count, std::uint64_t total) {
-  return static_cast<double>(count) / static_cast<double>(total);
 }
 
 void answer_section(HtmlWriter& page, const Margins& margins, const MarginsRun& run) {
@@ -66,7 +62,7 @@ void answer_section(HtmlWriter& page, const Margins& margins, const MarginsRun& 
     page.text("Checked by the engine (" + std::to_string(check.replications) +
               " replications of the scheme's own sampler, seed " + std::to_string(run.seed) +
               "): the whole test failed " + std::to_string(check.any_failure) + " times, a rate of " +
-              format_printf(fraction(check.any_failure, check.replications), "%.4g") + "; at most " +
+              format_printf(check.fraction(check.any_failure), "%.4g") + "; at most " +
               std::to_string(bound.allowed_failures) + " failures pass: ");
     page.element("span", bound.passed ? "passed" : "FAILED", {{"class", bound.passed ? "pass" : "fail"}});
     page.text(".");
@@ -94,15 +90,15 @@ void bands_section(HtmlWriter& page, const Margins& margins, const MarginsRun& r
     for (const auto& [size, objects] : m.site.sizes) allocations += static_cast<double>(objects);
     page.open("tr");
     page.element("td", m.site.name);
-    page.number_cell(count(allocations));
+    page.number_cell(count_text(allocations));
     page.number_cell(value_text(m.expected, kind));
     bound_cell(page, m.lower, kind);
     bound_cell(page, m.upper, kind);
     page.number_cell(probability(m.false_failure));
     page.number_cell(m.power ? format_printf(*m.power, "%.4f") : std::string("-"));
     if (run.check) {
-      page.number_cell(format_printf(fraction(run.check->failures[s], run.check->replications), "%.4g") + ", " +
-                       format_printf(fraction(run.check->detections[s], run.check->replications), "%.4g"));
+      page.number_cell(format_printf(run.check->fraction(run.check->failures[s]), "%.4g") + ", " +
+                       format_printf(run.check->fraction(run.check->detections[s]), "%.4g"));
     }
     page.element("td", m.exact ? "exact" : "union bound");
     page.close();

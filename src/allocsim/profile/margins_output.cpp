@@ -10,10 +10,6 @@
 namespace allocsim::profile {
 namespace {
 
-double fraction(std::uint64_t count, std::uint64_t total) {
-  return static_cast<double>(count) / static_cast<double>(total);
-}
-
 // Standard error of a measured proportion near `p` over n replications.
 double proportion_se(double p, std::uint64_t n) { return std::sqrt(p * (1 - p) / static_cast<double>(n)); }
 
@@ -22,8 +18,8 @@ nlohmann::ordered_json check_json(const Margins& margins, const MarginsRun& run)
   nlohmann::ordered_json sites = nlohmann::ordered_json::array();
   for (std::size_t s = 0; s < margins.sites.size(); ++s) {
     sites.push_back({{"name", margins.sites[s].site.name},
-                     {"false_failure", fraction(check.failures[s], check.replications)},
-                     {"power", fraction(check.detections[s], check.replications)}});
+                     {"false_failure", check.fraction(check.failures[s])},
+                     {"power", check.fraction(check.detections[s])}});
   }
   const CheckBound bound = check_bound(check, margins.options.false_failure);
   return {{"replications", check.replications},
@@ -31,7 +27,7 @@ nlohmann::ordered_json check_json(const Margins& margins, const MarginsRun& run)
           {"allowed_failures", bound.allowed_failures},
           {"bound_false_alarm", kCheckFalseAlarm},
           {"passed", bound.passed},
-          {"whole_false_failure", fraction(check.any_failure, check.replications)},
+          {"whole_false_failure", check.fraction(check.any_failure)},
           {"whole_false_failure_se", proportion_se(margins.whole_false_failure, check.replications)},
           {"sites", sites}};
 }
@@ -135,13 +131,13 @@ std::string margins_table(const Margins& margins, const MarginsRun& run) {
                   "checked by the engine (%llu replications of the scheme's sampler, seed %llu): whole-test "
                   "false failure %.4g (model %.4g, SE %.2g)\n",
                   static_cast<unsigned long long>(check.replications), static_cast<unsigned long long>(run.seed),
-                  fraction(check.any_failure, check.replications), margins.whole_false_failure,
+                  check.fraction(check.any_failure), margins.whole_false_failure,
                   proportion_se(margins.whole_false_failure, check.replications));
     text += line;
     for (std::size_t s = 0; s < margins.sites.size(); ++s) {
       std::snprintf(line, sizeof line, "  %-30.30s false failure %.4g, power %.4g\n",
-                    margins.sites[s].site.name.c_str(), fraction(check.failures[s], check.replications),
-                    fraction(check.detections[s], check.replications));
+                    margins.sites[s].site.name.c_str(), check.fraction(check.failures[s]),
+                    check.fraction(check.detections[s]));
       text += line;
     }
   }

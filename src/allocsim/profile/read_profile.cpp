@@ -20,10 +20,6 @@ constexpr std::size_t kMaxProfileBytes = std::size_t{1} << 30;
 // times its size in memory (real Go heap profiles decompress to a few MiB).
 constexpr std::size_t kMaxPprofBytes = std::size_t{1} << 28;
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 // Whether `data` opens as an uncompressed profile.proto: its first byte is the tag of
 // a Profile field with that field's wire type (1-6, 11: messages and strings; 7-10,
 // 12-14: numbers; 13 packed or not), and it holds bytes no text has (a protobuf's
@@ -48,11 +44,11 @@ bool looks_like_protobuf(const std::string& data) {
 // One line for a file allocsim does not read: what it is, when its first bytes say.
 [[noreturn]] void refuse_unknown(const std::string& contents, const std::string& path) {
   std::string what = "neither pprof (gzip'd or not) nor a \"heap_v2/\" or \"heap profile:\" text header";
-  if (starts_with(contents, "--- heapz")) {
+  if (contents.starts_with("--- heapz")) {
     what = "a Java heapz text profile (pprof's legacy Java format, whose sampling allocsim does not model)";
-  } else if (starts_with(contents, "--- contention")) {
+  } else if (contents.starts_with("--- contention")) {
     what = "a contention profile (lock waits, not allocations)";
-  } else if (starts_with(contents, "threadcreate profile:") || starts_with(contents, "goroutine profile:")) {
+  } else if (contents.starts_with("threadcreate profile:") || contents.starts_with("goroutine profile:")) {
     what = "a Go " + contents.substr(0, contents.find(' ')) + " profile (stacks, not allocations)";
   } else if (contents.size() >= 8 && contents.compare(0, 4, std::string(4, '\0')) == 0) {
     what = "a legacy binary CPU profile (gperftools' profiler or Go before 1.9: time, not allocations)";
@@ -71,9 +67,9 @@ HeapProfile parse_profile(const std::string& contents, const std::string& path, 
   HeapProfile profile;
   if (is_gzip(contents)) {
     profile = read_pprof(gunzip(contents, path, kMaxPprofBytes), path, options.window);
-  } else if (starts_with(contents, "heap_v2/")) {
+  } else if (contents.starts_with("heap_v2/")) {
     profile = read_jemalloc_heap(contents, path, text_window, options.jemalloc_unbias);
-  } else if (starts_with(contents, "heap profile:")) {
+  } else if (contents.starts_with("heap profile:")) {
     profile = read_gperftools_heap(contents, path, text_window);
   } else if (looks_like_protobuf(contents)) {
     if (contents.size() > kMaxPprofBytes) throw InputError(path + ": a protobuf larger than 256 MiB (the limit)");

@@ -30,7 +30,7 @@ enum class ModelKind { per_allocation_exponential, poisson_bytes, per_allocation
 struct SamplingModel {
   ModelKind kind = ModelKind::per_allocation_exponential;
   double rate = 0;                        // T: mean bytes between samples, or allocations for per_allocation_fixed
-  std::string system;                     // the scheme's name, as in `allocsim schemes`
+  std::string system{};                   // the scheme's name, as in `allocsim schemes`
   double recorded_whole_from = INFINITY;  // bytes; pass-through (Scheme::recorded_whole_from)
   double unsampled_start = 0;             // bytes the first thread allocates unseen (Scheme::unsampled_start)
 };

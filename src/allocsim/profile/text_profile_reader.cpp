@@ -231,8 +231,6 @@ void for_each_record_line(Lines& lines, const std::string& path, Visit visit) {
                    ": the profile ends without its \"MAPPED_LIBRARIES:\" section (truncated?)");
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
 }  // namespace
 
 HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path, const std::string& window,
@@ -241,7 +239,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
   std::string_view line;
   lines.next(line);
   const std::string_view magic = "heap_v2/";
-  if (!starts_with(line, magic)) {
+  if (!line.starts_with(magic)) {
     throw InputError(at_line(path, 1) + ": not a jemalloc heap profile (no \"heap_v2/\" header)");
   }
   HeapProfile profile =
@@ -257,7 +255,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
       records.push_back({parse_frames(line.substr(1), where, frames, path), {}, where});
       frames += records.back().frames.size();
       in_record = false;
-    } else if (starts_with(line, "  t*:")) {
+    } else if (line.starts_with("  t*:")) {
       Counts counts;
       CountsParser(line.substr(5), where).parse(counts);
       if (!records.empty() && !in_record) {
@@ -265,7 +263,7 @@ HeapProfile read_jemalloc_heap(const std::string& text, const std::string& path,
         records.back().where = where;
       }
       in_record = !records.empty();
-    } else if (!starts_with(line, "  t")) {
+    } else if (!line.starts_with("  t")) {
       throw InputError(where + ": unexpected line " + printable(line));
     }
   });
@@ -289,19 +287,19 @@ struct HeapHeader {
 HeapHeader parse_heap_header(std::string_view line, const std::string& path) {
   const std::string where = at_line(path, 1);
   const std::size_t at = line.rfind(" @ ");
-  if (!starts_with(line, "heap profile:") || at == std::string_view::npos) {
+  if (!line.starts_with("heap profile:") || at == std::string_view::npos) {
     throw InputError(where + ": not a heap profile (no \"heap profile: ... @ KIND\" header); " + kReadableFormats);
   }
   const std::string_view tag = line.substr(at + 3);
   const auto rate_after = [&](std::string_view mark) { return parse_rate(tag.substr(mark.size()), where); };
-  if (starts_with(tag, "heap_v2/")) return {HeapText::gperftools_v2, "gperftools heap_v2", rate_after("heap_v2/")};
-  if (starts_with(tag, "heapz_v2/")) {
+  if (tag.starts_with("heap_v2/")) return {HeapText::gperftools_v2, "gperftools heap_v2", rate_after("heap_v2/")};
+  if (tag.starts_with("heapz_v2/")) {
     return {HeapText::tcmalloc_heapz_v2, "tcmalloc heapz_v2", rate_after("heapz_v2/")};
   }
   if (tag == "heapprofile") return {HeapText::unsampled, "heapprofile (unsampled)", 0};
   // Go's debug=1 text writes 2 x MemProfileRate after "heap/" (runtime/pprof
   // writeHeapInternal); MemProfileRate 1 records every allocation.
-  if (starts_with(tag, "heap/")) {
+  if (tag.starts_with("heap/")) {
     const double rate = rate_after("heap/") / 2;
     return {HeapText::go_debug1, "go heap text", rate <= 1 ? 0 : rate};
   }

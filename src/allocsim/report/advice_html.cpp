@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string percent(double fraction) {
+std::string percent_or_dash(double fraction) {
   if (!std::isfinite(fraction)) return "-";
   return format_printf(100 * fraction, fraction != 0 && std::fabs(fraction) < 0.001 ? "%.2g%%" : "%.3g%%");
 }
@@ -37,12 +37,12 @@ void targets_section(HtmlWriter& page, const Json& json) {
   if (json.value("default_targets", false)) text += " (the defaults of docs/advice.md: none was given)";
   text += ":";
   if (t.contains("total_error") && t["total_error"].is_number()) {
-    text += " the total bytes within ±" + percent(value(t, "total_error")) + " at " + percent(value(t, "confidence")) +
-            " confidence;";
+    text += " the total bytes within ±" + percent_or_dash(value(t, "total_error")) + " at " +
+            percent_or_dash(value(t, "confidence")) + " confidence;";
   }
-  text += " for each stack holding at least " + percent(value(t, "stack_share")) + " of the bytes:";
+  text += " for each stack holding at least " + percent_or_dash(value(t, "stack_share")) + " of the bytes:";
   if (t.contains("stack_mape") && t["stack_mape"].is_number()) {
-    text += " typical error (MAPE) at most " + percent(value(t, "stack_mape")) + ",";
+    text += " typical error (MAPE) at most " + percent_or_dash(value(t, "stack_mape")) + ",";
   }
   if (t.contains("stack_seen") && t["stack_seen"].is_number()) {
     text += " seen in one profile with probability at least " + format_printf(value(t, "stack_seen"), "%.3g") + ",";
@@ -76,8 +76,8 @@ void advice_table(HtmlWriter& page, const Json& json) {
       if (!c.value("meets_targets", true)) interval += " (misses the targets)";
       page.element("td", interval);
       page.number_cell(format_printf(value(c, "expected_samples"), "%.1f"));
-      page.number_cell(percent(value(c, "total_relative_rmse")));
-      page.number_cell(percent(value(c, "worst_stack_mape")));
+      page.number_cell(percent_or_dash(value(c, "total_relative_rmse")));
+      page.number_cell(percent_or_dash(value(c, "worst_stack_mape")));
       page.number_cell(format_printf(value(c, "least_stack_seen"), "%.4f"));
     } else {
       page.element("td", "no interval meets the targets", {{"colspan", "5"}});
@@ -85,8 +85,8 @@ void advice_table(HtmlWriter& page, const Json& json) {
     if (checked) {
       if (r.contains("monte_carlo")) {
         const Json& m = r["monte_carlo"];
-        page.number_cell(percent(value(m, "total_relative_rmse")) + " ± " +
-                         percent(value(m, "se_total_relative_rmse")));
+        page.number_cell(percent_or_dash(value(m, "total_relative_rmse")) + " ± " +
+                         percent_or_dash(value(m, "se_total_relative_rmse")));
         const bool ok = m.value("confirmed", false);
         page.element("td", ok ? "yes" : "NO", {{"class", ok ? "pass" : "fail"}});
       } else {
@@ -98,7 +98,7 @@ void advice_table(HtmlWriter& page, const Json& json) {
       const Json& d = r["shipped_default"];
       const bool meets = d.value("meets_targets", false);
       page.element("td",
-                   interval_text(value(d, "interval"), unit) + ": " + percent(value(d, "total_relative_rmse")) +
+                   interval_text(value(d, "interval"), unit) + ": " + percent_or_dash(value(d, "total_relative_rmse")) +
                        (meets ? " (meets)" : " (misses)"),
                    {{"class", meets ? "num pass" : "num fail"}});
     } else {

@@ -37,7 +37,7 @@ Words words(std::string_view column) {
   return {column, column, Unit::none};
 }
 
-double number(const Cell& cell) {
+double cell_value(const Cell& cell) {
   if (const auto* count = std::get_if<std::uint64_t>(&cell)) return static_cast<double>(*count);
   if (const auto* value = std::get_if<double>(&cell)) return *value;
   if (const auto* maybe = std::get_if<std::optional<double>>(&cell)) {
@@ -63,13 +63,13 @@ void add_paired(ResultTable<Row> table, const Row& row, std::vector<MonteCarloEs
     if (se == nullptr) continue;
     const Words w = words(column.name);
     out.push_back(
-        {std::string(column.name), std::string(w.label), w.unit, number(column.get(row)), number(se->get(row))});
+        {std::string(column.name), std::string(w.label), w.unit, cell_value(column.get(row)), cell_value(se->get(row))});
   }
 }
 
 // A metric column read through its table, by name.
 double metric(const MetricRow& row, std::string_view name) {
-  return number(column_named(metric_table(), name).get(row));
+  return cell_value(column_named(metric_table(), name).get(row));
 }
 
 }  // namespace

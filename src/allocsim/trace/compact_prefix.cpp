@@ -31,7 +31,7 @@ void prefetch_range(const std::vector<T>& values, std::size_t first, std::size_t
 }
 
 template <class T>
-std::size_t bytes_of(const std::vector<T>& v) {
+std::size_t memory_bytes(const std::vector<T>& v) {
   return v.size() * sizeof(T);
 }
 
@@ -73,7 +73,8 @@ const std::uint64_t* CompactPrefix::wide_block(std::size_t b) const {
 }
 
 std::size_t CompactPrefix::bytes() const {
-  return bytes_of(offset_) + bytes_of(base_) + bytes_of(top_) + bytes_of(wide_blocks_) + bytes_of(wide_values_);
+  return memory_bytes(offset_) + memory_bytes(base_) + memory_bytes(top_) + memory_bytes(wide_blocks_) +
+         memory_bytes(wide_values_);
 }
 
 [[gnu::always_inline]] inline std::size_t CompactPrefix::find_in_block(std::size_t b, std::uint64_t x,

@@ -20,14 +20,14 @@ namespace allocsim {
 
 namespace {
 
-enum class Column : std::size_t { thread, op, size, stack, type, time, id, allocated };
+enum class CsvColumn : std::size_t { thread, op, size, stack, type, time, id, allocated };
 constexpr std::size_t kColumns = 8;
 constexpr std::size_t kRequiredColumns = 7;  // all but allocated
 constexpr std::array<std::string_view, kColumns> kColumnNames = {"thread", "op",   "size", "stack",
                                                                  "type",   "time", "id",   "allocated"};
 
-constexpr std::size_t index(Column c) { return static_cast<std::size_t>(c); }
-std::string name_of(Column c) { return std::string(kColumnNames[index(c)]); }
+constexpr std::size_t index(CsvColumn c) { return static_cast<std::size_t>(c); }
+std::string name_of(CsvColumn c) { return std::string(kColumnNames[index(c)]); }
 
 std::string known_columns() {
   std::string out;
@@ -36,8 +36,8 @@ std::string known_columns() {
 }
 
 // Which column each header field is; nullopt if the line is no header of this format.
-std::optional<std::vector<Column>> parse_header(std::string_view line, std::string* error) {
-  std::vector<Column> columns;
+std::optional<std::vector<CsvColumn>> parse_header(std::string_view line, std::string* error) {
+  std::vector<CsvColumn> columns;
   std::array<bool, kColumns> seen{};
   while (true) {
     const std::size_t comma = line.find(',');
@@ -47,7 +47,7 @@ std::optional<std::vector<Column>> parse_header(std::string_view line, std::stri
       if (error) *error = "unknown column " + printable(name) + " (known: " + known_columns() + ")";
       return std::nullopt;
     }
-    const auto column = static_cast<Column>(it - kColumnNames.begin());
+    const auto column = static_cast<CsvColumn>(it - kColumnNames.begin());
     if (seen[index(column)]) {
       if (error) *error = "column " + printable(name) + " appears twice";
       return std::nullopt;
@@ -166,10 +166,10 @@ class CsvTraceReader {
   }
 
  private:
-  const std::string& field(Column c) const { return fields_[position_[index(c)]]; }
-  bool has(Column c) const { return position_[index(c)] != kColumns; }
+  const std::string& field(CsvColumn c) const { return fields_[position_[index(c)]]; }
+  bool has(CsvColumn c) const { return position_[index(c)] != kColumns; }
 
-  std::uint64_t number(Column c) const {
+  std::uint64_t number(CsvColumn c) const {
     bool overflow = false;
     const auto value = parse_decimal(field(c), &overflow);
     if (overflow) reader_.fail(name_of(c) + " " + field(c) + " overflows 64 bits");
@@ -184,11 +184,11 @@ class CsvTraceReader {
     if (fields_.size() != width_) {
       reader_.fail("expected " + std::to_string(width_) + " fields, got " + std::to_string(fields_.size()));
     }
-    const std::uint64_t at = number(Column::time);
+    const std::uint64_t at = number(CsvColumn::time);
     if (at == kNeverFreed) reader_.fail("time 2^64-1 is reserved");
     if (at < last_time_) reader_.fail("time goes backwards");
     last_time_ = at;
-    const std::string& kind = field(Column::op);
+    const std::string& kind = field(CsvColumn::op);
     if (kind == "alloc") {
       allocation(at);
     } else if (kind == "free") {
@@ -199,33 +199,33 @@ class CsvTraceReader {
   }
 
   void allocation(std::uint64_t at) {
-    const std::uint64_t bytes = number(Column::size);
+    const std::uint64_t bytes = number(CsvColumn::size);
     if (__builtin_add_overflow(total_bytes_, bytes, &total_bytes_)) {
       reader_.fail("the total allocated bytes overflow 64 bits");
     }
     const std::uint64_t event = trace_.requested.size();
-    const std::uint64_t key = number(Column::id);
-    if (!live_.try_emplace(key, event).second) reader_.fail("id " + field(Column::id) + " is already live");
-    if (has(Column::allocated)) {
-      const std::uint64_t given = number(Column::allocated);
+    const std::uint64_t key = number(CsvColumn::id);
+    if (!live_.try_emplace(key, event).second) reader_.fail("id " + field(CsvColumn::id) + " is already live");
+    if (has(CsvColumn::allocated)) {
+      const std::uint64_t given = number(CsvColumn::allocated);
       if (given < bytes) reader_.fail("allocated size is smaller than the requested size");
       trace_.allocated.push_back(given);
     }
-    raw_threads_.push_back(number(Column::thread));
+    raw_threads_.push_back(number(CsvColumn::thread));
     trace_.requested.push_back(bytes);
-    trace_.stack.push_back(stacks_.id(field(Column::stack), reader_));
-    trace_.type.push_back(types_.id(field(Column::type), reader_));
+    trace_.stack.push_back(stacks_.id(field(CsvColumn::stack), reader_));
+    trace_.type.push_back(types_.id(field(CsvColumn::type), reader_));
     trace_.time.push_back(at);
     trace_.free_time.push_back(kNeverFreed);
   }
 
   void deallocation(std::uint64_t at) {
-    const std::uint64_t key = number(Column::id);
+    const std::uint64_t key = number(CsvColumn::id);
     const auto it = live_.find(key);
-    if (it == live_.end()) reader_.fail("free of id " + field(Column::id) + ", which is not a live allocation");
-    if (!field(Column::size).empty() && number(Column::size) != trace_.requested[it->second]) {
-      reader_.fail("free of id " + field(Column::id) + " gives size " + field(Column::size) + ", the allocation has " +
-                   std::to_string(trace_.requested[it->second]));
+    if (it == live_.end()) reader_.fail("free of id " + field(CsvColumn::id) + ", which is not a live allocation");
+    if (!field(CsvColumn::size).empty() && number(CsvColumn::size) != trace_.requested[it->second]) {
+      reader_.fail("free of id " + field(CsvColumn::id) + " gives size " + field(CsvColumn::size) +
+                   ", the allocation has " + std::to_string(trace_.requested[it->second]));
     }
     trace_.free_time.mutable_data()[it->second] = at;
     live_.erase(it);

@@ -44,7 +44,7 @@ struct HeaptrackOptions {
   // A raw file's frame names from an interpreted file of the same run (what
   // heaptrack_interpret makes of it, the command heaptrack -r prints): exact
   // lifetimes from the raw file, function names from the interpreted one. "" = none.
-  std::string names_from;
+  std::string names_from{};  // {}: aggregates may leave it out
 };
 
 struct HeaptrackStats {

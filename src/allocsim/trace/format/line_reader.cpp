@@ -5,7 +5,7 @@
 namespace allocsim {
 
 namespace {
-constexpr std::size_t kChunk = 1 << 16;
+constexpr std::size_t kReadChunk = 1 << 16;
 }
 
 LineReader::LineReader(const std::string& path) : path_(path), source_(open_decompressed(path)) {}
@@ -36,8 +36,8 @@ bool LineReader::next(std::string_view& line) {
     buffer_.erase(0, begin_);
     begin_ = 0;
     scanned = buffer_.size();
-    buffer_.resize(scanned + kChunk);
-    const std::size_t n = source_->read(buffer_.data() + scanned, kChunk);
+    buffer_.resize(scanned + kReadChunk);
+    const std::size_t n = source_->read(buffer_.data() + scanned, kReadChunk);
     buffer_.resize(scanned + n);
     end_of_data_ = n == 0;
   }
