@@ -15,7 +15,8 @@ function(allocsim_layer name)
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${folder}/*.cpp)
   set(target allocsim_${name})
   if(sources)
-    add_library(${target} STATIC ${sources})
+    allocsim_unity_batches(compiled ${folder} allocsim/${name}/ ${sources})
+    add_library(${target} STATIC ${compiled})
     # Position-independent, so the Python module (a shared object) can link it.
     set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     # The other projects' headers most files parse (ALLOCSIM_PRECOMPILED_HEADERS),
