@@ -8,8 +8,9 @@
 # A batch includes each source by its path under one of the target's include
 # directories (INCLUDE_PREFIX, then the path under SOURCE_DIR), not by an absolute path
 # as CMake's UNITY_BUILD does, so a batch reads the same in every checkout and ccache
-# serves it across checkouts (scripts/build.sh). The sources share one translation unit:
-# names in their anonymous namespaces must differ, which the sanitizer build checks.
+# serves it across checkouts (scripts/build.sh). The sources share one translation unit,
+# so names in their anonymous namespaces must differ: a redefinition fails to compile, an
+# overload does not (src/allocsim/README.md).
 function(allocsim_unity_batches result source_dir include_prefix)
   set(sources ${ARGN})
   if(NOT ALLOCSIM_UNITY_BATCH)
