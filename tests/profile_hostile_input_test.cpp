@@ -182,6 +182,21 @@ TEST(ProfileHostileInput, CountsThatWouldWrapAreRefusedWithTheirLine) {
   EXPECT_REFUSED("heap profile: 1: 8 [1: 8] @ heap_v2/1e400\n" + kMaps, "is not a whole number");
 }
 
+// Go's encoder writes a name's bytes as they are: a name that is not UTF-8 is read
+// (its bytes kept; JSON output replaces each invalid one with U+FFFD), and protobuf
+// prints nothing of its own.
+TEST(ProfileHostileInput, NamesThatAreNotUtf8AreRead) {
+  pprof::Profile message = go_heap();
+  message.set_string_table(5, "main.\xff\xfe");
+  add_sample(message, 2, 2048);
+  ::testing::internal::CaptureStderr();
+  const HeapProfile profile = parse_profile(gzip(message.SerializeAsString()), "names.pb.gz", {});
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  ASSERT_EQ(profile.entries.size(), 1u);
+  ASSERT_EQ(profile.entries[0].frames.size(), 1u);
+  EXPECT_EQ(profile.entries[0].frames[0], "main.\xff\xfe");
+}
+
 TEST(ProfileHostileInput, EmptySamplesCannotExhaustMemory) {
   // Five million empty samples: ten bytes of protobuf each two, gzip'd to a few KiB.
   std::string bytes = go_heap().SerializeAsString();

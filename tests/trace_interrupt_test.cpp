@@ -2,23 +2,28 @@
 // the process dies of the signal, and neither the output nor its temporary file
 // (OUT.tmp.<pid>) is left behind. The signal is sent at two points of the write:
 // as soon as the temporary file exists, and once bytes have reached it. And while
-// `profile --csv --pprof` computes and writes over earlier outputs: each output is
-// the old file or the whole new one, never a part, and no temporary file is left.
-// There the test makes a temporary file a FIFO, so the run waits at a known point
-// whatever the machine's load.
+// `profile --csv --pprof` reads and computes over earlier outputs, and while an
+// output's temporary file holds bytes: each output is the old file or the whole new
+// one, never a part, and no temporary file is left. There the run waits at a known
+// point whatever the machine's load (its input a FIFO left unfinished; a child
+// process that writes and then waits).
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "allocsim/trace/format/atomic_output.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "test_support.h"
 #include "trace_test_files.h"
 
@@ -109,65 +114,76 @@ std::string many_stacks_profile(int stacks) {
 
 TEST_P(TraceInterrupt, ProfileOutputsAreTheOldFilesOrTheWholeNewOnes) {
   testing::write_bytes(scratch_.file("p.heap"), many_stacks_profile(10000));
-  const std::vector<std::string> arguments{
-      "profile", scratch_.file("p.heap"),  "--replications", "2",
-      "--csv",   scratch_.file("top.csv"), "--pprof",        scratch_.file("p.pb.gz")};
+  const std::string csv = scratch_.file("top.csv"), pprof = scratch_.file("p.pb.gz");
   // The whole new outputs, from a run left alone.
-  ASSERT_EQ(testing::run_cli("profile " + scratch_.file("p.heap") + " --replications 2 --csv " +
-                             scratch_.file("top.csv") + " --pprof " + scratch_.file("p.pb.gz"))
-                .exit_code,
-            0);
-  const std::string new_csv = testing::read_bytes(scratch_.file("top.csv"));
-  const std::string new_pprof = testing::read_bytes(scratch_.file("p.pb.gz"));
-  const std::string pprof = scratch_.file("p.pb.gz");
-  // Interrupted while computing, before any write. The CSV's temporary file is a FIFO
-  // with no reader, so a run that has finished computing waits in its open().
-  {
-    testing::write_bytes(scratch_.file("top.csv"), "old csv\n");
-    testing::write_bytes(pprof, "old pprof\n");
-    const pid_t pid = testing::spawn_cli_stopped(arguments, GetParam());
-    ASSERT_GT(pid, 0);
-    const std::string csv_temporary = scratch_.file("top.csv") + ".tmp." + std::to_string(pid);
-    ASSERT_EQ(::mkfifo(csv_temporary.c_str(), 0600), 0);
-    ::kill(pid, SIGCONT);
-    ::usleep(100'000);
-    ::kill(pid, GetParam());
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
-    EXPECT_EQ(testing::read_bytes(scratch_.file("top.csv")), "old csv\n");
-    EXPECT_EQ(testing::read_bytes(pprof), "old pprof\n");
-    fs::remove(csv_temporary);  // the test's own FIFO, if the signal came before the run opened it
-    EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
+  ASSERT_EQ(
+      testing::run_cli("profile " + scratch_.file("p.heap") + " --replications 2 --csv " + csv + " --pprof " + pprof)
+          .exit_code,
+      0);
+  EXPECT_FALSE(testing::read_bytes(csv).empty());
+  // Interrupted before any write: the profile comes through a FIFO the test keeps open
+  // and leaves unfinished, so once the run has taken every byte given it waits in its
+  // read, past its checks of the outputs and before it writes anything.
+  testing::write_bytes(csv, "old csv\n");
+  testing::write_bytes(pprof, "old pprof\n");
+  const std::string fifo = scratch_.file("p.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR);  // a reader and a writer: opens at once
+  ASSERT_GE(writer, 0);
+  const std::string start = many_stacks_profile(10000).substr(0, 4096);
+  ASSERT_EQ(::write(writer, start.data(), start.size()), static_cast<ssize_t>(start.size()));
+  const pid_t pid =
+      testing::spawn_cli({"profile", fifo, "--replications", "2", "--csv", csv, "--pprof", pprof}, GetParam());
+  ASSERT_GT(pid, 0);
+  int unread = static_cast<int>(start.size()), status = 0;
+  bool exited = false;
+  while (unread > 0 && !exited) {
+    ::usleep(1000);
+    ::ioctl(writer, FIONREAD, &unread);
+    exited = waitpid(pid, &status, WNOHANG) == pid;
   }
-  // Interrupted while the pprof's temporary file exists and holds bytes (the CSV,
-  // written first, already whole). That file is a FIFO the test reads nothing from:
-  // the run blocks once the pipe is full, so the signal always finds it writing.
-  {
-    testing::write_bytes(scratch_.file("top.csv"), "old csv\n");
-    testing::write_bytes(pprof, "old pprof\n");
-    const pid_t pid = testing::spawn_cli_stopped(arguments, GetParam());
-    ASSERT_GT(pid, 0);
-    const std::string pprof_temporary = pprof + ".tmp." + std::to_string(pid);
-    ASSERT_EQ(::mkfifo(pprof_temporary.c_str(), 0600), 0);
-    const int reader = ::open(pprof_temporary.c_str(), O_RDONLY | O_NONBLOCK);
-    ASSERT_GE(reader, 0);
-    // More than the pipe and a stdio buffer hold, so the write cannot finish.
-    ASSERT_GT(new_pprof.size(), static_cast<std::size_t>(::fcntl(reader, F_GETPIPE_SZ)) + BUFSIZ);
-    ::kill(pid, SIGCONT);
-    pollfd readable{reader, POLLIN, 0};
-    int status = 0;
-    bool exited = false;
-    while (::poll(&readable, 1, 100) == 0 && !exited) exited = waitpid(pid, &status, WNOHANG) == pid;
-    ASSERT_FALSE(exited) << "the run ended before writing its pprof: " << status;
-    ::kill(pid, GetParam());
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    ::close(reader);
-    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
-    EXPECT_EQ(testing::read_bytes(scratch_.file("top.csv")), new_csv);
-    EXPECT_EQ(testing::read_bytes(pprof), "old pprof\n");
-    EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
+  ASSERT_FALSE(exited) << "the run ended before reading its profile: " << status;
+  ::kill(pid, GetParam());
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ::close(writer);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
+  EXPECT_EQ(testing::read_bytes(csv), "old csv\n");
+  EXPECT_EQ(testing::read_bytes(pprof), "old pprof\n");
+  fs::remove(fifo);
+  EXPECT_EQ(leftovers({"p.heap", "top.csv", "p.pb.gz"}), std::vector<std::string>{});
+}
+
+// Interrupted while an output's temporary file holds bytes: a child process writes
+// through AtomicOutput (what `trace` and the profile writers use), says so through a
+// pipe, and waits; the signal then finds the write unfinished at a known point. The
+// old output stays and the temporary file is removed.
+TEST_P(TraceInterrupt, AnUnfinishedOutputLeavesTheOldFileAndNoTemporary) {
+  const std::string output = scratch_.file("out.bin");
+  testing::write_bytes(output, "old\n");
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // the child: never returns into the test
+    std::signal(GetParam(), SIG_DFL);
+    handle_interrupts();
+    AtomicOutput out(output);
+    out.write(std::string(1 << 20, 'x'));  // past stdio's buffer: bytes reach the file
+    const char written = 1;
+    if (::write(ready[1], &written, 1) != 1) std::_Exit(3);
+    for (;;) ::pause();
   }
+  ::close(ready[1]);
+  char written = 0;
+  ASSERT_EQ(::read(ready[0], &written, 1), 1) << "the child ended before writing";
+  ::close(ready[0]);
+  EXPECT_GT(fs::file_size(output + ".tmp." + std::to_string(pid)), 0u);
+  ::kill(pid, GetParam());
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == GetParam()) << status;
+  EXPECT_EQ(testing::read_bytes(output), "old\n");
+  EXPECT_EQ(leftovers({"out.bin"}), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, TraceInterrupt, ::testing::Values(SIGINT, SIGTERM),

@@ -69,8 +69,7 @@ AccuracyTargets targets_of(const AdviseOptions& o) {
 }
 
 // The trace, refused when it allocates no bytes (no relative error exists).
-Trace load_advised_trace(const AdviseOptions& o) {
-  const TraceSource source = read_source(o.trace, o.names_from);
+Trace load_advised_trace(const AdviseOptions& o, const TraceSource& source) {
   Trace trace = load_trace(source, o.seed);
   if (std::all_of(trace.requested.begin(), trace.requested.end(), [](std::uint64_t s) { return s == 0; })) {
     throw InputError(o.trace + ": no bytes allocated");
@@ -78,14 +77,22 @@ Trace load_advised_trace(const AdviseOptions& o) {
   return trace;
 }
 
+// What the command reads: the TRACE argument and the files its trace object names
+// (a JSON trace object's "path", --names-from), none of which --out may hold.
+InputPaths advise_inputs(const AdviseOptions& o, const TraceSource& source) {
+  InputPaths inputs{o.trace};
+  for (const std::string& file : trace_source_files(source)) inputs.add(file);
+  return inputs;
+}
+
 // --out: replaced whole, as a results directory: an error or an interrupt leaves the old one.
-void write_out_directory(const AdviseOptions& o, const Advisor& advisor, const AdviceReport& report,
-                         const nlohmann::ordered_json& json, const std::string& text) {
+void write_out_directory(const AdviseOptions& o, const InputPaths& inputs, const Advisor& advisor,
+                         const AdviceReport& report, const nlohmann::ordered_json& json, const std::string& text) {
   const double curve_samples = o.curve_samples_per_mb * advisor.trace_bytes() / 1e6;
   const AdviceFiles files{json_text(json, 2) + "\n", text, frontier_csv(report.frontier),
                           probability_curves_csv(probability_curves(advisor, curve_samples, report.mc.threads))};
   const std::string subject = fs::path(o.trace).filename().string();
-  StagedDirectory staged(o.out, InputPaths{o.trace}, "advise " + subject, "--out");
+  StagedDirectory staged(o.out, inputs, "advise " + subject, "--out");
   write_advice_files(staged.path(), subject, files, curve_samples, report.mc.threads);
   staged.commit();
 }
@@ -95,8 +102,10 @@ void run_advise(const AdviseOptions& o) {
   if (o.replications == 1) {
     throw InputError("--replications: give 0 (no Monte Carlo) or at least 2: one replication has no standard error");
   }
-  if (!o.out.empty()) check_results_directory(o.out, InputPaths{o.trace}, "--out");
-  const Trace trace = load_advised_trace(o);
+  const TraceSource source = read_source(o.trace, o.names_from);
+  const InputPaths inputs = advise_inputs(o, source);
+  if (!o.out.empty()) check_results_directory(o.out, inputs, "--out");
+  const Trace trace = load_advised_trace(o, source);
   // Every core unless told: the check's result does not depend on the thread count.
   const MonteCarloOptions mc{.replications = o.replications,
                              .seed = o.seed,
@@ -109,7 +118,7 @@ void run_advise(const AdviseOptions& o) {
                             targets, std::move(advice), std::move(frontier), mc};
   const nlohmann::ordered_json json = advice_json(report);
   const std::string text = advice_text(report);
-  if (!o.out.empty()) write_out_directory(o, advisor, report, json, text);
+  if (!o.out.empty()) write_out_directory(o, inputs, advisor, report, json, text);
   if (o.json) {
     std::cout << json_text(json, 2) << '\n';
   } else {

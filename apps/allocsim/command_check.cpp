@@ -1,11 +1,6 @@
 // `allocsim check SCENARIO...`: runs scenarios and enforces their expectations.
 // Exit 1 if any expectation fails.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -13,6 +8,7 @@
 
 #include "allocsim/check/expectation_check.h"
 #include "allocsim/report/junit.h"
+#include "allocsim/report/results_writer.h"
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
@@ -22,26 +18,6 @@
 #include "verdict_output.h"
 
 namespace allocsim::cli {
-namespace {
-
-// What check_output_file cannot see without writing (a name too long for the file
-// system, permissions that root's access() ignores): the temporary file
-// write_file_atomically will write the report to is made and removed now, before
-// anything runs (its parent exists: check_output_file).
-void probe_junit_path(const std::string& path) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const auto fail = [&](const std::string& why) { throw InputError("--junit \"" + path + "\": cannot write: " + why); };
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno != EEXIST) fail(std::strerror(errno));  // one that exists is not ours to remove
-    return;
-  }
-  const RemovedOnInterrupt cleanup(temporary);  // registered once it is ours
-  ::close(fd);
-  ::unlink(temporary.c_str());
-}
-
-}  // namespace
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ScenarioOptions>();
@@ -58,7 +34,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
     const auto scenarios = load_scenarios(*options);
     if (!junit->empty()) {
       check_output_file(*junit, scenario_inputs(scenarios, *options), "--junit");
-      probe_junit_path(*junit);
+      for (const Scenario& scenario : scenarios) {
+        check_outside_results_directory(*junit, results_directory(options->out, scenario), "--junit");
+      }
     }
     nlohmann::ordered_json verdicts;
     // With --json stdout carries the verdicts alone; the outcomes go to stderr.

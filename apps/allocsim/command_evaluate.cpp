@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "allocsim/report/evaluate_scenario.h"
+#include "allocsim/report/results_writer.h"
 #include "allocsim/scenario/replication_limits.h"
 #include "allocsim/trace/trace_source.h"
 #include "allocsim/util/atomic_file.h"
@@ -107,9 +108,10 @@ void add_evaluate_command(CLI::App& app, int& exit_code) {
     require_allocated_bytes(scenario, o->trace);
     if (!o->save_scenario.empty()) {
       check_output_file(o->save_scenario, scenario_inputs({scenario}, o->run), "--save-scenario");
-      write_file_atomically(o->save_scenario, text);
+      check_outside_results_directory(o->save_scenario, results_directory(o->run.out, scenario), "--save-scenario");
     }
     const CompletedScenario done = run_and_write(scenario, o->run);
+    if (!o->save_scenario.empty()) write_file_atomically(o->save_scenario, text);
     nlohmann::ordered_json verdicts;
     report_verdict(scenario, done, o->verdict, verdicts);
     if (o->verdict.json) std::printf("%s\n", json_text(verdicts.front(), 2).c_str());

@@ -43,8 +43,9 @@ struct FlakyOptions {
 };
 
 // The workload: "sites" (a site list as margins takes it) or "trace" (a trace file,
-// relative to the description's folder).
-Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, const std::string& file) {
+// relative to the description's folder). The files it reads join `inputs`.
+Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, const std::string& file,
+                          InputPaths& inputs) {
   const bool sites = root.has("sites"), trace = root.has("trace");
   if (sites == trace) root.fail("give the workload as \"sites\" or as \"trace\" (one of them)");
   if (sites) {
@@ -56,18 +57,26 @@ Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, cons
   if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
   if (!std::filesystem::is_regular_file(path)) value.fail("no such file: " + path.string());
   const nlohmann::json object = trace_argument(path.string());
-  JsonObject source(object, value.path());
-  return load_trace(parse_trace_source(source, ""), 1);
+  JsonObject source_object(object, value.path());
+  const TraceSource source = parse_trace_source(source_object, "");
+  inputs.add(path.string());
+  for (const std::string& read : trace_source_files(source)) inputs.add(read);
+  return load_trace(source, 1);
 }
 
-int run_flaky(const FlakyOptions& o) {
-  if (!o.out.empty()) check_output_file(o.out, InputPaths{o.file}, "--out");
+// --out and --report: neither an input (the description, its trace file) nor the other.
+void check_flaky_outputs(const FlakyOptions& o, const InputPaths& inputs) {
+  if (!o.out.empty()) check_output_file(o.out, inputs, "--out");
   if (!o.report.empty()) {
-    check_output_file(o.report, InputPaths{o.file}, "--report");
+    check_output_file(o.report, inputs, "--report");
     if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
       throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
     }
   }
+}
+
+int run_flaky(const FlakyOptions& o) {
+  InputPaths inputs{o.file};
   const nlohmann::json document = parse_json_file(o.file);
   JsonObject root(document, o.file + ": $");
   root.ignore("description");
@@ -88,7 +97,8 @@ int run_flaky(const FlakyOptions& o) {
   } else if (auto rate_value = root.maybe("rate")) {
     rate_value->fail("scheme \"" + test.scheme + "\" has no mean sampling interval; set it through \"params\"");
   }
-  const Trace trace = load_flaky_workload(root, document, o.file);
+  const Trace trace = load_flaky_workload(root, document, o.file, inputs);
+  check_flaky_outputs(o, inputs);
   // The test at interval `rate`: the scheme's model, its pass-through and start window;
   // a scheme without a model (SamplingFamily::none) is measured by the engine alone.
   std::unique_ptr<Scheme> scheme;

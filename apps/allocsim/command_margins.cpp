@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margins_html.h"
@@ -56,12 +57,22 @@ bool is_site_list(const std::string& path, nlohmann::json& document) {
   return document.is_object() && document.contains("sites");
 }
 
-Trace load_workload(const std::string& path) {
+// The workload's trace, and every file it was read from (the argument, and the trace
+// file a JSON trace object names), which no output may be.
+struct Workload {
+  Trace trace;
+  InputPaths inputs;
+};
+
+Workload load_workload(const std::string& path) {
   nlohmann::json document;
-  if (is_site_list(path, document)) return profile::trace_of_site_list(document, path);
+  if (is_site_list(path, document)) return {profile::trace_of_site_list(document, path), InputPaths{path}};
   const nlohmann::json trace = trace_argument(path);
   JsonObject object(trace, path + ": $");
-  return load_trace(parse_trace_source(object, ""), 1);
+  const TraceSource source = parse_trace_source(object, "");
+  InputPaths inputs{path};
+  for (const std::string& file : trace_source_files(source)) inputs.add(file);
+  return {load_trace(source, 1), std::move(inputs)};
 }
 
 // One line when the engine's check fails the stated rate's own bound (margins_check.h).
@@ -94,13 +105,6 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   // Shares are dependent: Bonferroni unless the user asked for Sidak (then refused).
   if (o.margin.value == MarginValue::share && command.count("--split") == 0) o.split = "bonferroni";
   o.margin.split = o.split == "sidak" ? FailureSplit::sidak : FailureSplit::bonferroni;
-  if (!o.out.empty()) check_output_file(o.out, InputPaths{o.workload}, "--out");
-  if (!o.report.empty()) {
-    check_output_file(o.report, InputPaths{o.workload}, "--report");
-    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
-      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
-    }
-  }
   // A band is a quantile of the value's distribution: a scheme without a sampling model
   // has none to take it from, while `flaky` measures such a scheme's assertions by the engine.
   if (const SchemeDescriptor* known = find_scheme(o.scheme);
@@ -118,7 +122,15 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   if (site_list && command.count("--min-share") != 0) {
     throw InputError("--min-share does not apply to a site list (every listed site is checked)");
   }
-  const Trace trace = load_workload(o.workload);
+  const Workload loaded = load_workload(o.workload);
+  const Trace& trace = loaded.trace;
+  if (!o.out.empty()) check_output_file(o.out, loaded.inputs, "--out");
+  if (!o.report.empty()) {
+    check_output_file(o.report, loaded.inputs, "--report");
+    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
+      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
+    }
+  }
   // The sites, less what the scheme cannot see at the start (gperftools' first 16 MiB).
   const profile::MarginWorkload workload = profile::margin_workload(trace, *scheme, model, site_list ? 0 : o.min_share);
   profile::Margins margins = profile::compute_margins(model, workload.sites, o.margin, workload.whole);

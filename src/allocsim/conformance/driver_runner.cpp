@@ -1,6 +1,7 @@
 #include "allocsim/conformance/driver_runner.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <bit>
@@ -11,6 +12,7 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/file_text.h"
+#include "allocsim/util/output_path.h"
 
 namespace fs = std::filesystem;
 
@@ -49,10 +51,31 @@ int shell(const std::string& command) {
   return WEXITSTATUS(status);
 }
 
+// <build-dir>/conformance/<system>: allocsim replaces and removes files in it (the
+// driver, its build log, each run's output), so it is a directory allocsim made and
+// marked, or it is refused as a results directory would be (util/output_path.h). It
+// appears with its marker in one rename, so a second process making it at the same
+// moment finds it marked, never bare.
+void claim_work_directory(const ConformanceSystem& system, const std::string& directory) {
+  if (written_by_allocsim(directory)) return;
+  check_results_directory(directory, {}, "--build-dir");
+  create_output_directory(fs::path(directory).parent_path().string());
+  const std::string staging = directory + ".tmp." + std::to_string(::getpid());
+  create_output_directory(staging);
+  write_file_atomically((fs::path(staging) / kResultsMarker).string(),
+                        results_marker_text("conformance, the " + system.name + " driver's builds and runs"));
+  std::error_code error;
+  fs::rename(staging, directory, error);  // fails when another process's came first
+  if (error) fs::remove_all(staging, error);
+  if (!written_by_allocsim(directory)) {
+    throw InputError(directory + ": exists and was not written by allocsim; remove it or choose another --build-dir");
+  }
+}
+
 }  // namespace
 
 std::string build_driver(const ConformanceSystem& system, const DriverPaths& paths) {
-  create_output_directory(paths.work_dir);
+  claim_work_directory(system, paths.work_dir);
   const fs::path binary = fs::path(paths.work_dir) / system.binary;
   const fs::path temporary = binary.string() + ".tmp";
   // The stamp holds the build command: a binary built by another command is stale.

@@ -14,9 +14,49 @@
 #include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/interrupt_cleanup.h"
+#include "allocsim/util/output_path.h"
 #include "allocsim/util/parallel.h"
 
 namespace allocsim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// RESULTS_DIR's result file of `source`, refused when it is missing.
+std::string existing_result_file(const std::string& results_dir, ResultSource source) {
+  const std::string path = (fs::path(results_dir) / file_name(source)).string();
+  if (!fs::exists(path)) {
+    throw InputError(path +
+                     ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
+                     "offers confidence intervals, profiles.csv when a stack, type or size_bucket group is evaluated)");
+  }
+  return path;
+}
+
+// A finished results directory may be redrawn only if allocsim wrote it, its charts/
+// and tables/ are folders of its own (a link would lead the redrawn files elsewhere),
+// and every result file a figure reads is there: checked before anything is drawn.
+void check_redrawable(const std::string& results_dir, const FigureSpecs& specs) {
+  if (!written_by_allocsim(results_dir)) {
+    throw InputError(results_dir + ": not written by allocsim (no " + kResultsMarker +
+                     " file in it, or it is a link); plot redraws only the results directories allocsim wrote");
+  }
+  for (const char* folder : {"charts", "tables"}) {
+    std::error_code ec;
+    const fs::file_type type = fs::symlink_status(fs::path(results_dir) / folder, ec).type();
+    if (type != fs::file_type::not_found && type != fs::file_type::directory) {
+      throw InputError((fs::path(results_dir) / folder).string() +
+                       ": not a folder of the results directory (a link or a file); plot writes only inside it");
+    }
+  }
+  for (const ChartSpec& chart : specs.charts) existing_result_file(results_dir, chart.source);
+  for (const TableSpec& table : specs.tables) {
+    if (table.kind == TableKind::results) existing_result_file(results_dir, table.source);
+  }
+}
+
+}  // namespace
 
 FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
   const std::string path = (std::filesystem::path(results_dir) / "summary.json").string();
@@ -24,6 +64,7 @@ FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
     throw InputError(results_dir + ": not a results directory (no summary.json)");
   }
   const nlohmann::json summary = parse_json_file(path);
+  FigureSpecs specs;
   try {
     if (!summary.is_object() || !summary.contains("resolved_scenario")) {
       throw InputError("no \"resolved_scenario\"");
@@ -34,19 +75,17 @@ FigureSpecs figure_specs_from_summary(const std::string& results_dir) {
     if (auto sweep = root.maybe("sweep")) {
       for (const auto& [name, unused] : sweep->raw().items()) sweep_names.push_back(name);
     }
-    FigureSpecs specs;
     const ResultColumns files = result_columns(sweep_names);
     if (auto v = root.maybe("charts")) specs.charts = parse_charts(*v, files);
     if (auto v = root.maybe("tables")) specs.tables = parse_tables(*v, files);
-    return specs;
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }
+  check_redrawable(results_dir, specs);
+  return specs;
 }
 
 namespace {
-
-namespace fs = std::filesystem;
 
 // The figures of the result files in `results_dir`, written into charts/ and
 // tables/ of `out_dir`.
@@ -55,15 +94,7 @@ std::vector<std::string> render_into(const FigureSpecs& specs, const std::string
   std::map<ResultSource, CsvTable> tables;
   auto source_table = [&](ResultSource source) -> const CsvTable& {
     auto it = tables.find(source);
-    if (it == tables.end()) {
-      const std::string path = (std::filesystem::path(results_dir) / file_name(source)).string();
-      if (!std::filesystem::exists(path)) {
-        throw InputError(
-            path + ": missing (a chart or table reads it; intervals.csv exists only when a scheme "
-                   "offers confidence intervals, profiles.csv when a stack, type or size_bucket group is evaluated)");
-      }
-      it = tables.emplace(source, read_csv_file(path)).first;
-    }
+    if (it == tables.end()) it = tables.emplace(source, read_csv_file(existing_result_file(results_dir, source))).first;
     return it->second;
   };
   // The tables read first, then each chart's gnuplot runs beside the others'.

@@ -15,7 +15,10 @@ struct FigureSpecs {
   std::vector<TableSpec> tables;
 };
 
-// Reads "charts" and "tables" from the resolved scenario in RESULTS_DIR/summary.json.
+// Reads "charts" and "tables" from the resolved scenario in RESULTS_DIR/summary.json,
+// for redraw_figures: refused (InputError) unless allocsim wrote RESULTS_DIR (its
+// marker file), its charts/ and tables/ are folders of its own, not links, and every
+// result file a figure reads is there.
 FigureSpecs figure_specs_from_summary(const std::string& results_dir);
 
 // Renders every chart and table into `results_dir`, the charts on up to `threads`

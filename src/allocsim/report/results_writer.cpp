@@ -140,10 +140,7 @@ InputPaths scenario_inputs(const Scenario& scenario) {
   InputPaths inputs;
   inputs.add(scenario.source);
   for (const SweepPoint& point : scenario.points) {
-    if (const auto* file = std::get_if<FileTraceSpec>(&point.trace.spec)) {
-      inputs.add(file->path);
-      if (!file->heaptrack.names_from.empty()) inputs.add(file->heaptrack.names_from);
-    }
+    for (const std::string& file : trace_source_files(point.trace)) inputs.add(file);
   }
   return inputs;
 }

@@ -26,6 +26,15 @@ bool is_safe_name(const std::string& name) {
   });
 }
 
+// A results directory's name: a safe name that is not hidden (a staged directory is
+// ".<name>.tmp.<pid>", util/staged_directory.h, and one named so could be taken for
+// it) and short enough for that staged name to fit the file system's 255 bytes.
+constexpr std::size_t kMaxDirectoryName = 200;
+bool is_safe_directory_name(const std::string& name) {
+  return is_safe_name(name) && name.front() != '.' && name.size() <= kMaxDirectoryName;
+}
+constexpr char kDirectoryNameRule[] = "letters, digits, '-', '_' and '.' only, not first, at most 200 of them";
+
 // Replaces every "$variable" string inside `value`; `path` locates errors.
 nlohmann::json substitute(const nlohmann::json& value, const std::string& path, const std::vector<SweepVariable>& sweep,
                           const std::vector<nlohmann::json>& point, std::set<std::string>& used) {
@@ -173,7 +182,7 @@ SweepPoint resolve_point(const nlohmann::json& trace, const nlohmann::json& sche
 // "name": the scenario's name, also its results directory's by default.
 std::string parse_scenario_name(JsonObject& root) {
   const std::string name = root.at("name").string();
-  if (!is_safe_name(name)) root.at("name").fail("a scenario name uses letters, digits, '-', '_' and '.' only");
+  if (!is_safe_directory_name(name)) root.at("name").fail(std::string("a scenario name uses ") + kDirectoryNameRule);
   return name;
 }
 
@@ -234,7 +243,7 @@ OutputOptions parse_outputs(JsonObject& root, const std::string& scenario_name) 
   JsonObject object = v->object();
   if (auto d = object.maybe("directory")) {
     outputs.directory = d->string();
-    if (!is_safe_name(outputs.directory)) d->fail("a directory name uses letters, digits, '-', '_' and '.' only");
+    if (!is_safe_directory_name(outputs.directory)) d->fail(std::string("a directory name uses ") + kDirectoryNameRule);
   }
   if (auto e = object.maybe("estimates")) outputs.estimates = e->boolean();
   if (auto e = object.maybe("intervals")) outputs.intervals = e->boolean();
@@ -346,8 +355,6 @@ Scenario parse_scenario(const std::string& text, const std::string& where) {
   return scenario;
 }
 
-Scenario load_scenario(const std::string& path) {
-  return parse_scenario(read_file_text(path, "scenario file"), path);
-}
+Scenario load_scenario(const std::string& path) { return parse_scenario(read_file_text(path, "scenario file"), path); }
 
 }  // namespace allocsim

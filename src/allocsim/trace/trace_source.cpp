@@ -23,4 +23,11 @@ Trace load_trace(const TraceSource& source, std::uint64_t seed, unsigned threads
   return std::visit(Loader{seed, threads}, source.spec);
 }
 
+std::vector<std::string> trace_source_files(const TraceSource& source) {
+  const auto* file = std::get_if<FileTraceSpec>(&source.spec);
+  if (file == nullptr) return {};
+  if (file->heaptrack.names_from.empty()) return {file->path};
+  return {file->path, file->heaptrack.names_from};
+}
+
 }  // namespace allocsim

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/trace/file_source.h"
@@ -30,5 +31,9 @@ TraceSource parse_trace_source(JsonObject& trace, const std::string& base_direct
 // Builds the trace (an in-memory one is copied); `seed` feeds synthetic generators
 // that do not fix their own, which draw on up to `threads` threads.
 Trace load_trace(const TraceSource& source, std::uint64_t seed, unsigned threads = 1);
+
+// The files `source` reads: a file trace's path and the heaptrack file that names its
+// frames (--names-from); none for the others. A command's outputs may not be these.
+std::vector<std::string> trace_source_files(const TraceSource& source);
 
 }  // namespace allocsim

@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
 
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
+#include "allocsim/util/interrupt_cleanup.h"
 #include "allocsim/util/printable.h"
+#include "allocsim/util/staged_directory.h"
 
 namespace allocsim {
 namespace {
@@ -134,6 +138,22 @@ void check_output_file(const std::string& path, const InputPaths& inputs, const 
                      why + "; allocsim writes no file there");
   }
   check_writable_parent(path, fs::absolute(path).lexically_normal().parent_path(), what);
+  // What access() cannot tell (a name too long for the file system; permissions,
+  // which root's access() ignores; a temporary name someone else holds): the
+  // temporary file the output will be written through, made and removed now.
+  const std::string temporary = temporary_path_for(path);
+  std::FILE* probe = nullptr;
+  const RemovedOnInterrupt cleanup(temporary,
+                                   [&] { probe = create_temporary_file(temporary, what + " " + printable(path)); });
+  std::fclose(probe);
+  std::remove(temporary.c_str());
+}
+
+void check_outside_results_directory(const std::string& path, const std::string& directory, const std::string& what) {
+  if (is_within(resolved(path), resolved(directory))) {
+    throw InputError(what + " " + printable(path) + ": lies in the results directory " + printable(directory) +
+                     ", which this command writes whole; choose a path outside it");
+  }
 }
 
 void check_results_directory(const std::string& path, const InputPaths& inputs, const std::string& what) {
@@ -152,6 +172,10 @@ void check_results_directory(const std::string& path, const InputPaths& inputs, 
                      ", an input of this command; choose another " + what);
   }
   const fs::path given = fs::absolute(path).lexically_normal();
+  if (is_staged_directory_name((given.has_filename() ? given : given.parent_path()).filename().string())) {
+    throw InputError(
+        named + "names of the form .<name>.tmp.<number> are allocsim's staged directories; choose another " + what);
+  }
   const fs::file_type type = fs::symlink_status(given.has_filename() ? given : given.parent_path(), ec).type();
   if (type != fs::file_type::not_found && !written_by_allocsim(given.has_filename() ? given : given.parent_path())) {
     throw InputError(named + printable_unquoted(place.string()) +

@@ -46,6 +46,10 @@ class InputPaths {
 // exists and is writable, it is not an input and not inside a system directory.
 void check_output_file(const std::string& path, const InputPaths& inputs, const std::string& what);
 
+// Checks that the output file `path` is not the results directory `directory`, nor in
+// it: the command replaces that directory whole, which would delete the file.
+void check_outside_results_directory(const std::string& path, const std::string& directory, const std::string& what);
+
 // Checks that the results directory `path` may be replaced whole: if it exists it is
 // a directory (not a link) that allocsim wrote, it holds no input, the working
 // directory or a system directory, and its parent exists or can be created.

@@ -70,6 +70,14 @@ std::string checked_target(const std::string& target, const InputPaths& inputs, 
 
 }  // namespace
 
+bool is_staged_directory_name(const std::string& name) {
+  const std::size_t infix = name.rfind(kTemporaryInfix);
+  if (name.empty() || name.front() != '.' || infix == std::string::npos || infix == 0) return false;
+  std::string rest = name.substr(infix + kTemporaryInfix.size());
+  if (rest.size() > 4 && rest.ends_with(".old")) rest.resize(rest.size() - 4);
+  return !rest.empty() && rest.find_first_not_of("0123456789") == std::string::npos;
+}
+
 StagedDirectory::StagedDirectory(const std::string& target, const InputPaths& inputs, const std::string& written_by,
                                  const std::string& what)
     : target_(checked_target(target, inputs, what)),

@@ -17,6 +17,11 @@
 
 namespace allocsim {
 
+// True for a name of the form ".<name>.tmp.<digits>" (and ".old" after it): the
+// staged directory of a target <name>. A later staging of <name> takes one left by
+// a dead process for abandoned and removes it, so no results directory is named so.
+bool is_staged_directory_name(const std::string& name);
+
 class StagedDirectory {
  public:
   // Checks `target` with check_results_directory (an InputError naming `what` when

@@ -44,11 +44,17 @@ SchemeDescriptor poisson_scheme() {
       .summary = "Idealised Poisson-process sampler: continuous Exp(T) gaps counted down over "
                  "requested bytes per thread, several samples per allocation, estimate T*n.",
       .source = "Perfetto docs/design-docs/heapprofd-sampling.md, 'Implementation' step 3",
-      .parameters = {{"rate", "number", 4096, "mean bytes between sample points (T)"}},
+      .parameters = {{"rate", "number", 4096, "mean bytes between sample points (T >= 1)"}},
       .variants = {"Ideal continuous gaps; the discrete floor(Exp)+1 gaps of the real heapprofd "
                    "code are the `heapprofd` scheme."},
       .create = [](SchemeParameters& params) -> std::unique_ptr<Scheme> {
-        return std::make_unique<PoissonScheme>(positive_byte_amount(params["rate"]));
+        // Below one byte, each byte would draw many points: a 1 MiB allocation at
+        // T = 1e-9 draws 10^15 of them (the replay would not end), and no profiler
+        // samples more often than every byte.
+        const JsonValue rate = params["rate"];
+        const double bytes = positive_byte_amount(rate);
+        if (bytes < 1) rate.fail("must be >= 1 (at most one sample point per byte on average)");
+        return std::make_unique<PoissonScheme>(bytes);
       },
       .rate = SchemeRate{},
       .family = SamplingFamily::poisson_bytes,

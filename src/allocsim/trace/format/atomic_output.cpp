@@ -5,17 +5,16 @@
 #include <filesystem>
 #include <system_error>
 
+#include "allocsim/util/atomic_file.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim {
 
 AtomicOutput::AtomicOutput(const std::string& path)
     : path_(path),
-      temporary_(path + ".tmp." + std::to_string(::getpid())),
-      cleanup_(temporary_) {  // the parent must exist: nothing is created silently
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (file_ == nullptr) throw InputError(path + ": cannot write file");
-}
+      temporary_(temporary_path_for(path)),
+      // the parent must exist: nothing is created silently
+      cleanup_(temporary_, [&] { file_ = create_temporary_file(temporary_, path_); }) {}
 
 AtomicOutput::~AtomicOutput() {
   if (file_ != nullptr) {

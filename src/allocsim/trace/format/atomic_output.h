@@ -28,8 +28,8 @@ class AtomicOutput {
  private:
   std::string path_;
   std::string temporary_;
-  RemovedOnInterrupt cleanup_;  // registered before the temporary file is created
   std::FILE* file_ = nullptr;
+  RemovedOnInterrupt cleanup_;  // registered as the temporary file is created (after file_)
 };
 
 }  // namespace allocsim
