@@ -9,7 +9,7 @@
 # a few real runs of the Go, jemalloc and gperftools profile programs whose sites'
 # intervals must cover their known bytes (scripts/profile-real-check.sh), and pairs of
 # such runs on which `allocsim diff`'s false changes and power must stay within their
-# bounds (scripts/diff-real-check.sh 8), and, with
+# bounds (scripts/diff-real-check.sh 12), and, with
 # chromium installed, a report.html rendered offline (scripts/report-browser-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -36,5 +36,5 @@ scripts/conformance.sh --quick
 # report.html opened offline in headless Chromium (apt-get install -y chromium)
 if command -v chromium > /dev/null; then scripts/report-browser-check.sh; fi
 scripts/profile-real-check.sh
-scripts/diff-real-check.sh 8  # allocsim diff on 8 pairs of real Go and jemalloc runs each (44 s measured)
+scripts/diff-real-check.sh 12  # allocsim diff on 12 pairs of real Go and jemalloc runs each (about 66 s)
 if [ -d ../shared/corpus ]; then scripts/check-corpus-profiles.sh; fi  # the shared corpus of real profiles, when present

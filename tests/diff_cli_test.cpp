@@ -115,14 +115,19 @@ TEST_F(DiffCli, CsvHasOneRowPerEntryWithUnitsInTheHeader) {
   const std::string csv = file("same.csv");
   const auto r = run_cli("diff --json --csv " + csv + " " + kGoProfile + " " + kGoProfile);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto entries = nlohmann::json::parse(r.output).at("entries");
+  const auto report = nlohmann::json::parse(r.output);
+  const auto entries = report.at("entries");
+  EXPECT_EQ(report["changed"], 0);
+  EXPECT_EQ(report["correction"], "holm");
   const std::vector<std::string> rows = lines_of(read(csv));
   ASSERT_EQ(rows.size(), entries.size() + 1) << read(csv);
   EXPECT_EQ(rows[0], kCsvHeader);
   // A profile against itself: equal counts, so every p-value is 1 and the ratio 1.
+  ASSERT_GT(rows.size(), 1u);
   for (std::size_t i = 1; i < rows.size(); ++i) {
     EXPECT_NE(rows[i].find(",0.95,1,1,no"), std::string::npos) << rows[i];
   }
+  for (const auto& entry : entries) EXPECT_EQ(entry["verdict"], "no evidence");
   EXPECT_NE(read(csv).find("main.allocate;main.siteLarge;main.main;runtime.main,1048576,20,20,"), std::string::npos)
       << read(csv);
 }
@@ -275,7 +280,8 @@ TEST_F(DiffCli, PprofDiffTotalsAreNewMinusBaseInGoToolPprof) {
   long long all_bytes = 0, changed_bytes = 0;
   const nlohmann::json diff = nlohmann::json::parse(r.output);
   for (const auto& e : diff.at("entries")) {
-    const long long change = std::llround(e.at("new_bytes").get<double>()) - std::llround(e.at("base_bytes").get<double>());
+    const long long change =
+        std::llround(e.at("new_bytes").get<double>()) - std::llround(e.at("base_bytes").get<double>());
     all_bytes += change;
     if (e.at("verdict") == "changed") changed_bytes += change;
   }

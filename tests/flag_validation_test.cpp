@@ -10,6 +10,7 @@
 #include <boost/math/special_functions/gamma.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -224,10 +225,17 @@ TEST(FlagValidation, MarginsCheckThatFailsItsOwnBoundExitsOne) {
   const auto r =
       run_cli("margins " + kSites + " --scheme tcmalloc --rate 64 --false-failure 0.01 --check 2000 --seed 3", true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  const auto line = r.output.find("allocsim: margins --check failed: whole-test false failure measured 0.44 (880 of "
-                                  "2000 replications) against the stated 0.01; at most ");
-  ASSERT_NE(line, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find('\n', line) + 1, r.output.size()) << r.output;  // one line, the last
+  // The line's numbers agree with each other: the failures counted exceed those the
+  // bound lets pass, and the rate is their share of the 2000 replications.
+  const std::regex failed_line(
+      R"(allocsim: margins --check failed: whole-test false failure measured ([0-9.]+) \(([0-9]+) of 2000 )"
+      R"(replications\) against the stated 0.01; at most ([0-9]+) failures pass [^\n]*\n$)");
+  std::smatch numbers;
+  ASSERT_TRUE(std::regex_search(r.output, numbers, failed_line)) << r.output;  // one line, the last
+  const double measured = std::stod(numbers[1].str());
+  const long failures = std::stol(numbers[2].str()), allowed = std::stol(numbers[3].str());
+  EXPECT_GT(failures, allowed);
+  EXPECT_NEAR(measured, static_cast<double>(failures) / 2000, 5e-5) << "printed to 4 significant digits";
   const auto go =
       run_cli("margins " + kSites + " --scheme go --rate 65536 --false-failure 0.01 --check 2000 --seed 3 --json");
   ASSERT_EQ(go.exit_code, 0) << go.output;

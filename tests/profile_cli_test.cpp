@@ -275,20 +275,6 @@ TEST_F(ProfileCli, IntervalForAScheme) {
   }
 }
 
-TEST_F(ProfileCli, DiffOfAProfileWithItselfFlagsNothing) {
-  const auto r = run_cli("diff --json " + allocsim::testing::profiles_dir() + "go-heap.pb.gz " +
-                         allocsim::testing::profiles_dir() + "go-heap.pb.gz");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto report = nlohmann::json::parse(r.output);
-  EXPECT_EQ(report["changed"], 0);
-  EXPECT_EQ(report["correction"], "holm");
-  ASSERT_FALSE(report["entries"].empty());
-  for (const auto& entry : report["entries"]) {
-    EXPECT_EQ(entry["verdict"], "no evidence");
-    EXPECT_EQ(entry["p_value"], 1.0);
-  }
-}
-
 TEST_F(ProfileCli, DiffRefusesProfilesOfTwoSchemesInOneLine) {
   const auto r = run_cli("diff " + allocsim::testing::profiles_dir() + "go-heap.pb.gz " +
                              allocsim::testing::profiles_dir() + "jemalloc-unbiased.heap",

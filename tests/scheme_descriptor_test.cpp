@@ -113,16 +113,23 @@ TEST_P(EveryScheme, RateAndAdviceNameDeclaredParameters) {
   }
 }
 
-// Every estimator whose closed form says it has no bias is unbiased on a trace of
-// mixed sizes over three threads: the Monte Carlo bias of 4000 replications within
-// 5 standard errors of the theory's variance (false alarm 5.7e-7 per estimator).
-// The closed forms are those of a sampler whose sample points are rare next to
-// allocations, so the rate is 16 KiB, about 33 mean allocations (T = 256 breaks
-// tcmalloc's count, whose first byte after each redraw is sampled twice as often:
-// +4.4% measured, tcmalloc.h).
-TEST_P(EveryScheme, EstimatorsClaimedUnbiasedAreUnbiased) {
+// Every estimator's bias on a trace of mixed sizes over three threads is the one its
+// closed form states (zero where it claims none): the Monte Carlo bias of 4000
+// replications within 5 standard errors of the theory's variance (false alarm 5.7e-7
+// per estimator). The closed forms are those of a sampler whose sample points are
+// rare next to allocations, so the rate is 16 KiB, about 33 mean allocations (T = 256
+// breaks tcmalloc's count, whose first byte after each redraw is sampled twice as
+// often: +4.4% measured, tcmalloc.h). A scheme without closed forms is skipped, saying so.
+TEST_P(EveryScheme, EstimatorBiasIsItsClosedForms) {
   const SchemeDescriptor& d = descriptor();
   nlohmann::json entry = testing::sample_often_parameters(d);
+  const auto scheme = create_scheme(d.name, entry, "$");
+  bool has_theory = false;
+  for (std::size_t e = 0; e < scheme->estimators().size(); ++e) {
+    const EstimatorTheory theory = scheme->theory(e);
+    has_theory = has_theory || theory.per_allocation() || static_cast<bool>(theory.group);
+  }
+  if (!has_theory) GTEST_SKIP() << d.name << " has no closed form to check a bias against";
   if (d.rate && d.rate->unit == RateUnit::bytes) entry[d.rate->parameter] = 16384;
   if (d.name == "optimal-size-class") entry["samples"] = 60;  // as many as 16 KiB takes
   entry["scheme"] = d.name;
@@ -135,14 +142,17 @@ TEST_P(EveryScheme, EstimatorsClaimedUnbiasedAreUnbiased) {
                                      {"sizes", {{"distribution", "log_uniform"}, {"min", 1}, {"max", 4096}}}}},
                                    {"schemes", {entry}}};
   const ScenarioResult result = testing::run_scenario_text(scenario.dump(), 2);
-  int claimed = 0;
+  int checked = 0;
   for (const auto& row : result.rows) {
-    if (row.group_kind != GroupKind::total || !row.metrics.theory.bias || *row.metrics.theory.bias != 0) continue;
-    if (!row.metrics.theory.var || !(*row.metrics.theory.var > 0)) continue;
-    EXPECT_TRUE(testing::unbiased(row.metrics)) << d.name << " " << row.estimator;
-    ++claimed;
+    const Metrics& m = row.metrics;
+    if (row.group_kind != GroupKind::total || !m.theory.bias || !m.theory.var || !(*m.theory.var > 0)) continue;
+    const double se = testing::mean_standard_error(*m.theory.var, static_cast<double>(m.replications));
+    EXPECT_TRUE(testing::within_sigmas(m.bias, *m.theory.bias, se)) << d.name << " " << row.estimator;
+    ++checked;
   }
-  RecordProperty("estimators_claimed_unbiased", claimed);
+  // Closed forms without the whole trace's bias and variance: nothing was checked.
+  if (checked == 0) GTEST_SKIP() << d.name << ": no closed form gives the whole trace's bias and variance";
+  RecordProperty("estimators_checked", checked);
 }
 
 // The real systems a scheme declares for `conformance` give their model parameters
