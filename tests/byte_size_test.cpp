@@ -6,6 +6,7 @@
 
 #include "allocsim/json/byte_size.h"
 #include "allocsim/report/results_writer.h"
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 #include "test_support.h"
 
@@ -19,6 +20,18 @@ std::string error_of(const std::string& text) {
     return e.what();
   }
   return "";
+}
+
+// Printed amounts pick their unit after rounding: what would read "1024 KiB" is 1 MiB.
+TEST(ByteSize, PrintedAmountsNeverReadAsAThousandAndTwentyFourOfAUnit) {
+  EXPECT_EQ(bytes_approx(950), "950 B");
+  EXPECT_EQ(bytes_approx(1023.6), "1 KiB");
+  EXPECT_EQ(bytes_approx(1048575), "1 MiB");
+  EXPECT_EQ(bytes_approx(1047000), "1022 KiB");
+  EXPECT_EQ(bytes_approx(1.5 * 1048576), "1.5 MiB");
+  EXPECT_EQ(bytes_approx(-1048575), "-1 MiB");
+  EXPECT_EQ(bytes_exact(32768), "32 KiB");
+  EXPECT_EQ(bytes_exact(14227), "14227 B");
 }
 
 TEST(ByteSize, PlainNumbersAndBinaryUnits) {

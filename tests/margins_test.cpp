@@ -309,8 +309,11 @@ TEST(MarginsCheck, ShareBandsHoldTheirBoundAndGetTheirPower) {
   EXPECT_LE(measured, margins.union_bound + kSigmas * proportion_standard_error(margins.union_bound, kReplications));
   for (std::size_t s = 0; s < margins.sites.size(); ++s) {
     const SiteMargin& m = margins.sites[s];
-    ASSERT_TRUE(m.power) << m.site.name;
-    EXPECT_EQ(*m.power, static_cast<double>(check.detections[s]) / kReplications);
+    ASSERT_TRUE(m.power) << m.site.name;  // filled from the engine's detections
+    // Each site's band fails at most its share of the rate: one-sided, 5 SE (2.9e-7 each).
+    const double failures = static_cast<double>(check.failures[s]) / kReplications;
+    EXPECT_LE(failures, m.false_failure + kSigmas * proportion_standard_error(m.false_failure, kReplications))
+        << m.site.name;
     std::printf("  %s: share %.4f in [%.4f, %.4f], false failure %.4f (bound %.4f), power at -30%% %.4f\n",
                 m.site.name.c_str(), m.expected, m.lower, m.upper,
                 static_cast<double>(check.failures[s]) / kReplications, m.false_failure, *m.power);

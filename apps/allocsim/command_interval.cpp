@@ -15,7 +15,9 @@
 
 #include "allocsim/estimate/bytes_interval.h"
 #include "allocsim/estimate/quantile_table.h"
+#include "allocsim/outputs/value_format.h"
 #include "allocsim/profile/entry_interval.h"
+#include "allocsim/util/byte_units.h"
 #include "allocsim/util/error.h"
 #include "allocsim/util/json_text.h"
 #include "allocsim/util/printable.h"
@@ -58,7 +60,7 @@ QuantileRounding parse_rounding(const std::string& name) {
 }
 
 // Whole numbers print as integers, anything else with ten significant digits.
-std::string format_value(double value) {
+std::string plain_number(double value) {
   char text[40];
   if (value == std::floor(value) && std::fabs(value) < 1e16) {
     std::snprintf(text, sizeof text, "%.0f", value);
@@ -112,8 +114,8 @@ void print_interval(const IntervalOptions& options, QuantileRounding rounding) {
   std::printf("%-14s %20s %20s %20s\n", "method", "estimate", "lower", "upper");
   for (const auto& result : results) {
     std::printf("%-14s %20s %20s %20s\n", result["method"].get<std::string>().c_str(),
-                format_value(result["estimate"]).c_str(), format_value(result["lower"]).c_str(),
-                format_value(result["upper"]).c_str());
+                plain_number(result["estimate"]).c_str(), plain_number(result["lower"]).c_str(),
+                plain_number(result["upper"]).c_str());
   }
 }
 
@@ -144,9 +146,9 @@ void print_table(const IntervalOptions& options, QuantileRounding rounding) {
               "CP max|dCDF|", "at failures");
   for (const auto& row : rows) {
     std::printf("%8lld %14s %14s %14s %14s %14.3g %14s\n", static_cast<long long>(row.samples),
-                format_value(row.exact.lower).c_str(), format_value(row.exact.upper).c_str(),
-                format_value(row.camp_paulson.lower).c_str(), format_value(row.camp_paulson.upper).c_str(),
-                row.camp_paulson_cdf_error.max_abs_error, format_value(row.camp_paulson_cdf_error.at_failures).c_str());
+                plain_number(row.exact.lower).c_str(), plain_number(row.exact.upper).c_str(),
+                plain_number(row.camp_paulson.lower).c_str(), plain_number(row.camp_paulson.upper).c_str(),
+                row.camp_paulson_cdf_error.max_abs_error, plain_number(row.camp_paulson_cdf_error.at_failures).c_str());
   }
 }
 
@@ -179,19 +181,25 @@ void print_scheme_interval(const IntervalOptions& options) {
     std::cout << json_text(result, 2) << '\n';
     return;
   }
-  std::printf("%s: %lld samples of %s-byte objects at rate %s (%s)\n", options.scheme.c_str(),
-              static_cast<long long>(options.samples), format_value(options.size).c_str(),
-              format_value(options.rate).c_str(), profile::model_name(model.kind).c_str());
-  std::printf("method: %s, level %.10g\n", ci.method.c_str(), options.level);
-  std::printf("%-8s %20s %20s %20s\n", "", "estimate", "lower", "upper");
-  std::printf("%-8s %20s %20s %20s\n", "bytes", format_value(estimate_bytes).c_str(),
-              format_value(ci.bytes_lower).c_str(), format_value(ci.bytes_upper).c_str());
-  std::printf("%-8s %20s %20s %20s\n", "objects", format_value(estimate_bytes / options.size).c_str(),
-              format_value(ci.objects_lower).c_str(), format_value(ci.objects_upper).c_str());
-  std::printf("P(no sample) %16.6g %20.6g %20.6g\n", miss(estimate_bytes), miss(ci.bytes_lower), miss(ci.bytes_upper));
-  std::printf("an entry needs %s bytes for a 50%% chance to appear, %s for 95%%\n",
-              format_value(result["detection_limit_bytes"]["p50"]).c_str(),
-              format_value(result["detection_limit_bytes"]["p95"]).c_str());
+  // Bytes in binary units, objects to 4 significant digits, chances in percent: the
+  // full values are in --json.
+  const auto objects = [](double count) { return format_value(count, Unit::none, 4); };
+  const auto chance = [](double p) { return format_value(p, Unit::percent, 3); };
+  std::printf("%s: %lld samples of %s objects at rate %s (%s)\n", options.scheme.c_str(),
+              static_cast<long long>(options.samples), bytes_exact(options.size).c_str(),
+              bytes_exact(options.rate).c_str(), profile::model_name(model.kind).c_str());
+  std::printf("method: %s, %s interval\n", ci.method.c_str(), format_value(options.level, Unit::percent, 4).c_str());
+  std::printf("%-13s %14s %14s %14s\n", "", "estimate", "lower", "upper");
+  std::printf("%-13s %14s %14s %14s\n", "bytes", format_bytes(estimate_bytes).c_str(),
+              format_bytes(ci.bytes_lower).c_str(), format_bytes(ci.bytes_upper).c_str());
+  std::printf("%-13s %14s %14s %14s\n", "objects", objects(estimate_bytes / options.size).c_str(),
+              objects(ci.objects_lower).c_str(), objects(ci.objects_upper).c_str());
+  std::printf("%-13s %14s %14s %14s\n", "P(no sample)", chance(miss(estimate_bytes)).c_str(),
+              chance(miss(ci.bytes_lower)).c_str(), chance(miss(ci.bytes_upper)).c_str());
+  std::printf("(P(no sample): the chance that an entry holding that many bytes gets no sample at all)\n");
+  std::printf("an entry needs %s for a 50%% chance to appear, %s for 95%%\n",
+              format_bytes(result["detection_limit_bytes"]["p50"].get<double>()).c_str(),
+              format_bytes(result["detection_limit_bytes"]["p95"].get<double>()).c_str());
 }
 
 void run_interval(const CLI::App& command, const IntervalOptions& options) {

@@ -218,7 +218,7 @@ void add_generate(CLI::App& trace, int& exit_code) {
 }  // namespace
 
 void add_trace_command(CLI::App& app, int& exit_code) {
-  CLI::App* trace = app.add_subcommand("trace", "import, inspect, convert and generate trace files");
+  CLI::App* trace = app.add_subcommand("trace", "trace files: import, info (what one holds), convert, generate");
   trace->require_subcommand(1);
   add_conversion(*trace, exit_code, "import", "read a recorded trace (heaptrack) and write it as native or CSV", true);
   add_info(*trace, exit_code);

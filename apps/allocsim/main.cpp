@@ -30,7 +30,7 @@ void add_help_examples(CLI::App& app) {
       {"trace", "allocsim trace info traces/bc.raw.zst\n"
                 "  allocsim trace convert traces/bc.raw.zst /tmp/bc.csv"},
       {"advise", "allocsim advise traces/bc.raw.zst --total-error 0.05 --stack-mape 0.2"},
-      {"conformance", "allocsim conformance tcmalloc --runs 12 --no-charts\n"
+      {"conformance", "allocsim conformance gperftools --runs 12 --no-charts\n"
                       "  allocsim conformance go --rate 512KiB --simulate 100"},
       {"profile", "allocsim profile traces/profiles/go-heap.pb.gz --top 10"},
       {"diff", "allocsim diff traces/profiles/go-heap.pb.gz traces/profiles/go-heap.pb.gz"},

@@ -17,6 +17,11 @@ std::string bytes_approx(double bytes) {
     bytes /= 1024;
     ++unit;
   }
+  // 1023.6 KiB prints as 1024 by "%.0f": it is 1 MiB.
+  if (std::round(std::fabs(bytes)) >= 1024 && unit + 1 < std::size(kUnits)) {
+    bytes /= 1024;
+    ++unit;
+  }
   char text[32];
   std::snprintf(text, sizeof text, std::fabs(bytes) >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s", bytes, kUnits[unit]);
   return text;
