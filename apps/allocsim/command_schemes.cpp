@@ -1,6 +1,7 @@
 // `allocsim schemes [NAME] [--json]`: the catalogue of sampling schemes, or one
 // scheme in full: its model, parameters, estimators (whether each is unbiased, from
 // the scheme's closed form: advice/estimator_bias.h), intervals and an example.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,9 +17,16 @@
 namespace allocsim::cli {
 namespace {
 
+// One line per parameter, its columns as wide as the longest entry of the scheme's.
 void print_parameters(const SchemeDescriptor& d) {
+  int name = 12, type = 8, value = 10;
   for (const auto& p : d.parameters) {
-    std::printf("  param %-12s %-8s default %-10s %s\n", p.name.c_str(), p.type.c_str(),
+    name = std::max(name, static_cast<int>(p.name.size()));
+    type = std::max(type, static_cast<int>(p.type.size()));
+    value = std::max(value, static_cast<int>(json_text(p.default_value).size()));
+  }
+  for (const auto& p : d.parameters) {
+    std::printf("  param %-*s %-*s default %-*s %s\n", name, p.name.c_str(), type, p.type.c_str(), value,
                 json_text(p.default_value).c_str(), p.description.c_str());
   }
 }

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "allocsim/json/json_reader.h"
+#include "allocsim/trace/format/trace_format.h"
 #include "allocsim/util/error.h"
 
 namespace allocsim::cli {
@@ -35,6 +36,7 @@ nlohmann::json trace_argument(const std::string& argument, const std::string& na
   require_file(argument);
   nlohmann::json trace;
   if (fs::path(argument).extension() != ".json") {
+    detect_trace_format(argument);  // a file in no trace format is refused by its own name here
     trace = {{"kind", "file"}, {"path", absolute_text(argument)}};
   } else {
     trace = parse_json_file(argument);

@@ -729,7 +729,7 @@ std::string flaky_measured_text(std::uint64_t failures, std::uint64_t replicatio
 
 std::string flaky_table(const FlakyTest& test, const FlakyRates& rates, const std::optional<FlakyCheck>& check) {
   std::string text = test.scheme + (test.rate > 0 ? " at rate " : " at ") + rate_text(test) + " (" + model_text(test) +
-                     "); " + std::to_string(test.sites.size()) + " sites\n";
+                     "); " + std::to_string(test.sites.size()) + (test.sites.size() == 1 ? " site\n" : " sites\n");
   char line[640];
   const bool biased = std::any_of(test.assertions.begin(), test.assertions.end(),
                                   [](const FlakyAssertion& a) { return a.bias.has_value(); });

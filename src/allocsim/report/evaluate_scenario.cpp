@@ -257,7 +257,8 @@ nlohmann::ordered_json evaluate_scenario(const EvaluateRequest& o) {
   nlohmann::ordered_json scenario = {
       {"name", name},
       {"description",
-       "allocsim evaluate " + trace_name + ": written by the command line; edit and rerun with `allocsim run`"},
+       "allocsim evaluate " + trace_name +
+           ": built by the command line (--save-scenario writes it to a file to edit and rerun with `allocsim run`)"},
       {"seed", o.seed},
       {"replications", o.replications},
       {"trace", trace},

@@ -176,8 +176,15 @@ void check_results_directory(const std::string& path, const InputPaths& inputs, 
     throw InputError(
         named + "names of the form .<name>.tmp.<number> are allocsim's staged directories; choose another " + what);
   }
-  const fs::file_type type = fs::symlink_status(given.has_filename() ? given : given.parent_path(), ec).type();
-  if (type != fs::file_type::not_found && !written_by_allocsim(given.has_filename() ? given : given.parent_path())) {
+  const fs::path own = given.has_filename() ? given : given.parent_path();
+  const fs::file_type type = fs::symlink_status(own, ec).type();
+  if (type == fs::file_type::symlink) {
+    throw InputError(named + printable_unquoted(own.string()) +
+                     " is a symbolic link; allocsim replaces only a directory of its own there, remove the link or "
+                     "choose another " +
+                     what);
+  }
+  if (type != fs::file_type::not_found && !written_by_allocsim(own)) {
     throw InputError(named + printable_unquoted(place.string()) +
                      " exists and was not written by allocsim (it has no " + kResultsMarker +
                      " file); remove it or choose another " + what);

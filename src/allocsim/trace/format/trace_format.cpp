@@ -64,8 +64,10 @@ TraceFormat detect_trace_format(const std::string& path) {
   const std::string line = first_line(path);
   if (line.starts_with("v ")) return TraceFormat::heaptrack;
   if (is_csv_trace_header(line)) return TraceFormat::csv;
-  throw InputError(path + ": unknown trace format: not an allocsim native trace, a heaptrack file (first line "
-                          "\"v ...\") or a CSV trace (header \"thread,op,size,stack,type,time,id\")");
+  throw InputError(path +
+                   ": unknown trace format: not an allocsim native trace, a heaptrack file (first line "
+                   "\"v ...\") or a CSV trace (header \"thread,op,size,stack,type,time,id\"); a heap profile (pprof, "
+                   "jemalloc, gperftools) is read by `allocsim profile`");
 }
 
 TraceFormat output_format_for(const std::string& path) {
