@@ -129,6 +129,23 @@ TEST_F(EvaluateCli, TextVerdictAndCharts) {
   }
 }
 
+// A program that frees everything before it ends: no stack holds bytes at the end,
+// so the stack charts of that window have nothing to show. The run succeeds, draws
+// no such chart, and its report says why (they failed the run before).
+TEST_F(EvaluateCli, AWindowWhereNoStackHoldsBytesDrawsNoStackChart) {
+  std::ofstream(path("freed.csv")) << "thread,op,size,stack,type,time,id\n0,alloc,16,1,0,0,1\n"
+                                      "0,alloc,32,2,0,1,2\n0,free,,,,2,1\n0,free,,,,3,2\n";
+  const auto r = run_cli("evaluate " + path("freed.csv") +
+                             " --scheme poisson --rate 16 --replications 20 --threads 1 --quiet --window live_at_end"
+                             " --group stack --name freed --out " +
+                             path("out"),
+                         true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(path("out") + "/freed/charts/stack-error.svg"));
+  const std::string html = read_text(path("out") + "/freed/report.html");
+  EXPECT_NE(html.find("not drawn (the run had --no-charts, or no row to show"), std::string::npos);
+}
+
 // The charts say what the verdict says: "typical error"; the legend sits outside the
 // plot, off the 100% line; one rate is named as such in the profile distance's title.
 TEST_F(EvaluateCli, ChartsNameTypicalErrorAndKeepTheLegendOffThe100PercentLine) {

@@ -177,6 +177,7 @@ ChartSpec parse_chart(const JsonValue& value, const ResultColumns& files) {
   }
   if (auto v = object.maybe("point_every")) spec.point_every = v->positive_uint();
   if (auto v = object.maybe("join_points")) spec.join_points = v->boolean();
+  if (auto v = object.maybe("skip_when_empty")) spec.skip_when_empty = v->boolean();
   if (auto v = object.maybe("legend")) spec.legend = read_legend(*v);
   if (auto v = object.maybe("references")) {
     for (const JsonValue& item : v->array()) spec.references.push_back(parse_reference(item));

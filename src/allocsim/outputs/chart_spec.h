@@ -85,6 +85,10 @@ struct ChartSpec {
                                     // false also lets points share an x (a scatter)
   LegendPosition legend = LegendPosition::bottom_right;
   std::vector<ChartReference> references;
+  // When "where" selects no rows: false, an error (a filter that matches nothing is
+  // a mistake); true, no chart, said in the report (a chart of stacks in a window
+  // where no stack holds bytes, as `evaluate` builds for any trace).
+  bool skip_when_empty = false;
 };
 
 // Reads a scenario's "charts" array; `files` holds the columns of each result file

@@ -58,6 +58,11 @@ std::string differing_columns(const CsvTable& table, std::size_t a, std::size_t 
 
 double displayed_y(const ChartSpec& spec, double value) { return spec.y.unit == Unit::percent ? 100 * value : value; }
 
+bool selects_rows(const ChartSpec& spec, const CsvTable& table) {
+  return std::any_of(table.rows.begin(), table.rows.end(),
+                     [&](const auto& row) { return spec.where.matches(table, row); });
+}
+
 ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where) {
   const std::string context = where + ": chart \"" + spec.name + "\" (" + spec.path + ")";
   std::vector<std::size_t> series_columns;

@@ -39,6 +39,9 @@ struct ChartData {
 // a plotted cell is not a number, or two rows of a series share an x value.
 ChartData chart_data(const ChartSpec& spec, const CsvTable& table, const std::string& where);
 
+// True when the chart's "where" selects at least one row of `table`.
+bool selects_rows(const ChartSpec& spec, const CsvTable& table);
+
 // A y value in chart units (scaled and divided, like references and axis limits)
 // as drawn: x100 on a percent axis.
 double displayed_y(const ChartSpec& spec, double value);

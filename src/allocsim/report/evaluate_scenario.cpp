@@ -124,7 +124,8 @@ nlohmann::ordered_json group_error_chart(const std::string& name, const std::str
     chart["theory_title"] = "closed form, ideal per-byte sampler";
   }
   chart["join_points"] = false;
-  chart["legend"] = "outside";  // inside, it covered the 100% line
+  chart["skip_when_empty"] = true;  // a window where no group holds bytes (all freed before the end)
+  chart["legend"] = "outside";      // inside, it covered the 100% line
   chart["references"] = {{{"y", 1}, {"label", "100%: " + never_sampled + " never sampled (estimate 0)"}}};
   return chart;
 }
@@ -169,6 +170,7 @@ nlohmann::ordered_json charts(const std::string& subject, const std::vector<std:
                  {"series", series},
                  {"series_title", series_title},
                  {"join_points", false},
+                 {"skip_when_empty", true},
                  {"legend", "top left"}});
   if (swept) {
     out.push_back({{"name", "profile-distance"},

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "allocsim/format/csv_reader.h"
+#include "allocsim/report/chart_data.h"
 #include "allocsim/report/gnuplot_chart.h"
 #include "allocsim/report/table_writer.h"
 #include "allocsim/scenario/result_files.h"
@@ -97,13 +98,20 @@ std::vector<std::string> render_into(const FigureSpecs& specs, const std::string
     if (it == tables.end()) it = tables.emplace(source, read_csv_file(existing_result_file(results_dir, source))).first;
     return it->second;
   };
-  // The tables read first, then each chart's gnuplot runs beside the others'.
+  // The tables read first, then each chart's gnuplot runs beside the others'. A chart
+  // that may be empty (skip_when_empty) and is draws nothing.
+  std::vector<const ChartSpec*> drawn;
   std::vector<const CsvTable*> chart_tables;
-  for (const ChartSpec& chart : specs.charts) chart_tables.push_back(&source_table(chart.source));
-  std::vector<ChartFiles> charts(specs.charts.size());
+  for (const ChartSpec& chart : specs.charts) {
+    const CsvTable& table = source_table(chart.source);
+    if (chart.skip_when_empty && !selects_rows(chart, table)) continue;
+    drawn.push_back(&chart);
+    chart_tables.push_back(&table);
+  }
+  std::vector<ChartFiles> charts(drawn.size());
   parallel_for(charts.size(), threads,
                [&](std::size_t i, unsigned /*worker*/) {
-                 const ChartSpec& chart = specs.charts[i];
+                 const ChartSpec& chart = *drawn[i];
                  charts[i] = render_chart(chart, *chart_tables[i], results_dir, file_name(chart.source), out_dir);
                },
                {});
