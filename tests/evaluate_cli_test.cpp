@@ -143,7 +143,8 @@ TEST_F(EvaluateCli, AWindowWhereNoStackHoldsBytesDrawsNoStackChart) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(fs::exists(path("out") + "/freed/charts/stack-error.svg"));
   const std::string html = read_text(path("out") + "/freed/report.html");
-  EXPECT_NE(html.find("not drawn (the run had --no-charts, or no row to show"), std::string::npos);
+  EXPECT_NE(html.find("not drawn (the run had --no-charts, or no group it shows holds bytes in its window)."),
+            std::string::npos);
 }
 
 // The charts say what the verdict says: "typical error"; the legend sits outside the

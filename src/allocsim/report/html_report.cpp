@@ -254,9 +254,9 @@ void charts(HtmlWriter& page, const Scenario& scenario, const std::string& resul
     const ChartSpec& chart = scenario.charts[c];
     const fs::path file = fs::path(results_dir) / "charts" / (chart.name + ".svg");
     if (!fs::exists(file)) {
-      const std::string why = chart.skip_when_empty ? "the run had --no-charts, or no row to show (none of the "
-                                                      "groups it shows holds bytes in its window)"
-                                                    : "the run had --no-charts";
+      const std::string why = chart.skip_when_empty
+                                  ? "the run had --no-charts, or no group it shows holds bytes in its window"
+                                  : "the run had --no-charts";
       page.element("p", (chart.title.empty() ? chart.name : chart.title) + ": not drawn (" + why + ").",
                    {{"class", "sub"}});
       continue;
