@@ -172,11 +172,11 @@ void check_results_directory(const std::string& path, const InputPaths& inputs, 
                      ", an input of this command; choose another " + what);
   }
   const fs::path given = fs::absolute(path).lexically_normal();
-  if (is_staged_directory_name((given.has_filename() ? given : given.parent_path()).filename().string())) {
+  const fs::path own = given.has_filename() ? given : given.parent_path();
+  if (is_staged_directory_name(own.filename().string())) {
     throw InputError(
         named + "names of the form .<name>.tmp.<number> are allocsim's staged directories; choose another " + what);
   }
-  const fs::path own = given.has_filename() ? given : given.parent_path();
   const fs::file_type type = fs::symlink_status(own, ec).type();
   if (type == fs::file_type::symlink) {
     throw InputError(named + printable_unquoted(own.string()) +
