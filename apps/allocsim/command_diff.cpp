@@ -108,13 +108,7 @@ std::string diff_pprof(const std::vector<Row>& rows, const profile::HeapProfile&
 void run_diff(const DiffOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw InputError("--alpha must be in (0, 1)");
   const InputPaths inputs{options.base, options.next};
-  if (!options.csv.empty()) check_output_file(options.csv, inputs, "--csv");
-  if (!options.pprof.empty()) {
-    check_output_file(options.pprof, inputs, "--pprof");
-    if (!options.csv.empty() && InputPaths{options.csv}.same_file_as(options.pprof) != nullptr) {
-      throw InputError("--pprof \"" + options.pprof + "\": is also --csv; give the two outputs different paths");
-    }
-  }
+  check_output_files({{options.csv, "--csv"}, {options.pprof, "--pprof"}}, inputs);
   const profile::HeapProfile base = profile::read_profile(options.base, options.read);
   const profile::HeapProfile next = profile::read_profile(options.next, options.read);
   profile::require_same_scheme(base, next, "diff compares two profiles of one sampling scheme");

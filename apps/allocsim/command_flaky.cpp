@@ -64,17 +64,6 @@ Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, cons
   return load_trace(source, 1);
 }
 
-// --out and --report: neither an input (the description, its trace file) nor the other.
-void check_flaky_outputs(const FlakyOptions& o, const InputPaths& inputs) {
-  if (!o.out.empty()) check_output_file(o.out, inputs, "--out");
-  if (!o.report.empty()) {
-    check_output_file(o.report, inputs, "--report");
-    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
-      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
-    }
-  }
-}
-
 int run_flaky(const FlakyOptions& o) {
   InputPaths inputs{o.file};
   const nlohmann::json document = parse_json_file(o.file);
@@ -98,7 +87,7 @@ int run_flaky(const FlakyOptions& o) {
     rate_value->fail("scheme \"" + test.scheme + "\" has no mean sampling interval; set it through \"params\"");
   }
   const Trace trace = load_flaky_workload(root, document, o.file, inputs);
-  check_flaky_outputs(o, inputs);
+  check_output_files({{o.out, "--out"}, {o.report, "--report"}}, inputs);
   // The test at interval `rate`: the scheme's model, its pass-through and start window;
   // a scheme without a model (SamplingFamily::none) is measured by the engine alone.
   std::unique_ptr<Scheme> scheme;

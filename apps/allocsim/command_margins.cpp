@@ -124,13 +124,7 @@ int run_margins(const CLI::App& command, MarginsOptions o) {
   }
   const Workload loaded = load_workload(o.workload);
   const Trace& trace = loaded.trace;
-  if (!o.out.empty()) check_output_file(o.out, loaded.inputs, "--out");
-  if (!o.report.empty()) {
-    check_output_file(o.report, loaded.inputs, "--report");
-    if (!o.out.empty() && InputPaths{o.out}.same_file_as(o.report) != nullptr) {
-      throw InputError("--report \"" + o.report + "\": is also --out; give the outputs different paths");
-    }
-  }
+  check_output_files({{o.out, "--out"}, {o.report, "--report"}}, loaded.inputs);
   // The sites, less what the scheme cannot see at the start (gperftools' first 16 MiB).
   const profile::MarginWorkload workload = profile::margin_workload(trace, *scheme, model, site_list ? 0 : o.min_share);
   profile::Margins margins = profile::compute_margins(model, workload.sites, o.margin, workload.whole);

@@ -37,22 +37,7 @@ void run_profile(ProfileOptions options) {
     throw InputError("--level must be in (0, 1)");
   }
   const InputPaths inputs{options.path};
-  if (!options.csv.empty()) check_output_file(options.csv, inputs, "--csv");
-  if (!options.pprof.empty()) {
-    check_output_file(options.pprof, inputs, "--pprof");
-    if (!options.csv.empty() && InputPaths{options.csv}.same_file_as(options.pprof) != nullptr) {
-      throw InputError("--pprof \"" + options.pprof + "\": is also --csv; give the two outputs different paths");
-    }
-  }
-  if (!options.report_file.empty()) {
-    check_output_file(options.report_file, inputs, "--report");
-    for (const std::string* other : {&options.csv, &options.pprof}) {
-      if (!other->empty() && InputPaths{*other}.same_file_as(options.report_file) != nullptr) {
-        throw InputError("--report \"" + options.report_file + "\": is also " +
-                         (other == &options.csv ? "--csv" : "--pprof") + "; give the outputs different paths");
-      }
-    }
-  }
+  check_output_files({{options.csv, "--csv"}, {options.pprof, "--pprof"}, {options.report_file, "--report"}}, inputs);
   const profile::HeapProfile heap = profile::read_profile(options.path, options.read);
   const profile::ProfileReport report = profile::build_report(heap, options.report);
   // Everything is computed before anything is written.

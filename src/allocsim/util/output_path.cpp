@@ -149,6 +149,19 @@ void check_output_file(const std::string& path, const InputPaths& inputs, const 
   std::remove(temporary.c_str());
 }
 
+void check_output_files(const std::vector<OutputFile>& outputs, const InputPaths& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].path.empty()) continue;
+    check_output_file(outputs[i].path, inputs, outputs[i].flag);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!outputs[j].path.empty() && InputPaths{outputs[j].path}.same_file_as(outputs[i].path) != nullptr) {
+        throw InputError(outputs[i].flag + " " + printable(outputs[i].path) + ": is also " + outputs[j].flag +
+                         "; give the two outputs different paths");
+      }
+    }
+  }
+}
+
 void check_outside_results_directory(const std::string& path, const std::string& directory, const std::string& what) {
   if (is_within(resolved(path), resolved(directory))) {
     throw InputError(what + " " + printable(path) + ": lies in the results directory " + printable(directory) +

@@ -46,6 +46,16 @@ class InputPaths {
 // exists and is writable, it is not an input and not inside a system directory.
 void check_output_file(const std::string& path, const InputPaths& inputs, const std::string& what);
 
+// An output file of a command and the flag that names it.
+struct OutputFile {
+  std::string path;  // empty: not asked for
+  std::string flag;
+};
+
+// check_output_file for each output asked for, and no two the same file, by any name
+// or link: "--pprof "x": is also --csv; give the two outputs different paths".
+void check_output_files(const std::vector<OutputFile>& outputs, const InputPaths& inputs);
+
 // Checks that the output file `path` is not the results directory `directory`, nor in
 // it: the command replaces that directory whole, which would delete the file.
 void check_outside_results_directory(const std::string& path, const std::string& directory, const std::string& what);
