@@ -77,14 +77,6 @@ Trace load_advised_trace(const AdviseOptions& o, const TraceSource& source) {
   return trace;
 }
 
-// What the command reads: the TRACE argument and the files its trace object names
-// (a JSON trace object's "path", --names-from), none of which --out may hold.
-InputPaths advise_inputs(const AdviseOptions& o, const TraceSource& source) {
-  InputPaths inputs{o.trace};
-  for (const std::string& file : trace_source_files(source)) inputs.add(file);
-  return inputs;
-}
-
 // --out: replaced whole, as a results directory: an error or an interrupt leaves the old one.
 void write_out_directory(const AdviseOptions& o, const InputPaths& inputs, const Advisor& advisor,
                          const AdviceReport& report, const nlohmann::ordered_json& json, const std::string& text) {
@@ -103,7 +95,7 @@ void run_advise(const AdviseOptions& o) {
     throw InputError("--replications: give 0 (no Monte Carlo) or at least 2: one replication has no standard error");
   }
   const TraceSource source = read_source(o.trace, o.names_from);
-  const InputPaths inputs = advise_inputs(o, source);
+  const InputPaths inputs = trace_argument_inputs(o.trace, source);
   if (!o.out.empty()) check_results_directory(o.out, inputs, "--out");
   const Trace trace = load_advised_trace(o, source);
   // Every core unless told: the check's result does not depend on the thread count.

@@ -59,8 +59,7 @@ Trace load_flaky_workload(JsonObject& root, const nlohmann::json& document, cons
   const nlohmann::json object = trace_argument(path.string());
   JsonObject source_object(object, value.path());
   const TraceSource source = parse_trace_source(source_object, "");
-  inputs.add(path.string());
-  for (const std::string& read : trace_source_files(source)) inputs.add(read);
+  inputs.add_all(trace_argument_inputs(path.string(), source));
   return load_trace(source, 1);
 }
 

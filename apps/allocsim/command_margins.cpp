@@ -9,7 +9,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <utility>
 
 #include "allocsim/json/json_reader.h"
 #include "allocsim/profile/margins_html.h"
@@ -70,9 +69,7 @@ Workload load_workload(const std::string& path) {
   const nlohmann::json trace = trace_argument(path);
   JsonObject object(trace, path + ": $");
   const TraceSource source = parse_trace_source(object, "");
-  InputPaths inputs{path};
-  for (const std::string& file : trace_source_files(source)) inputs.add(file);
-  return {load_trace(source, 1), std::move(inputs)};
+  return {load_trace(source, 1), trace_argument_inputs(path, source)};
 }
 
 // One line when the engine's check fails the stated rate's own bound (margins_check.h).

@@ -54,4 +54,10 @@ nlohmann::json trace_argument(const std::string& argument, const std::string& na
   return trace;
 }
 
+InputPaths trace_argument_inputs(const std::string& argument, const TraceSource& source) {
+  InputPaths inputs{argument};
+  for (const std::string& file : trace_source_files(source)) inputs.add(file);
+  return inputs;
+}
+
 }  // namespace allocsim::cli
