@@ -34,9 +34,11 @@ std::string scenario_text(const std::string& name) {
     "tables": [{"name": "tot", "title": "totals", "columns": ["scheme", "mape"]}]})";
 }
 
+// Exit 2 and one line, saying `says` (docs/bad-input.md).
 void expect_refused(const testing::CliResult& result, const std::string& says) {
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find(says), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find('\n'), result.output.size() - 1) << result.output;
 }
 
 TEST(GuardedPaths, AdviseKeepsTheTraceItsTraceObjectNamesInsideOut) {
